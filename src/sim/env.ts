@@ -1,0 +1,356 @@
+import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK } from './actions';
+import type { SimEvent } from './events';
+import { mixSeed, nextFloat } from './rng';
+import { MAX_AGENTS, MAX_MODULES, type Task } from './task';
+
+/** Per-rollout counters, in agent-minutes unless noted. */
+export const METRICS = [
+  'useful', // minutes of work that advanced a module
+  'duplicate', // minutes lost to two agents working on one module in one minute
+  'blocked', // minutes spent on a module whose prerequisite interface was missing
+  'wasted', // minutes on finished or missing modules, claims that lost
+  'claims',
+  'dms',
+  'posts',
+  'reads',
+  'emptyReads', // reads that brought nothing new
+  'selfDms', // messages to oneself or to nobody
+  'idle',
+  'handoffs', // dms and reads that handed over an interface unblocking an unfinished module
+] as const;
+export type Metric = (typeof METRICS)[number];
+export const NUM_METRICS = METRICS.length;
+export const M_INDEX = Object.fromEntries(METRICS.map((m, i) => [m, i])) as Record<Metric, number>;
+
+const MM = MAX_MODULES;
+
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * B rollouts x N agents of the sprint, stepped together over typed arrays. All agents act at once
+ * each simulated minute; a rollout freezes when every test passes. Knowledge of interfaces, the
+ * public board and the finished modules are bitmasks over modules.
+ */
+export class SprintEnv {
+  readonly B: number;
+  readonly N: number;
+  /** Minutes elapsed in the current episode. */
+  t = 0;
+  /** Deadline of the current episode: the rollout is cut here and its return counts. */
+  tmax = 0;
+
+  // Task, per rollout (module arrays are [B * MAX_MODULES]).
+  readonly M: Int32Array;
+  readonly work: Float32Array; // real work of this attempt
+  readonly left: Float32Array; // remaining work
+  readonly tests: Float32Array;
+  readonly passK: Float32Array; // tests passing per module
+  readonly dep: Int32Array;
+  readonly luck: Float32Array;
+  readonly totalTests: Float32Array;
+
+  // Shared state, per rollout.
+  readonly done: Int32Array; // bitmask of finished modules
+  readonly board: Int32Array; // bitmask of interfaces on the public board
+  readonly needed: Int32Array; // bitmask of modules with an unfinished dependent
+  readonly claim: Int32Array; // [B * MM] claiming agent or -1
+  readonly passing: Float32Array;
+  readonly finished: Uint8Array;
+  readonly tEnd: Float32Array; // minute all tests passed, else the cut
+  readonly t90: Float32Array; // first minute with >= 90% of tests passing, -1 if never
+  readonly metrics: Float32Array; // [B * NUM_METRICS]
+  readonly rng: Uint32Array;
+
+  // Per agent ([B * N]).
+  readonly known: Int32Array; // bitmask of interfaces the agent knows
+  readonly contributed: Int32Array; // bitmask of modules the agent has worked on
+  readonly lastAction: Int32Array;
+  readonly lastWasted: Uint8Array; // last minute was blocked, collided or wasted
+  readonly gotNew: Uint8Array; // received a new interface last minute
+  readonly active: Uint8Array;
+  readonly credit: Float32Array; // tests credited to the agent's own work (individual-reward ablation)
+
+  /** Anytime return of every rollout after each minute: [B * (tmax + 1)]. */
+  history: Float32Array = new Float32Array(0);
+  /** Rollout whose events are logged, -1 for none. */
+  logRollout = -1;
+  readonly events: SimEvent[] = [];
+
+  private readonly workers = new Int32Array(MM);
+  private readonly workedOn: Int32Array;
+  private readonly knownSnap: Int32Array;
+  private readonly dmFrom: Int32Array;
+  private readonly dmTo: Int32Array;
+
+  constructor(rollouts: number, agents: number) {
+    if (agents < 1 || agents > MAX_AGENTS) throw new RangeError(`agents must be 1..${MAX_AGENTS}`);
+    if (rollouts < 1) throw new RangeError('rollouts must be >= 1');
+    const B = (this.B = rollouts);
+    const N = (this.N = agents);
+    this.M = new Int32Array(B);
+    this.work = new Float32Array(B * MM);
+    this.left = new Float32Array(B * MM);
+    this.tests = new Float32Array(B * MM);
+    this.passK = new Float32Array(B * MM);
+    this.dep = new Int32Array(B * MM);
+    this.luck = new Float32Array(B * MM);
+    this.totalTests = new Float32Array(B);
+    this.done = new Int32Array(B);
+    this.board = new Int32Array(B);
+    this.needed = new Int32Array(B);
+    this.claim = new Int32Array(B * MM);
+    this.passing = new Float32Array(B);
+    this.finished = new Uint8Array(B);
+    this.tEnd = new Float32Array(B);
+    this.t90 = new Float32Array(B);
+    this.metrics = new Float32Array(B * NUM_METRICS);
+    this.rng = new Uint32Array(B);
+    this.known = new Int32Array(B * N);
+    this.contributed = new Int32Array(B * N);
+    this.lastAction = new Int32Array(B * N);
+    this.lastWasted = new Uint8Array(B * N);
+    this.gotNew = new Uint8Array(B * N);
+    this.active = new Uint8Array(B * N);
+    this.credit = new Float32Array(B * N);
+    this.knownSnap = new Int32Array(N);
+    this.workedOn = new Int32Array(N);
+    this.dmFrom = new Int32Array(N);
+    this.dmTo = new Int32Array(N);
+  }
+
+  /**
+   * Starts an episode: rollout b plays `tasks[b]`, with real work drawn from `seed` and b.
+   * `tmax` is the deadline (minutes).
+   */
+  reset(tasks: readonly Task[], seed: number, tmax: number): void {
+    const B = this.B;
+    if (tasks.length !== B) throw new RangeError(`need ${B} tasks, got ${tasks.length}`);
+    if (!(tmax >= 1)) throw new RangeError('tmax must be >= 1');
+    this.t = 0;
+    this.tmax = Math.floor(tmax);
+    this.history = new Float32Array(B * (this.tmax + 1));
+    this.events.length = 0;
+    this.metrics.fill(0);
+    this.claim.fill(-1);
+    this.known.fill(0);
+    this.contributed.fill(0);
+    this.lastAction.fill(A_IDLE);
+    this.lastWasted.fill(0);
+    this.gotNew.fill(0);
+    this.active.fill(1);
+    this.credit.fill(0);
+    for (let b = 0; b < B; b++) {
+      const task = tasks[b];
+      const o = b * MM;
+      this.rng[b] = mixSeed(seed, b + 1);
+      this.M[b] = task.modules;
+      let total = 0;
+      for (let k = 0; k < MM; k++) {
+        const real = k < task.modules;
+        let w = 0;
+        if (real) {
+          const u = nextFloat(this.rng, b);
+          w = task.luck[k] > 0 ? 1 : Math.max(1, Math.round(task.work[k] * (1 + task.spread * (2 * u - 1))));
+        }
+        this.work[o + k] = w;
+        this.left[o + k] = w;
+        this.tests[o + k] = real ? task.tests[k] : 0;
+        this.passK[o + k] = 0;
+        this.dep[o + k] = real ? task.dep[k] : -1;
+        this.luck[o + k] = real ? task.luck[k] : 0;
+        total += this.tests[o + k];
+      }
+      this.totalTests[b] = total;
+      this.done[b] = 0;
+      this.board[b] = 0;
+      this.passing[b] = 0;
+      this.finished[b] = 0;
+      this.tEnd[b] = this.tmax;
+      this.t90[b] = -1;
+      this.needed[b] = this.computeNeeded(b);
+    }
+  }
+
+  /** True once the deadline is reached or every rollout has passed all its tests. */
+  isOver(): boolean {
+    if (this.t >= this.tmax) return true;
+    for (let b = 0; b < this.B; b++) if (!this.finished[b]) return false;
+    return true;
+  }
+
+  /** Anytime return of rollout b: the share of its tests passing now. */
+  returnOf(b: number): number {
+    return this.totalTests[b] > 0 ? this.passing[b] / this.totalTests[b] : 0;
+  }
+
+  metric(b: number, m: Metric): number {
+    return this.metrics[b * NUM_METRICS + M_INDEX[m]];
+  }
+
+  /** Whether module k of rollout b is unfinished and needs an interface agent i lacks. */
+  blockedFor(b: number, i: number, k: number): boolean {
+    const d = this.dep[b * MM + k];
+    return d >= 0 && ((this.known[b * this.N + i] >>> d) & 1) === 0;
+  }
+
+  private computeNeeded(b: number): number {
+    let needed = 0;
+    const o = b * MM;
+    const done = this.done[b];
+    for (let k = 0; k < this.M[b]; k++) {
+      const d = this.dep[o + k];
+      if (d >= 0 && ((done >>> k) & 1) === 0) needed |= 1 << d;
+    }
+    return needed;
+  }
+
+  private log(t: number, agent: number, kind: SimEvent['kind'], module: number, target: number, useful: boolean): void {
+    this.events.push({ t, agent, kind, module, target, useful });
+  }
+
+  /** Every agent of every unfinished rollout takes its action `actions[b * N + i]` for one minute. */
+  step(actions: Int32Array): void {
+    const { B, N } = this;
+    const t = this.t;
+    const workers = this.workers;
+    const snap = this.knownSnap;
+    for (let b = 0; b < B; b++) {
+      if (this.finished[b]) continue;
+      const o = b * MM;
+      const ao = b * N;
+      const mo = b * NUM_METRICS;
+      const M = this.M[b];
+      const logging = this.logRollout === b;
+      const boardSnap = this.board[b];
+      const needed = this.needed[b];
+      let done = this.done[b];
+      let dmCount = 0;
+      for (let i = 0; i < N; i++) snap[i] = this.known[ao + i];
+      workers.fill(0);
+      for (let i = 0; i < N; i++) {
+        const ai = ao + i;
+        const a = this.active[ai] ? actions[ai] : A_IDLE;
+        this.lastAction[ai] = a;
+        this.lastWasted[ai] = 0;
+        this.gotNew[ai] = 0;
+        this.workedOn[i] = -1;
+        if (a < A_CLAIM) {
+          const k = a - A_WORK;
+          if (k >= M || ((done >>> k) & 1) === 1) {
+            this.metrics[mo + 3]++;
+            this.lastWasted[ai] = 1;
+            if (logging) this.log(t, i, 'wasted', k, -1, false);
+          } else {
+            const d = this.dep[o + k];
+            if (d >= 0 && ((snap[i] >>> d) & 1) === 0) {
+              this.metrics[mo + 2]++;
+              this.lastWasted[ai] = 1;
+              if (logging) this.log(t, i, 'blocked', k, -1, false);
+            } else {
+              workers[k]++;
+              this.workedOn[i] = k;
+              this.contributed[ai] |= 1 << k;
+            }
+          }
+        } else if (a < A_DM) {
+          const k = a - A_CLAIM;
+          if (k < M && ((done >>> k) & 1) === 0 && this.claim[o + k] === -1) {
+            this.claim[o + k] = i;
+            this.metrics[mo + 4]++;
+            if (logging) this.log(t, i, 'claim', k, -1, true);
+          } else {
+            this.metrics[mo + 3]++;
+            this.lastWasted[ai] = 1;
+            if (logging) this.log(t, i, 'wasted', k, -1, false);
+          }
+        } else if (a < A_POST) {
+          const j = a - A_DM;
+          if (j === i || j >= N || !this.active[ao + j]) {
+            this.metrics[mo + 9]++;
+            this.lastWasted[ai] = 1;
+            if (logging) this.log(t, i, 'dm', -1, j, false);
+          } else {
+            this.metrics[mo + 5]++;
+            this.dmFrom[dmCount] = i;
+            this.dmTo[dmCount++] = j;
+          }
+        } else if (a === A_POST) {
+          this.metrics[mo + 6]++;
+          const fresh = snap[i] & ~this.board[b];
+          this.board[b] |= snap[i];
+          if (logging) this.log(t, i, 'post', -1, -1, fresh !== 0);
+        } else if (a === A_READ) {
+          this.metrics[mo + 7]++;
+          const fresh = boardSnap & ~this.known[ai];
+          this.known[ai] |= boardSnap;
+          if (fresh === 0) this.metrics[mo + 8]++;
+          else this.gotNew[ai] = 1;
+          const useful = (fresh & needed) !== 0;
+          if (useful) this.metrics[mo + 11]++;
+          if (logging) this.log(t, i, 'read', -1, -1, useful);
+        } else {
+          this.metrics[mo + 10]++;
+          if (logging) this.log(t, i, 'idle', -1, -1, false);
+        }
+      }
+      for (let m = 0; m < dmCount; m++) {
+        const i = this.dmFrom[m];
+        const j = this.dmTo[m];
+        const fresh = snap[i] & ~this.known[ao + j];
+        this.known[ao + j] |= snap[i];
+        if (fresh !== 0) this.gotNew[ao + j] = 1;
+        const useful = (fresh & needed) !== 0;
+        if (useful) this.metrics[mo + 11]++;
+        if (logging) this.log(t, i, 'dm', -1, j, useful);
+      }
+      let completed = false;
+      for (let k = 0; k < M; k++) {
+        const w = workers[k];
+        if (w === 0) continue;
+        this.metrics[mo]++;
+        this.metrics[mo + 1] += w - 1;
+        const ok = o + k;
+        if (this.luck[ok] > 0) {
+          if (nextFloat(this.rng, b) < this.luck[ok]) this.left[ok] = 0;
+        } else {
+          this.left[ok] -= 1;
+        }
+        const finishedNow = this.left[ok] <= 0;
+        const pass = finishedNow ? this.tests[ok] : Math.floor((this.tests[ok] * (this.work[ok] - this.left[ok])) / this.work[ok]);
+        const delta = pass - this.passK[ok];
+        this.passK[ok] = pass;
+        this.passing[b] += delta;
+        let first = -1;
+        for (let i = 0; i < N; i++) {
+          if (this.workedOn[i] !== k) continue;
+          const ai = ao + i;
+          this.credit[ai] += delta / w;
+          if (first < 0) first = i;
+          else this.lastWasted[ai] = 1;
+          if (logging) this.log(t, i, first === i ? 'work' : 'collide', k, -1, false);
+        }
+        if (finishedNow) {
+          done |= 1 << k;
+          completed = true;
+          for (let i = 0; i < N; i++) if ((this.contributed[ao + i] >>> k) & 1) this.known[ao + i] |= 1 << k;
+          if (logging) this.log(t, first, 'complete', k, -1, true);
+        }
+      }
+      this.done[b] = done;
+      if (completed) this.needed[b] = this.computeNeeded(b);
+      const total = this.totalTests[b];
+      if (this.t90[b] < 0 && this.passing[b] >= 0.9 * total) this.t90[b] = t + 1;
+      if (this.passing[b] >= total) {
+        this.finished[b] = 1;
+        this.tEnd[b] = t + 1;
+      }
+    }
+    this.t = t + 1;
+    const H = this.tmax + 1;
+    if (this.t < H) for (let b = 0; b < B; b++) this.history[b * H + this.t] = this.returnOf(b);
+  }
+}

@@ -1,0 +1,97 @@
+import { singleChain } from './baselines';
+import { METRICS, NUM_METRICS, SprintEnv, type Metric } from './env';
+import type { SimEvent } from './events';
+import type { ActionSource } from './policy';
+import type { Task } from './task';
+
+/** What one rollout achieved by the deadline. */
+export interface EpisodeStats {
+  /** Anytime return at the cut: share of tests passing. */
+  ret: number;
+  /** First minute with >= 90% of tests passing, or null if never. */
+  t90: number | null;
+  /** Minute all tests passed, or the deadline. */
+  tEnd: number;
+  metrics: Record<Metric, number>;
+  /** Return after each minute 0..tmax. */
+  curve: number[];
+}
+
+export interface EpisodeRun {
+  stats: EpisodeStats[];
+  /** Event log of `logRollout`, if one was chosen. */
+  events: SimEvent[];
+}
+
+/** Reads the per-rollout results of a finished episode out of `env`. */
+export function collectStats(env: SprintEnv): EpisodeStats[] {
+  const H = env.tmax + 1;
+  const out: EpisodeStats[] = [];
+  for (let b = 0; b < env.B; b++) {
+    const metrics = {} as Record<Metric, number>;
+    METRICS.forEach((m, j) => (metrics[m] = env.metrics[b * NUM_METRICS + j]));
+    const curve = Array.from(env.history.subarray(b * H, b * H + H));
+    for (let t = env.t + 1; t < H; t++) curve[t] = curve[env.t];
+    out.push({ ret: env.returnOf(b), t90: env.t90[b] >= 0 ? env.t90[b] : null, tEnd: env.tEnd[b], metrics, curve });
+  }
+  return out;
+}
+
+/** Plays one episode of `source` on every task (one rollout each) up to the deadline `tmax`. */
+export async function runEpisodes(
+  source: ActionSource,
+  tasks: readonly Task[],
+  agents: number,
+  seed: number,
+  tmax: number,
+  logRollout = -1,
+): Promise<EpisodeRun> {
+  const env = new SprintEnv(tasks.length, agents);
+  env.reset(tasks, seed, tmax);
+  env.logRollout = logRollout;
+  source.reset?.(env);
+  const actions = new Int32Array(env.B * env.N);
+  while (!env.isOver()) {
+    await source.act(env, actions);
+    env.step(actions);
+  }
+  return { stats: collectStats(env), events: env.events.slice() };
+}
+
+/**
+ * Best-of-N: N independent complete attempts per task, each a single agent working alone with its
+ * own draw of the work; the best attempt at each minute is selected, so the anytime curve is the
+ * maximum over attempts and the counters add up over attempts.
+ */
+export async function bestOfN(tasks: readonly Task[], attempts: number, seed: number, tmax: number): Promise<EpisodeStats[]> {
+  const expanded: Task[] = [];
+  for (const task of tasks) for (let a = 0; a < attempts; a++) expanded.push(task);
+  const { stats } = await runEpisodes(singleChain, expanded, 1, seed, tmax);
+  return tasks.map((_, ti) => {
+    const group = stats.slice(ti * attempts, (ti + 1) * attempts);
+    const curve = group[0].curve.map((_, t) => Math.max(...group.map((s) => s.curve[t])));
+    const metrics = {} as Record<Metric, number>;
+    for (const m of METRICS) metrics[m] = group.reduce((s, g) => s + g.metrics[m], 0);
+    const t90s = group.map((g) => g.t90).filter((x): x is number => x !== null);
+    const ret = Math.max(...group.map((g) => g.ret));
+    return {
+      ret,
+      t90: t90s.length ? Math.min(...t90s) : null,
+      tEnd: ret >= 1 ? Math.min(...group.filter((g) => g.ret >= 1).map((g) => g.tEnd)) : tmax,
+      metrics,
+      curve,
+    };
+  });
+}
+
+/** Mean of a list (0 for an empty one). */
+export function mean(xs: readonly number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+/** Sample standard deviation (0 for fewer than two values). */
+export function std(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) * (x - m), 0) / (xs.length - 1));
+}

@@ -1,0 +1,174 @@
+import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, actionKind, NUM_ACTIONS } from './actions';
+import { popcount, type SprintEnv } from './env';
+import { MAX_AGENTS, MAX_MODULES } from './task';
+
+/**
+ * The fixed-size observation of one agent, three blocks:
+ * - global [GLOBAL_DIM]: own id (one-hot), team size, clock and deadline, progress, what arrived;
+ * - one row per module [MAX_MODULES x MODULE_DIM]: its state as this agent sees it;
+ * - one row per other agent [MAX_AGENTS x AGENT_DIM]: whether a DM to it could unblock it.
+ * Rows of missing modules and agents are zero.
+ */
+export const GLOBAL_DIM = 24;
+export const MODULE_DIM = 12;
+export const AGENT_DIM = 4;
+export const MODULES_OFFSET = GLOBAL_DIM;
+export const AGENTS_OFFSET = GLOBAL_DIM + MAX_MODULES * MODULE_DIM;
+export const OBS_DIM = AGENTS_OFFSET + MAX_AGENTS * AGENT_DIM;
+
+/** Names of the features, for docs and inspection. */
+export const GLOBAL_FEATURES = [
+  ...Array.from({ length: MAX_AGENTS }, (_, i) => `id=${i}`),
+  'agents/16',
+  't/tmax',
+  'minutes left/30',
+  'tests passing',
+  'got new interface last minute',
+  'board holds an interface that unblocks me',
+  'share of modules I can work on',
+  'last minute was wasted',
+];
+export const MODULE_FEATURES = [
+  'exists',
+  'done',
+  'work left/10',
+  'in progress',
+  'blocked for me',
+  'I know its interface',
+  'claimed by me',
+  'claimed by another',
+  'I worked on it last minute',
+  'unfinished dependents/4',
+  'tests/5',
+  'luck per minute',
+];
+export const AGENT_FEATURES = ['can receive a DM', 'I know interfaces it needs/4', 'it claimed a module I can unblock', 'it was idle or wasted its minute'];
+
+const MM = MAX_MODULES;
+
+/** Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats). */
+export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0): void {
+  const { B, N } = env;
+  const tmax = env.tmax;
+  const t = env.t;
+  for (let b = 0; b < B; b++) {
+    const o = b * MM;
+    const ao = b * N;
+    const M = env.M[b];
+    const done = env.done[b];
+    const needed = env.needed[b];
+    const board = env.board[b];
+    const ret = env.returnOf(b);
+    for (let i = 0; i < N; i++) {
+      const ai = ao + i;
+      const base = offset + ai * OBS_DIM;
+      const known = env.known[ai];
+      const last = env.lastAction[ai];
+      out.fill(0, base, base + GLOBAL_DIM);
+      out[base + i] = 1;
+      out[base + 16] = N / 16;
+      out[base + 17] = t / tmax;
+      out[base + 18] = (tmax - t) / 30;
+      out[base + 19] = ret;
+      out[base + 20] = env.gotNew[ai];
+      let blockedMask = 0;
+      let workable = 0;
+      let mb = base + MODULES_OFFSET;
+      for (let k = 0; k < M; k++, mb += MODULE_DIM) {
+        const ok = o + k;
+        const isDone = (done >>> k) & 1;
+        const d = env.dep[ok];
+        const blocked = !isDone && d >= 0 && ((known >>> d) & 1) === 0 ? 1 : 0;
+        if (blocked) blockedMask |= 1 << k;
+        else if (!isDone) workable++;
+        const claimer = env.claim[ok];
+        const luck = env.luck[ok];
+        out[mb] = 1;
+        out[mb + 1] = isDone;
+        out[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
+        out[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
+        out[mb + 4] = blocked;
+        out[mb + 5] = (known >>> k) & 1;
+        out[mb + 6] = claimer === i ? 1 : 0;
+        out[mb + 7] = claimer >= 0 && claimer !== i ? 1 : 0;
+        out[mb + 8] = last === k ? 1 : 0;
+        out[mb + 9] = ((needed >>> k) & 1) === 0 ? 0 : dependents(env, b, k) / 4;
+        out[mb + 10] = env.tests[ok] / 5;
+        out[mb + 11] = luck;
+      }
+      out.fill(0, mb, base + AGENTS_OFFSET);
+      let boardHelps = 0;
+      const fromBoard = board & ~known;
+      if (fromBoard !== 0) {
+        for (let k = 0; k < M; k++) {
+          const d = env.dep[o + k];
+          if ((blockedMask >>> k) & 1 && (fromBoard >>> d) & 1) boardHelps = 1;
+        }
+      }
+      out[base + 21] = boardHelps;
+      out[base + 22] = M > 0 ? workable / M : 0;
+      out[base + 23] = env.lastWasted[ai];
+      const mine = known & needed;
+      let ab = base + AGENTS_OFFSET;
+      for (let j = 0; j < N; j++, ab += AGENT_DIM) {
+        if (j === i || !env.active[ao + j]) {
+          out.fill(0, ab, ab + AGENT_DIM);
+          continue;
+        }
+        const kj = env.known[ao + j];
+        const gives = mine & ~kj;
+        out[ab] = 1;
+        out[ab + 1] = popcount(gives) / 4;
+        let unblocksClaim = 0;
+        if (gives !== 0) {
+          for (let k = 0; k < M; k++) {
+            const d = env.dep[o + k];
+            if (env.claim[o + k] === j && d >= 0 && (gives >>> d) & 1 && ((done >>> k) & 1) === 0) unblocksClaim = 1;
+          }
+        }
+        out[ab + 2] = unblocksClaim;
+        const lk = actionKind(env.lastAction[ao + j]);
+        out[ab + 3] = lk === 5 || env.lastWasted[ao + j] ? 1 : 0;
+      }
+      out.fill(0, ab, base + OBS_DIM);
+    }
+  }
+}
+
+function dependents(env: SprintEnv, b: number, k: number): number {
+  const o = b * MM;
+  let n = 0;
+  for (let m = 0; m < env.M[b]; m++) if (env.dep[o + m] === k && ((env.done[b] >>> m) & 1) === 0) n++;
+  return n;
+}
+
+/**
+ * Writes the legal-action mask (1 = allowed) of every agent into `out` from `offset`
+ * (B * N * NUM_ACTIONS floats). Missing or finished modules, claims on claimed modules, DMs to
+ * oneself or to inactive agents are masked; blocked work is allowed (it wastes the minute).
+ * Inactive agents and agents of finished rollouts may only idle.
+ */
+export function encodeMasks(env: SprintEnv, out: Float32Array, offset = 0): void {
+  const { B, N } = env;
+  for (let b = 0; b < B; b++) {
+    const o = b * MM;
+    const M = env.M[b];
+    const done = env.done[b];
+    const over = env.finished[b] === 1;
+    for (let i = 0; i < N; i++) {
+      const ai = b * N + i;
+      const base = offset + ai * NUM_ACTIONS;
+      out.fill(0, base, base + NUM_ACTIONS);
+      out[base + A_IDLE] = 1;
+      if (over || !env.active[ai]) continue;
+      for (let k = 0; k < M; k++) {
+        if ((done >>> k) & 1) continue;
+        out[base + k] = 1;
+        if (env.claim[o + k] === -1) out[base + A_CLAIM + k] = 1;
+      }
+      for (let j = 0; j < N; j++) if (j !== i && env.active[b * N + j]) out[base + A_DM + j] = 1;
+      out[base + A_POST] = 1;
+      out[base + A_READ] = 1;
+    }
+  }
+}
