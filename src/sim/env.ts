@@ -123,10 +123,11 @@ export class SprintEnv {
   }
 
   /**
-   * Starts an episode: rollout b plays `tasks[b]`, with real work drawn from `seed` and b.
-   * `tmax` is the deadline (minutes).
+   * Starts an episode: rollout b plays `tasks[b]` up to the deadline `tmax` (minutes). Its real
+   * work and luck are drawn from `seed` and its stream, `streams[b]` (default b): rollouts that
+   * share a stream and act alike see the same draws.
    */
-  reset(tasks: readonly Task[], seed: number, tmax: number): void {
+  reset(tasks: readonly Task[], seed: number, tmax: number, streams?: ArrayLike<number>): void {
     const B = this.B;
     if (tasks.length !== B) throw new RangeError(`need ${B} tasks, got ${tasks.length}`);
     if (!(tmax >= 1)) throw new RangeError('tmax must be >= 1');
@@ -146,7 +147,7 @@ export class SprintEnv {
     for (let b = 0; b < B; b++) {
       const task = tasks[b];
       const o = b * MM;
-      this.rng[b] = mixSeed(seed, b + 1);
+      this.rng[b] = mixSeed(seed, (streams ? streams[b] : b) + 1);
       this.M[b] = task.modules;
       let total = 0;
       for (let k = 0; k < MM; k++) {

@@ -1,4 +1,4 @@
-import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, actionKind, NUM_ACTIONS } from './actions';
+import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, NUM_ACTIONS } from './actions';
 import { popcount, type SprintEnv } from './env';
 import { MAX_AGENTS, MAX_MODULES } from './task';
 
@@ -46,7 +46,12 @@ export const AGENT_FEATURES = ['can receive a DM', 'I know interfaces it needs/4
 
 const MM = MAX_MODULES;
 
-/** Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats). */
+const shared = new Float32Array(MM * MODULE_DIM);
+
+/**
+ * Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats).
+ * The module rows every agent of a rollout shares are built once per rollout and copied.
+ */
 export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0): void {
   const { B, N } = env;
   const tmax = env.tmax;
@@ -59,6 +64,20 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
     const needed = env.needed[b];
     const board = env.board[b];
     const ret = env.returnOf(b);
+    shared.fill(0);
+    for (let k = 0, mb = 0; k < M; k++, mb += MODULE_DIM) {
+      const ok = o + k;
+      const isDone = (done >>> k) & 1;
+      const luck = env.luck[ok];
+      shared[mb] = 1;
+      shared[mb + 1] = isDone;
+      shared[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
+      shared[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
+      shared[mb + 10] = env.tests[ok] / 5;
+      shared[mb + 11] = luck;
+      const d = env.dep[ok];
+      if (d >= 0 && !isDone) shared[d * MODULE_DIM + 9] += 0.25;
+    }
     for (let i = 0; i < N; i++) {
       const ai = ao + i;
       const base = offset + ai * OBS_DIM;
@@ -71,6 +90,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
       out[base + 18] = (tmax - t) / 30;
       out[base + 19] = ret;
       out[base + 20] = env.gotNew[ai];
+      out.set(shared, base + MODULES_OFFSET);
       let blockedMask = 0;
       let workable = 0;
       let mb = base + MODULES_OFFSET;
@@ -78,25 +98,15 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
         const ok = o + k;
         const isDone = (done >>> k) & 1;
         const d = env.dep[ok];
-        const blocked = !isDone && d >= 0 && ((known >>> d) & 1) === 0 ? 1 : 0;
-        if (blocked) blockedMask |= 1 << k;
-        else if (!isDone) workable++;
+        if (!isDone && d >= 0 && ((known >>> d) & 1) === 0) {
+          blockedMask |= 1 << k;
+          out[mb + 4] = 1;
+        } else if (!isDone) workable++;
         const claimer = env.claim[ok];
-        const luck = env.luck[ok];
-        out[mb] = 1;
-        out[mb + 1] = isDone;
-        out[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
-        out[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
-        out[mb + 4] = blocked;
         out[mb + 5] = (known >>> k) & 1;
-        out[mb + 6] = claimer === i ? 1 : 0;
-        out[mb + 7] = claimer >= 0 && claimer !== i ? 1 : 0;
-        out[mb + 8] = last === k ? 1 : 0;
-        out[mb + 9] = ((needed >>> k) & 1) === 0 ? 0 : dependents(env, b, k) / 4;
-        out[mb + 10] = env.tests[ok] / 5;
-        out[mb + 11] = luck;
+        if (claimer >= 0) out[mb + (claimer === i ? 6 : 7)] = 1;
+        if (last === k) out[mb + 8] = 1;
       }
-      out.fill(0, mb, base + AGENTS_OFFSET);
       let boardHelps = 0;
       const fromBoard = board & ~known;
       if (fromBoard !== 0) {
@@ -112,13 +122,12 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
       let ab = base + AGENTS_OFFSET;
       for (let j = 0; j < N; j++, ab += AGENT_DIM) {
         if (j === i || !env.active[ao + j]) {
-          out.fill(0, ab, ab + AGENT_DIM);
+          out[ab] = out[ab + 1] = out[ab + 2] = out[ab + 3] = 0;
           continue;
         }
-        const kj = env.known[ao + j];
-        const gives = mine & ~kj;
+        const gives = mine & ~env.known[ao + j];
         out[ab] = 1;
-        out[ab + 1] = popcount(gives) / 4;
+        out[ab + 1] = gives === 0 ? 0 : popcount(gives) / 4;
         let unblocksClaim = 0;
         if (gives !== 0) {
           for (let k = 0; k < M; k++) {
@@ -127,19 +136,11 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
           }
         }
         out[ab + 2] = unblocksClaim;
-        const lk = actionKind(env.lastAction[ao + j]);
-        out[ab + 3] = lk === 5 || env.lastWasted[ao + j] ? 1 : 0;
+        out[ab + 3] = env.lastAction[ao + j] === A_IDLE || env.lastWasted[ao + j] ? 1 : 0;
       }
       out.fill(0, ab, base + OBS_DIM);
     }
   }
-}
-
-function dependents(env: SprintEnv, b: number, k: number): number {
-  const o = b * MM;
-  let n = 0;
-  for (let m = 0; m < env.M[b]; m++) if (env.dep[o + m] === k && ((env.done[b] >>> m) & 1) === 0) n++;
-  return n;
 }
 
 /**

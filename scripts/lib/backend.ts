@@ -1,0 +1,14 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+
+/** Backends that run in Node without native add-ons. */
+export const NODE_BACKENDS = ['wasm', 'cpu'] as const;
+export type NodeBackend = (typeof NODE_BACKENDS)[number];
+
+/** Switches TF.js to `name` and waits until it is ready; throws if it cannot start. */
+export async function useBackend(name: NodeBackend): Promise<void> {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  const ok = await tf.setBackend(name);
+  if (!ok) throw new Error(`TF.js backend "${name}" failed to initialise`);
+  await tf.ready();
+}

@@ -1,0 +1,75 @@
+import * as tf from '@tensorflow/tfjs';
+import { A_IDLE, NUM_ACTIONS } from '../sim/actions';
+import type { SprintEnv } from '../sim/env';
+import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import type { ActionSource } from '../sim/policy';
+import { mixSeed, nextFloat } from '../sim/rng';
+import type { SwarmPolicy } from './policy';
+
+/**
+ * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents,
+ * one read-back of the action probabilities, then sampling in JavaScript from a seeded stream per
+ * rollout (so a trajectory does not depend on the backend's random numbers).
+ */
+export class PolicyActor implements ActionSource {
+  readonly name = 'trained swarm';
+  /** Pick the most likely action instead of sampling. */
+  greedy = false;
+  private rng = new Uint32Array(0);
+  private obs = new Float32Array(0);
+  private mask = new Float32Array(0);
+  constructor(
+    readonly policy: SwarmPolicy,
+    private readonly seed: number,
+  ) {}
+
+  reset(env: SprintEnv): void {
+    const R = env.B * env.N;
+    this.rng = new Uint32Array(env.B);
+    for (let b = 0; b < env.B; b++) this.rng[b] = mixSeed(this.seed, 104729 + b);
+    if (this.obs.length !== R * OBS_DIM) {
+      this.obs = new Float32Array(R * OBS_DIM);
+      this.mask = new Float32Array(R * NUM_ACTIONS);
+    }
+  }
+
+  async act(env: SprintEnv, out: Int32Array): Promise<void> {
+    encodeObservations(env, this.obs);
+    encodeMasks(env, this.mask);
+    await this.choose(env, this.obs, this.mask, out);
+  }
+
+  /**
+   * Picks actions for already-encoded observations and masks of all B x N agents; writes the
+   * log-probability of each picked action into `logp` if given.
+   */
+  async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
+    const R = env.B * env.N;
+    const probsT = tf.tidy(() => tf.exp(this.policy.logProbs(tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS])).logp));
+    const probs = (await probsT.data()) as Float32Array;
+    probsT.dispose();
+    for (let r = 0; r < R; r++) {
+      const base = r * NUM_ACTIONS;
+      let pick = A_IDLE;
+      if (this.greedy) {
+        let best = -1;
+        for (let a = 0; a < NUM_ACTIONS; a++) {
+          if (mask[base + a] > 0 && probs[base + a] > best) {
+            best = probs[base + a];
+            pick = a;
+          }
+        }
+      } else {
+        let u = nextFloat(this.rng, Math.floor(r / env.N));
+        for (let a = 0; a < NUM_ACTIONS; a++) {
+          if (mask[base + a] === 0) continue;
+          pick = a;
+          u -= probs[base + a];
+          if (u < 0) break;
+        }
+      }
+      out[r] = pick;
+      if (logp) logp[r] = Math.log(Math.max(probs[base + pick], 1e-30));
+    }
+  }
+}

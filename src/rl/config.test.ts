@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { configFromStrings, configToStrings, defaultConfig, SCHEMA } from './config';
+
+describe('config schema', () => {
+  it('defaults satisfy their own ranges', () => {
+    const d = defaultConfig();
+    for (const [k, f] of Object.entries(SCHEMA)) {
+      const v = d[k as keyof typeof d];
+      if (f.kind === 'int' || f.kind === 'float') {
+        expect(v).toBeGreaterThanOrEqual(f.min);
+        expect(v).toBeLessThanOrEqual(f.max);
+      }
+    }
+  });
+
+  it('round-trips through its text form', () => {
+    const c = { ...defaultConfig(), family: 'search' as const, agents: 4, lr: 0.01, critic: true, lambda: 0.95 };
+    const { config, issues } = configFromStrings(configToStrings(c), 'strict');
+    expect(issues).toEqual([]);
+    expect(config).toEqual(c);
+  });
+
+  it('rejects unknown keys, bad numbers and out-of-range values in strict mode', () => {
+    const { issues } = configFromStrings({ agents: '99', lr: 'fast', famly: 'coupled', family: 'chaos', epochs: '1.5' }, 'strict');
+    expect(issues.map((i) => i.key).sort()).toEqual(['agents', 'epochs', 'family', 'famly', 'lr']);
+    expect(issues.find((i) => i.key === 'agents')?.message).toMatch(/out of range: an integer from 1 to 16/);
+  });
+
+  it('clamps or drops bad values in clamp mode and keeps a usable config', () => {
+    const { config, issues } = configFromStrings({ agents: '1e9', lr: 'NaN', gamma: '-3' }, 'clamp');
+    expect(config.agents).toBe(16);
+    expect(config.lr).toBe(defaultConfig().lr);
+    expect(config.gamma).toBe(0);
+    expect(issues).toHaveLength(3);
+  });
+});

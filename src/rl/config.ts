@@ -1,0 +1,142 @@
+import { FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
+import { ADVANTAGES, type AdvantageForm } from './advantages';
+import { SCHEDULE_SHAPES, type DeadlineSchedule, type ScheduleShape } from './schedule';
+
+/** Everything that defines a training run. One schema serves the CLI flags and the app's URL. */
+export interface Config {
+  family: Family;
+  agents: number;
+  seed: number;
+  updates: number;
+  tasksPerUpdate: number;
+  groupSize: number;
+  advantage: AdvantageForm;
+  lr: number;
+  entropy: number;
+  epochs: number;
+  clip: number;
+  gradClip: number;
+  tmaxStart: number;
+  tmaxEnd: number;
+  tmaxShape: ScheduleShape;
+  tmaxWarmup: number;
+  tmaxSteps: number;
+  latencyPenalty: number;
+  critic: boolean;
+  gamma: number;
+  lambda: number;
+  rewards: 'collective' | 'individual';
+  prior: number;
+  hidden: number;
+  scorer: number;
+}
+
+type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
+type EnumField = { kind: 'enum'; values: readonly string[]; default: string; help: string };
+type BoolField = { kind: 'bool'; default: boolean; help: string };
+export type Field = NumField | EnumField | BoolField;
+
+/** The schema: type, range, default and a one-line help per field. */
+export const SCHEMA: { [K in keyof Config]: Field } = {
+  family: { kind: 'enum', values: FAMILIES, default: 'coupled', help: 'task family: parallel, coupled, search or mixed' },
+  agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
+  seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
+  updates: { kind: 'int', min: 1, max: 1000000, default: 600, help: 'policy updates' },
+  tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 4, help: 'different tasks (groups) per update' },
+  groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
+  advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
+  lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.003, help: 'Adam learning rate' },
+  entropy: { kind: 'float', min: 0, max: 1, default: 0.001, help: 'entropy bonus (scale it to the advantages)' },
+  epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
+  clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
+  gradClip: { kind: 'float', min: 0, max: 100, default: 1, help: 'global gradient-norm clip (0 = off)' },
+  tmaxStart: { kind: 'int', min: 1, max: 200, default: 8, help: 'deadline (minutes) at the start of training' },
+  tmaxEnd: { kind: 'int', min: 1, max: 200, default: 24, help: 'deadline at the end of training (the evaluation deadline)' },
+  tmaxShape: { kind: 'enum', values: SCHEDULE_SHAPES, default: 'linear', help: 'growth of the deadline: linear, exponential or step' },
+  tmaxWarmup: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'updates held at the start deadline' },
+  tmaxSteps: { kind: 'int', min: 1, max: 50, default: 4, help: 'stairs of the step shape' },
+  latencyPenalty: { kind: 'float', min: 0, max: 10, default: 0, help: 'c in R - c * s * t_end / Tmax (0 = deadline only)' },
+  critic: { kind: 'bool', default: false, help: 'ablation: value head + GAE instead of the flat Monte-Carlo advantage' },
+  gamma: { kind: 'float', min: 0, max: 1, default: 1, help: 'GAE discount (critic ablation)' },
+  lambda: { kind: 'float', min: 0, max: 1, default: 1, help: 'GAE lambda (critic ablation)' },
+  rewards: { kind: 'enum', values: ['collective', 'individual'], default: 'collective', help: 'collective: one team return; individual: each agent gets the tests of its own work' },
+  prior: { kind: 'int', min: 0, max: 100000, default: 0, help: 'imitation updates on the scripted organisation before RLCR (0 = off)' },
+  hidden: { kind: 'int', min: 8, max: 512, default: 64, help: 'policy trunk width' },
+  scorer: { kind: 'int', min: 4, max: 256, default: 32, help: 'width of the per-module and per-recipient scorers' },
+};
+
+export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
+
+export function defaultConfig(): Config {
+  return Object.fromEntries(CONFIG_KEYS.map((k) => [k, SCHEMA[k].default])) as unknown as Config;
+}
+
+export function scheduleOf(c: Config): DeadlineSchedule {
+  return { start: c.tmaxStart, end: c.tmaxEnd, shape: c.tmaxShape, warmup: c.tmaxWarmup, steps: c.tmaxSteps };
+}
+
+/** A value that did not fit its field: what was given and why it was rejected or changed. */
+export interface ConfigIssue {
+  key: string;
+  message: string;
+}
+
+function describe(f: Field): string {
+  if (f.kind === 'enum') return `one of ${f.values.join(', ')}`;
+  if (f.kind === 'bool') return 'true or false';
+  return `${f.kind === 'int' ? 'an integer' : 'a number'} from ${f.min} to ${f.max}`;
+}
+
+/**
+ * Reads one field from text (a CLI flag or URL value). In `clamp` mode an out-of-range number is
+ * clamped into range; otherwise it is an error. Returns the value, or an issue and no value.
+ */
+export function parseField(key: keyof Config, raw: string, mode: 'strict' | 'clamp'): { value?: Config[keyof Config]; issue?: ConfigIssue } {
+  const f = SCHEMA[key];
+  const text = raw.trim();
+  if (f.kind === 'enum') {
+    return f.values.includes(text) ? { value: text as Config[keyof Config] } : { issue: { key, message: `"${text}" is not ${describe(f)}` } };
+  }
+  if (f.kind === 'bool') {
+    if (['true', '1', 'yes', 'on', ''].includes(text)) return { value: true };
+    if (['false', '0', 'no', 'off'].includes(text)) return { value: false };
+    return { issue: { key, message: `"${text}" is not ${describe(f)}` } };
+  }
+  const n = text === '' ? NaN : Number(text);
+  if (!Number.isFinite(n)) return { issue: { key, message: `"${text}" is not ${describe(f)}` } };
+  const v = f.kind === 'int' ? Math.round(n) : n;
+  if (f.kind === 'int' && v !== n && mode === 'strict') return { issue: { key, message: `${text} is not ${describe(f)}` } };
+  if (v < f.min || v > f.max) {
+    if (mode === 'strict') return { issue: { key, message: `${text} is out of range: ${describe(f)}` } };
+    const c = Math.min(f.max, Math.max(f.min, v));
+    return { value: c, issue: { key, message: `${text} was clamped to ${c} (${describe(f)})` } };
+  }
+  return { value: v };
+}
+
+/**
+ * Builds a full config from text values over the defaults. Unknown keys and bad values are reported;
+ * in `clamp` mode bad values fall back to the default (or are clamped) so the result is always usable.
+ */
+export function configFromStrings(values: Record<string, string>, mode: 'strict' | 'clamp', base: Config = defaultConfig()): { config: Config; issues: ConfigIssue[] } {
+  const config = { ...base } as Record<string, unknown>;
+  const issues: ConfigIssue[] = [];
+  for (const [key, raw] of Object.entries(values)) {
+    if (!(key in SCHEMA)) {
+      issues.push({ key, message: `unknown setting "${key}"` });
+      continue;
+    }
+    const { value, issue } = parseField(key as keyof Config, raw, mode);
+    if (issue) issues.push(issue);
+    if (value !== undefined) config[key] = value;
+  }
+  return { config: config as unknown as Config, issues };
+}
+
+/** The text form of every field that differs from the default (for URLs and file names). */
+export function configToStrings(c: Config): Record<string, string> {
+  const out: Record<string, string> = {};
+  const d = defaultConfig();
+  for (const k of CONFIG_KEYS) if (c[k] !== d[k]) out[k] = String(c[k]);
+  return out;
+}

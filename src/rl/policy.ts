@@ -1,0 +1,167 @@
+import * as tf from '@tensorflow/tfjs';
+import { NUM_ACTIONS } from '../sim/actions';
+import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
+import { Rng } from '../sim/rng';
+import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
+
+/** Sizes of the shared policy network. */
+export interface PolicyShape {
+  /** Width of the agent-level trunk. */
+  hidden: number;
+  /** Width of the per-module and per-recipient scorers. */
+  scorer: number;
+}
+
+let instances = 0;
+
+export const DEFAULT_SHAPE: PolicyShape = { hidden: 64, scorer: 32 };
+
+/** Plain-JSON weights: the format a policy saves to and loads from. */
+export interface PolicyJSON {
+  format: 'swarm-policy';
+  version: 1;
+  shape: PolicyShape;
+  obsDim: number;
+  actions: number;
+  weights: Record<string, { shape: number[]; data: number[] }>;
+}
+
+export interface PolicyOutput {
+  /** Unmasked action logits [R, NUM_ACTIONS] in the flat action layout of sim/actions. */
+  logits: tf.Tensor2D;
+  /** State value per row [R] (used only by the critic/GAE ablation). */
+  value: tf.Tensor1D;
+}
+
+/**
+ * The one policy every agent shares. It reads an agent's observation and scores actions with
+ * weights shared across modules and across recipients, so what it learns about "a module I can
+ * unblock" or "an agent waiting on what I know" transfers between them:
+ * - trunk: h = MLP(global features, mean of module rows, mean of agent rows);
+ * - `work k` / `claim k`: one small MLP over (module row k, h), the same for every k;
+ * - `dm j`: one small MLP over (agent row j, h), the same for every j;
+ * - `post` / `read` / `idle` and the value: linear in h.
+ */
+export class SwarmPolicy {
+  readonly shape: PolicyShape;
+  readonly vars: Record<string, tf.Variable>;
+
+  private constructor(shape: PolicyShape, vars: Record<string, tf.Variable>) {
+    this.shape = shape;
+    this.vars = vars;
+  }
+
+  /** A freshly initialised policy; the same seed gives the same weights on every backend. */
+  static create(shape: PolicyShape = DEFAULT_SHAPE, seed = 0): SwarmPolicy {
+    const rng = new Rng(seed, 101);
+    const H = shape.hidden;
+    const S = shape.scorer;
+    const dense = (fanIn: number, fanOut: number, gain = 1): number[] => {
+      const sd = gain * Math.sqrt(2 / (fanIn + fanOut));
+      return Array.from({ length: fanIn * fanOut }, () => {
+        const u = Math.max(1e-12, rng.next());
+        return sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
+      });
+    };
+    const zeros = (n: number) => new Array<number>(n).fill(0);
+    const spec: Record<string, [number[], number[]]> = {
+      g1: [[GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H], dense(GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H)],
+      b1: [[H], zeros(H)],
+      g2: [[H, H], dense(H, H)],
+      b2: [[H], zeros(H)],
+      mf: [[MODULE_DIM, S], dense(MODULE_DIM, S)],
+      mh: [[H, S], dense(H, S)],
+      mb: [[S], zeros(S)],
+      mo: [[S, 2], dense(S, 2, 0.1)],
+      mob: [[2], zeros(2)],
+      af: [[AGENT_DIM, S], dense(AGENT_DIM, S)],
+      ah: [[H, S], dense(H, S)],
+      ab: [[S], zeros(S)],
+      ao: [[S, 1], dense(S, 1, 0.1)],
+      aob: [[1], zeros(1)],
+      go: [[H, 3], dense(H, 3, 0.1)],
+      gob: [[3], zeros(3)],
+      vo: [[H, 1], dense(H, 1, 0.1)],
+      vob: [[1], zeros(1)],
+    };
+    const vars: Record<string, tf.Variable> = {};
+    for (const [name, [s, data]] of Object.entries(spec)) vars[name] = tf.variable(tf.tensor(data, s), true, `policy${++instances}/${name}`);
+    return new SwarmPolicy(shape, vars);
+  }
+
+  /** Restores a policy saved with `toJSON`; throws a clear error on a malformed or mismatched file. */
+  static fromJSON(json: unknown): SwarmPolicy {
+    const j = json as Partial<PolicyJSON>;
+    if (!j || j.format !== 'swarm-policy') throw new Error('not a swarm policy file (format field missing)');
+    if (j.version !== 1) throw new Error(`unsupported policy version ${String(j.version)} (this build reads version 1)`);
+    if (j.obsDim !== OBS_DIM || j.actions !== NUM_ACTIONS) throw new Error(`policy was made for ${j.obsDim} inputs / ${j.actions} actions, this build has ${OBS_DIM} / ${NUM_ACTIONS}`);
+    const fresh = SwarmPolicy.create(j.shape as PolicyShape);
+    for (const [name, v] of Object.entries(fresh.vars)) {
+      const w = j.weights?.[name];
+      if (!w || !Array.isArray(w.data) || w.shape.join() !== v.shape.join() || w.data.length !== v.size || !w.data.every(Number.isFinite)) {
+        fresh.dispose();
+        throw new Error(`policy weight "${name}" is missing or has the wrong shape`);
+      }
+      v.assign(tf.tensor(w.data, v.shape));
+    }
+    return fresh;
+  }
+
+  /** Plain-JSON copy of the weights (reads them back from the backend). */
+  toJSON(): PolicyJSON {
+    const weights: PolicyJSON['weights'] = {};
+    for (const [name, v] of Object.entries(this.vars)) weights[name] = { shape: v.shape.slice(), data: Array.from(v.dataSync()) };
+    return { format: 'swarm-policy', version: 1, shape: { ...this.shape }, obsDim: OBS_DIM, actions: NUM_ACTIONS, weights };
+  }
+
+  /** Copies another policy's weights into this one (same shape). */
+  copyFrom(other: SwarmPolicy): void {
+    for (const [name, v] of Object.entries(this.vars)) v.assign(other.vars[name]);
+  }
+
+  /** Forward pass over observations [R, OBS_DIM]. Call inside tf.tidy. */
+  apply(obs: tf.Tensor2D): PolicyOutput {
+    const v = this.vars;
+    const R = obs.shape[0];
+    const S = this.shape.scorer;
+    const g = obs.slice([0, 0], [R, GLOBAL_DIM]);
+    const mods = obs.slice([0, MODULES_OFFSET], [R, MAX_MODULES * MODULE_DIM]).reshape([R, MAX_MODULES, MODULE_DIM]);
+    const ags = obs.slice([0, AGENTS_OFFSET], [R, MAX_AGENTS * AGENT_DIM]).reshape([R, MAX_AGENTS, AGENT_DIM]);
+    const trunkIn = tf.concat([g, mods.mean(1), ags.mean(1)], 1);
+    const h1 = tf.relu(tf.add(tf.matMul(trunkIn, v.g1), v.b1));
+    const h = tf.relu(tf.add(tf.matMul(h1, v.g2), v.b2)) as tf.Tensor2D;
+
+    const mIn = tf.matMul(mods.reshape([R * MAX_MODULES, MODULE_DIM]), v.mf).reshape([R, MAX_MODULES, S]);
+    const mCtx = tf.matMul(h, v.mh).reshape([R, 1, S]);
+    const mz = tf.relu(tf.add(tf.add(mIn, mCtx), v.mb)).reshape([R * MAX_MODULES, S]);
+    const mOut = tf.add(tf.matMul(mz, v.mo), v.mob).reshape([R, MAX_MODULES, 2]);
+    const workL = mOut.slice([0, 0, 0], [R, MAX_MODULES, 1]).reshape([R, MAX_MODULES]);
+    const claimL = mOut.slice([0, 0, 1], [R, MAX_MODULES, 1]).reshape([R, MAX_MODULES]);
+
+    const aIn = tf.matMul(ags.reshape([R * MAX_AGENTS, AGENT_DIM]), v.af).reshape([R, MAX_AGENTS, S]);
+    const aCtx = tf.matMul(h, v.ah).reshape([R, 1, S]);
+    const az = tf.relu(tf.add(tf.add(aIn, aCtx), v.ab)).reshape([R * MAX_AGENTS, S]);
+    const dmL = tf.add(tf.matMul(az, v.ao), v.aob).reshape([R, MAX_AGENTS]);
+
+    const globL = tf.add(tf.matMul(h, v.go), v.gob);
+    const logits = tf.concat([workL, claimL, dmL, globL], 1) as tf.Tensor2D;
+    const value = tf.add(tf.matMul(h, v.vo), v.vob).reshape([R]) as tf.Tensor1D;
+    return { logits, value };
+  }
+
+  /** Log-probabilities [R, NUM_ACTIONS] with illegal actions (mask 0) pushed to -1e9. Call inside tf.tidy. */
+  logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D): { logp: tf.Tensor2D; value: tf.Tensor1D } {
+    const { logits, value } = this.apply(obs);
+    const masked = tf.add(logits, tf.mul(tf.sub(1, mask), -1e9)) as tf.Tensor2D;
+    return { logp: tf.logSoftmax(masked) as tf.Tensor2D, value };
+  }
+
+  /** Number of trainable numbers. */
+  get size(): number {
+    return Object.values(this.vars).reduce((s, v) => s + v.size, 0);
+  }
+
+  dispose(): void {
+    for (const v of Object.values(this.vars)) v.dispose();
+  }
+}

@@ -1,0 +1,123 @@
+import { NUM_ACTIONS } from '../sim/actions';
+import type { SprintEnv } from '../sim/env';
+import { collectStats, type EpisodeStats } from '../sim/evaluate';
+import type { SimEvent } from '../sim/events';
+import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import type { ActionSource } from '../sim/policy';
+import type { Task } from '../sim/task';
+import type { PolicyActor } from './actor';
+
+/** Everything one update learns from: every agent's decisions in B rollouts, minute by minute. */
+export interface Batch {
+  B: number;
+  N: number;
+  /** Rows per minute: B * N, rollout-major. */
+  R: number;
+  /** Minutes played. */
+  T: number;
+  tmax: number;
+  obs: Float32Array; // [T * R * OBS_DIM]
+  mask: Float32Array; // [T * R * NUM_ACTIONS]
+  actions: Int32Array; // [T * R]
+  logp: Float32Array; // [T * R] log-probability under the acting policy
+  /** 1 where the decision counts for learning: rollout still running, agent had a real choice. */
+  live: Uint8Array; // [T * R]
+  /** Anytime return at the cut, per rollout. */
+  returns: Float32Array;
+  /** Minute all tests passed, else the deadline, per rollout. */
+  tEnd: Float32Array;
+  /** Share of the rollout's tests each agent's own work passed ([B * N]): the individual-reward ablation. */
+  credit: Float32Array;
+  /** Anytime return after every minute, [B * (tmax + 1)]. */
+  history: Float32Array;
+  stats: EpisodeStats[];
+  /** Event log of the showcase rollout (rollout 0). */
+  events: SimEvent[];
+}
+
+/** Reusable storage for batches, grown when a longer deadline needs more room. */
+export class BatchBuffers {
+  obs = new Float32Array(0);
+  mask = new Float32Array(0);
+  actions = new Int32Array(0);
+  logp = new Float32Array(0);
+  live = new Uint8Array(0);
+
+  ensure(rows: number): void {
+    if (this.actions.length >= rows) return;
+    this.obs = new Float32Array(rows * OBS_DIM);
+    this.mask = new Float32Array(rows * NUM_ACTIONS);
+    this.actions = new Int32Array(rows);
+    this.logp = new Float32Array(rows);
+    this.live = new Uint8Array(rows);
+  }
+}
+
+/**
+ * Plays one episode of `tasks` (one rollout each) up to `tmax` and records every decision.
+ * The actor picks the actions, unless a `behaviour` source does (imitation), in which case the
+ * recorded log-probabilities are zero. `streams` is passed to `env.reset`.
+ */
+export async function collect(
+  env: SprintEnv,
+  tasks: readonly Task[],
+  seed: number,
+  tmax: number,
+  actor: PolicyActor,
+  buffers: BatchBuffers,
+  behaviour?: ActionSource,
+  streams?: ArrayLike<number>,
+): Promise<Batch> {
+  const { B, N } = env;
+  const R = B * N;
+  buffers.ensure(tmax * R);
+  env.reset(tasks, seed, tmax, streams);
+  env.logRollout = 0;
+  actor.reset(env);
+  behaviour?.reset?.(env);
+  const actions = new Int32Array(R);
+  let T = 0;
+  while (!env.isOver()) {
+    const off = T * R;
+    const obs = buffers.obs.subarray(off * OBS_DIM, (off + R) * OBS_DIM);
+    const mask = buffers.mask.subarray(off * NUM_ACTIONS, (off + R) * NUM_ACTIONS);
+    encodeObservations(env, obs);
+    encodeMasks(env, mask);
+    for (let r = 0; r < R; r++) {
+      let choices = 0;
+      for (let a = 0; a < NUM_ACTIONS && choices < 2; a++) choices += mask[r * NUM_ACTIONS + a];
+      buffers.live[off + r] = choices > 1 ? 1 : 0;
+    }
+    if (behaviour) {
+      await behaviour.act(env, actions);
+      buffers.logp.fill(0, off, off + R);
+    } else {
+      await actor.choose(env, obs, mask, actions, buffers.logp.subarray(off, off + R));
+    }
+    buffers.actions.set(actions, off);
+    env.step(actions);
+    T++;
+  }
+  const credit = new Float32Array(R);
+  for (let b = 0; b < B; b++) for (let i = 0; i < N; i++) credit[b * N + i] = env.credit[b * N + i] / env.totalTests[b];
+  const returns = new Float32Array(B);
+  for (let b = 0; b < B; b++) returns[b] = env.returnOf(b);
+  return {
+    B,
+    N,
+    R,
+    T,
+    tmax,
+    obs: buffers.obs,
+    mask: buffers.mask,
+    actions: buffers.actions,
+    logp: buffers.logp,
+    live: buffers.live,
+    returns,
+    tEnd: env.tEnd.slice(),
+    credit,
+    history: env.history,
+    stats: collectStats(env),
+    events: env.events.slice(),
+  };
+}
