@@ -1,0 +1,571 @@
+/**
+ * Speed benchmark: `npm run bench [-- --quick] [--backends cpu,wasm] [--json <file>]`.
+ *
+ * Prints, after the machine it ran on:
+ * 1. environment throughput in Node, one thread: agent-steps per second of the vectorised sprint
+ *    simulator, with and without the per-minute observation encoding training does;
+ * 2. the cost of one training update (rollout collection and learning) per TF.js backend;
+ * 3. each backend's plain matmul throughput, and an estimate of how much of it the learn step uses.
+ *
+ * It prints numbers; it asserts nothing.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import * as tf from '@tensorflow/tfjs';
+import { defaultConfig, type Config } from '../src/rl/config';
+import { Trainer } from '../src/rl/trainer';
+import { randomPolicy } from '../src/sim/baselines';
+import { SprintEnv } from '../src/sim/env';
+import { AGENT_DIM, encodeObservations, GLOBAL_DIM, MODULE_DIM, OBS_DIM } from '../src/sim/observe';
+import { generateTask, MAX_AGENTS, MAX_MODULES, type Family } from '../src/sim/task';
+import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
+import { median, summarise, type Summary } from './lib/stats';
+
+/** Deadline (minutes) of every episode the benchmark plays. */
+const DEADLINE = 24;
+/** Rollouts stepped together in the environment benchmark. */
+const ENV_ROLLOUTS = 256;
+/** Seed of the environment benchmark's tasks, work draws and random actions. */
+const ENV_SEED = 1;
+/** Backward pass counted as twice the forward pass (gradients of inputs and of weights). */
+const BACKWARD_FACTOR = 3;
+
+const USAGE = `usage: npm run bench -- [--quick] [--backends ${NODE_BACKENDS.join(',')}] [--json <file>]
+  --quick             fewer repetitions (smoke run)
+  --backends <list>   comma-separated TF.js backends to measure (default: cpu,wasm)
+  --json <file>       also write every number to <file> as JSON
+  --help              print this help`;
+
+/** Command-line options. */
+interface Options {
+  quick: boolean;
+  backends: NodeBackend[];
+  /** File to write the JSON report to, if any. */
+  json?: string;
+}
+
+/** A command line the benchmark cannot run: reported with the usage and exit code 2. */
+class UsageError extends Error {}
+
+/** Reads the flags; throws UsageError on unknown flags, stray arguments or bad values. */
+function parseOptions(argv: string[]): Options | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        quick: { type: 'boolean', default: false },
+        backends: { type: 'string', default: 'cpu,wasm' },
+        json: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) return 'help';
+  const backends: NodeBackend[] = [];
+  for (const raw of values.backends.split(',')) {
+    const name = raw.trim();
+    if (!(NODE_BACKENDS as readonly string[]).includes(name)) {
+      throw new UsageError(`unknown backend "${name}" in --backends (choose from ${NODE_BACKENDS.join(', ')})`);
+    }
+    if (!backends.includes(name as NodeBackend)) backends.push(name as NodeBackend);
+  }
+  if (values.json !== undefined && values.json.trim() === '') throw new UsageError('--json needs a file name');
+  return { quick: values.quick, backends, json: values.json };
+}
+
+/** How much to repeat each measurement. */
+interface Plan {
+  /** Untimed repetitions before the environment measurements. */
+  envWarmup: number;
+  envReps: number;
+  /** Target duration of one environment repetition; episodes per repetition are calibrated to it. */
+  envRepMs: number;
+  trainWarmup: number;
+  /** Measured updates: as many as fit `trainBudgetMs`, within [trainMin, trainMax]. */
+  trainMin: number;
+  trainMax: number;
+  trainBudgetMs: number;
+  matmulWarmup: number;
+  matmulReps: number;
+}
+
+const FULL_PLAN: Plan = {
+  envWarmup: 2,
+  envReps: 7,
+  envRepMs: 300,
+  trainWarmup: 3,
+  trainMin: 3,
+  trainMax: 10,
+  trainBudgetMs: 50_000,
+  matmulWarmup: 2,
+  matmulReps: 7,
+};
+
+const QUICK_PLAN: Plan = {
+  envWarmup: 1,
+  envReps: 3,
+  envRepMs: 100,
+  trainWarmup: 1,
+  trainMin: 2,
+  trainMax: 2,
+  trainBudgetMs: 0,
+  matmulWarmup: 1,
+  matmulReps: 3,
+};
+
+/** The machine the numbers come from. */
+interface Machine {
+  cpu: string;
+  cores: number;
+  node: string;
+  platform: string;
+  arch: string;
+  tfjs: string;
+}
+
+function machine(): Machine {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    arch: os.arch(),
+    tfjs: tf.version.tfjs,
+  };
+}
+
+/** Prints a progress note on stderr, so stdout holds only the report. */
+function progress(msg: string): void {
+  process.stderr.write(`  .. ${msg}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Environment throughput
+
+/** Throughput of one environment variant over the measured repetitions. */
+interface EnvVariant {
+  episodesPerRep: number;
+  /** Agent-steps (one agent acting for one minute) per second, per repetition. */
+  agentStepsPerSec: Summary;
+  /** Milliseconds per simulated minute of all B x N agents, per repetition. */
+  msPerMinute: Summary;
+}
+
+interface EnvResult {
+  family: Family;
+  agents: number;
+  rollouts: number;
+  deadline: number;
+  /** Minutes each episode plays (the deadline unless every rollout finishes first). */
+  minutes: number;
+  /** Rollouts that passed all their tests before the deadline under the random actions. */
+  finishedRollouts: number;
+  withObservations: EnvVariant;
+  stepOnly: EnvVariant;
+}
+
+/**
+ * Steps the default preset (the default config's family and team size, ENV_ROLLOUTS rollouts,
+ * DEADLINE minutes) with actions the random policy chose beforehand. Every episode replays the same
+ * seed, so it follows exactly the recorded trajectory and every repetition does the same work.
+ * With observations, each minute is encoded into its own slice of one batch-sized buffer before the
+ * step, as rollout collection does (legal-action masks are not encoded).
+ */
+function benchEnv(plan: Plan): EnvResult {
+  const { family, agents } = defaultConfig();
+  const B = ENV_ROLLOUTS;
+  const tasks = Array.from({ length: B }, (_, b) => generateTask(family, b));
+  const env = new SprintEnv(B, agents);
+
+  const policy = randomPolicy(ENV_SEED);
+  env.reset(tasks, ENV_SEED, DEADLINE);
+  policy.reset?.(env);
+  const actions: Int32Array[] = [];
+  while (!env.isOver()) {
+    const a = new Int32Array(B * agents);
+    policy.act(env, a);
+    env.step(a);
+    actions.push(a);
+  }
+  let finishedRollouts = 0;
+  for (let b = 0; b < B; b++) finishedRollouts += env.finished[b];
+  const minutes = actions.length;
+  const R = B * agents;
+  const obs = new Float32Array(minutes * R * OBS_DIM);
+
+  const episodes = (count: number, encode: boolean): number => {
+    const t0 = performance.now();
+    for (let e = 0; e < count; e++) {
+      env.reset(tasks, ENV_SEED, DEADLINE);
+      for (let t = 0; t < minutes; t++) {
+        if (encode) encodeObservations(env, obs, t * R * OBS_DIM);
+        env.step(actions[t]);
+      }
+    }
+    return performance.now() - t0;
+  };
+
+  const variant = (encode: boolean): EnvVariant => {
+    episodes(3, encode);
+    const perEpisode = episodes(3, encode) / 3;
+    const episodesPerRep = Math.max(1, Math.round(plan.envRepMs / perEpisode));
+    for (let r = 0; r < plan.envWarmup; r++) episodes(episodesPerRep, encode);
+    const rate: number[] = [];
+    const perMinute: number[] = [];
+    for (let r = 0; r < plan.envReps; r++) {
+      const ms = episodes(episodesPerRep, encode);
+      rate.push((episodesPerRep * minutes * R) / (ms / 1000));
+      perMinute.push(ms / (episodesPerRep * minutes));
+    }
+    return { episodesPerRep, agentStepsPerSec: summarise(rate), msPerMinute: summarise(perMinute) };
+  };
+
+  progress('environment: step + observations');
+  const withObservations = variant(true);
+  progress('environment: step only');
+  const stepOnly = variant(false);
+  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, stepOnly };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Training update cost
+
+interface TrainResult {
+  backend: NodeBackend;
+  warmup: number;
+  /** Measured updates. */
+  updates: number;
+  collectMs: Summary;
+  learnMs: Summary;
+  /** Wall time of `Trainer.step()`. */
+  totalMs: Summary;
+  /** 1000 / median total. */
+  updatesPerSec: number;
+}
+
+/** The default config with a fixed deadline, so every update plays the same number of minutes. */
+function trainingConfig(): Config {
+  return { ...defaultConfig(), tmaxStart: DEADLINE, tmaxEnd: DEADLINE };
+}
+
+/** Runs warm-up updates, then as many measured updates as the plan allows, on the current backend. */
+async function benchTraining(backend: NodeBackend, plan: Plan): Promise<TrainResult> {
+  const trainer = new Trainer(trainingConfig());
+  try {
+    const step = async () => {
+      const t0 = performance.now();
+      const { metrics } = await trainer.step();
+      return { collect: metrics.collectMs, learn: metrics.learnMs, total: performance.now() - t0 };
+    };
+    let last = 0;
+    for (let i = 0; i < plan.trainWarmup; i++) {
+      progress(`${backend}: warm-up update ${i + 1}/${plan.trainWarmup}`);
+      last = (await step()).total;
+    }
+    const fit = last > 0 ? Math.floor(plan.trainBudgetMs / last) : plan.trainMax;
+    const updates = Math.min(plan.trainMax, Math.max(plan.trainMin, fit));
+    const collect: number[] = [];
+    const learn: number[] = [];
+    const total: number[] = [];
+    for (let i = 0; i < updates; i++) {
+      progress(`${backend}: measured update ${i + 1}/${updates}`);
+      const s = await step();
+      collect.push(s.collect);
+      learn.push(s.learn);
+      total.push(s.total);
+    }
+    const totalMs = summarise(total);
+    return {
+      backend,
+      warmup: plan.trainWarmup,
+      updates,
+      collectMs: summarise(collect),
+      learnMs: summarise(learn),
+      totalMs,
+      updatesPerSec: 1000 / totalMs.median,
+    };
+  } finally {
+    trainer.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Matmul throughput and the learn step's share of it
+
+interface MatmulShape {
+  label: string;
+  m: number;
+  k: number;
+  n: number;
+}
+
+interface MatmulResult extends MatmulShape {
+  /** Milliseconds per [m x k] x [k x n] product, read-back included. */
+  ms: Summary;
+  /** 2 m n k / median time. */
+  gflops: number;
+}
+
+/** One dense layer of the policy: a [fanIn x fanOut] weight applied `perRow` times per observation. */
+interface DenseUse {
+  name: string;
+  fanIn: number;
+  fanOut: number;
+  perRow: number;
+}
+
+/**
+ * The matrix products of one forward pass of `SwarmPolicy.apply` (src/rl/policy.ts), per observation
+ * row: the trunk, the per-module scorer (shared over MAX_MODULES rows), the per-recipient scorer
+ * (shared over MAX_AGENTS rows) and the linear heads. Biases and element-wise ops are not counted.
+ */
+function policyLayers(c: Config): DenseUse[] {
+  const H = c.hidden;
+  const S = c.scorer;
+  return [
+    { name: 'g1', fanIn: GLOBAL_DIM + MODULE_DIM + AGENT_DIM, fanOut: H, perRow: 1 },
+    { name: 'g2', fanIn: H, fanOut: H, perRow: 1 },
+    { name: 'mf', fanIn: MODULE_DIM, fanOut: S, perRow: MAX_MODULES },
+    { name: 'mh', fanIn: H, fanOut: S, perRow: 1 },
+    { name: 'mo', fanIn: S, fanOut: 2, perRow: MAX_MODULES },
+    { name: 'af', fanIn: AGENT_DIM, fanOut: S, perRow: MAX_AGENTS },
+    { name: 'ah', fanIn: H, fanOut: S, perRow: 1 },
+    { name: 'ao', fanIn: S, fanOut: 1, perRow: MAX_AGENTS },
+    { name: 'go', fanIn: H, fanOut: 3, perRow: 1 },
+    { name: 'vo', fanIn: H, fanOut: 1, perRow: 1 },
+  ];
+}
+
+/** Forward matmul FLOPs per observation row (2 per multiply-add). */
+function forwardFlopsPerRow(c: Config): number {
+  return policyLayers(c).reduce((s, l) => s + 2 * l.fanIn * l.fanOut * l.perRow, 0);
+}
+
+/** Decisions one update learns from, at most: every agent of every rollout, every minute. */
+function rowsPerUpdate(c: Config): number {
+  return c.tasksPerUpdate * c.groupSize * c.agents * DEADLINE;
+}
+
+/** Shapes of the model's largest products at the training batch size, plus a square reference. */
+function matmulShapes(c: Config): MatmulShape[] {
+  const rows = rowsPerUpdate(c);
+  return [
+    { label: 'trunk layer 2', m: rows, k: c.hidden, n: c.hidden },
+    { label: 'module scorer', m: rows * MAX_MODULES, k: MODULE_DIM, n: c.scorer },
+    { label: 'square', m: 512, k: 512, n: 512 },
+  ];
+}
+
+/** Times `tf.matMul` of random inputs inside `tf.tidy`, reading the product back each time. */
+async function benchMatmul(shape: MatmulShape, plan: Plan): Promise<MatmulResult> {
+  const a = tf.randomUniform([shape.m, shape.k]) as tf.Tensor2D;
+  const b = tf.randomUniform([shape.k, shape.n]) as tf.Tensor2D;
+  try {
+    const once = async (): Promise<number> => {
+      const t0 = performance.now();
+      const c = tf.tidy(() => tf.matMul(a, b));
+      await c.data();
+      c.dispose();
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < plan.matmulWarmup; i++) await once();
+    const ms: number[] = [];
+    for (let i = 0; i < plan.matmulReps; i++) ms.push(await once());
+    const med = median(ms);
+    return { ...shape, ms: summarise(ms), gflops: (2 * shape.m * shape.n * shape.k) / (med / 1000) / 1e9 };
+  } finally {
+    tf.dispose([a, b]);
+  }
+}
+
+/** The learn step's achieved FLOP rate, estimated from counted FLOPs and its measured time. */
+interface LearnEstimate {
+  backend: NodeBackend;
+  forwardFlopsPerRow: number;
+  /** Upper bound on the decisions learned from (finished rollouts and forced moves are not live). */
+  rows: number;
+  epochs: number;
+  backwardFactor: number;
+  learnGflop: number;
+  learnMs: number;
+  achievedGflops: number;
+  bestMatmulGflops: number;
+  bestMatmulLabel: string;
+  percentOfBest: number;
+}
+
+function estimateLearn(c: Config, train: TrainResult, matmul: MatmulResult[]): LearnEstimate {
+  const perRow = forwardFlopsPerRow(c);
+  const rows = rowsPerUpdate(c);
+  const flops = perRow * rows * BACKWARD_FACTOR * c.epochs;
+  const learnMs = train.learnMs.median;
+  const achieved = flops / (learnMs / 1000) / 1e9;
+  const best = matmul.reduce((x, y) => (y.gflops > x.gflops ? y : x));
+  return {
+    backend: train.backend,
+    forwardFlopsPerRow: perRow,
+    rows,
+    epochs: c.epochs,
+    backwardFactor: BACKWARD_FACTOR,
+    learnGflop: flops / 1e9,
+    learnMs,
+    achievedGflops: achieved,
+    bestMatmulGflops: best.gflops,
+    bestMatmulLabel: best.label,
+    percentOfBest: (100 * achieved) / best.gflops,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/** Formats with a fixed number of decimals. */
+function f(x: number, digits = 1): string {
+  return x.toFixed(digits);
+}
+
+/** Prints rows as a table: first column left-aligned, the others right-aligned. */
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => r[j].length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ');
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+/** "median (min..max)" of a summary. */
+function range(s: Summary, digits = 1, scale = 1): string {
+  return `${f(s.median * scale, digits)} (${f(s.min * scale, digits)}..${f(s.max * scale, digits)})`;
+}
+
+function printEnv(r: EnvResult, plan: Plan): void {
+  console.log(`\n1. Environment throughput (Node, one thread)`);
+  console.log(
+    `  preset: family ${r.family}, ${r.agents} agents, B=${r.rollouts} rollouts, deadline ${r.deadline}; ` +
+      `random-policy actions pre-generated (policy cost not measured)`,
+  );
+  console.log(
+    `  ${r.minutes} minutes per episode, ${r.finishedRollouts}/${r.rollouts} rollouts finished early; ` +
+      `median of ${plan.envReps} repetitions after ${plan.envWarmup} warm-up, (min..max)`,
+  );
+  const row = (name: string, v: EnvVariant) => [name, String(v.episodesPerRep), range(v.agentStepsPerSec, 2, 1e-6), range(v.msPerMinute, 3)];
+  table(
+    ['variant', 'episodes/rep', 'M agent-steps/s', 'ms per minute (B x N agents)'],
+    [row('step + encodeObservations', r.withObservations), row('step only', r.stepOnly)],
+  );
+  const whole = r.withObservations.msPerMinute.median;
+  const step = r.stepOnly.msPerMinute.median;
+  console.log(`  split of one minute: env.step ${f(step, 3)} ms, encodeObservations ~${f(whole - step, 3)} ms (${f((100 * (whole - step)) / whole, 0)}% of the minute)`);
+}
+
+function printTraining(results: TrainResult[]): void {
+  const c = trainingConfig();
+  console.log(`\n2. Training update cost (Trainer.step)`);
+  console.log(
+    `  defaultConfig() with fixed deadline ${DEADLINE}: ${c.tasksPerUpdate} tasks x ${c.groupSize} rollouts x ${c.agents} agents, ` +
+      `${c.epochs} epochs, hidden ${c.hidden}, scorer ${c.scorer}; medians (min..max) in ms`,
+  );
+  table(
+    ['backend', 'updates', 'collect ms', 'learn ms', 'total ms', 'updates/s'],
+    results.map((r) => [r.backend, `${r.updates} (+${r.warmup} warm-up)`, range(r.collectMs, 0), range(r.learnMs, 0), range(r.totalMs, 0), f(r.updatesPerSec, 2)]),
+  );
+}
+
+function printMatmul(byBackend: { backend: NodeBackend; matmul: MatmulResult[]; estimate?: LearnEstimate }[], plan: Plan): void {
+  console.log(`\n3. Matmul throughput (tf.matMul in tf.tidy + data() read-back; median of ${plan.matmulReps} after ${plan.matmulWarmup} warm-up)`);
+  const rows: string[][] = [];
+  for (const { backend, matmul } of byBackend) {
+    for (const m of matmul) rows.push([backend, m.label, `[${m.m}x${m.k}]x[${m.k}x${m.n}]`, range(m.ms, 2), f(m.gflops, 2)]);
+  }
+  table(['backend', 'product', 'shape', 'ms (min..max)', 'GFLOP/s'], rows);
+
+  const estimates = byBackend.flatMap((b) => (b.estimate ? [b.estimate] : []));
+  if (estimates.length === 0) return;
+  const e0 = estimates[0];
+  console.log(`\n  Learn step vs. matmul capability -- ESTIMATE, not a measurement of FLOPs:`);
+  console.log(
+    `  counted ${e0.forwardFlopsPerRow} forward matmul FLOPs per row (policy.ts layers; biases and element-wise ops not counted)`,
+  );
+  console.log(
+    `  x ${e0.rows} rows (tasks x rollouts x agents x ${DEADLINE} minutes: an upper bound on live decisions)` +
+      ` x ${e0.backwardFactor} (forward + backward) x ${e0.epochs} epochs = ${f(e0.learnGflop, 2)} GFLOP per learn step`,
+  );
+  table(
+    ['backend', 'learn ms', 'achieved GFLOP/s', 'best matmul GFLOP/s', '% of best'],
+    estimates.map((e) => [e.backend, f(e.learnMs, 0), f(e.achievedGflops, 2), `${f(e.bestMatmulGflops, 2)} (${e.bestMatmulLabel})`, `${f(e.percentOfBest, 0)}%`]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  let parsed: Options | 'help';
+  try {
+    parsed = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`bench: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (parsed === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const opts = parsed;
+  const plan = opts.quick ? QUICK_PLAN : FULL_PLAN;
+  const started = performance.now();
+  const m = machine();
+  console.log(`Swarm Playground benchmark${opts.quick ? ' (--quick)' : ''}`);
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, ${m.platform} ${m.arch}, TF.js ${m.tfjs}`);
+
+  const env = benchEnv(plan);
+  printEnv(env, plan);
+
+  const config = trainingConfig();
+  const training: TrainResult[] = [];
+  const byBackend: { backend: NodeBackend; detail: string; matmul: MatmulResult[]; estimate: LearnEstimate }[] = [];
+  for (const backend of opts.backends) {
+    await useBackend(backend);
+    const detail = backend === 'wasm' ? `single-threaded, SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}` : 'plain JavaScript';
+    progress(`${backend} (${detail}): training`);
+    const train = await benchTraining(backend, plan);
+    training.push(train);
+    const matmul: MatmulResult[] = [];
+    for (const shape of matmulShapes(config)) {
+      progress(`${backend}: matmul ${shape.label}`);
+      matmul.push(await benchMatmul(shape, plan));
+    }
+    byBackend.push({ backend, detail, matmul, estimate: estimateLearn(config, train, matmul) });
+  }
+  if (training.length > 0) {
+    printTraining(training);
+    console.log(`  backends: ${byBackend.map((b) => `${b.backend} = ${b.detail}`).join('; ')}`);
+    printMatmul(byBackend, plan);
+  }
+
+  const wallSeconds = (performance.now() - started) / 1000;
+  console.log(`\nbench wall time: ${f(wallSeconds, 1)} s`);
+  if (opts.json) {
+    const report = {
+      date: new Date().toISOString(),
+      options: opts,
+      plan,
+      machine: m,
+      environment: env,
+      training: { config, results: training },
+      matmul: byBackend,
+      wallSeconds,
+    };
+    writeFileSync(opts.json, JSON.stringify(report, null, 2) + '\n');
+    console.log(`wrote ${opts.json}`);
+  }
+}
+
+await main();

@@ -1,0 +1,215 @@
+/**
+ * Trains the swarm with RLCR on one setting and a list of seeds, then plays the trained swarm and the
+ * reference organisations on fresh tasks at the final deadline and prints the comparison.
+ * Run `npm run experiment -- --help`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mean, std } from '../src/sim/evaluate';
+import { ORGANISATIONS, compareOrganisations, type OrgSummary } from '../src/rl/compare';
+import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
+import { SwarmPolicy } from '../src/rl/policy';
+import { Trainer, type UpdateMetrics } from '../src/rl/trainer';
+import { camel, kebab, parseArgs } from './lib/args';
+import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
+import { ProgressBar, formatDuration } from './lib/progress';
+import { formatTable, toCsv } from './lib/table';
+
+const RUNNER_FLAGS: Record<string, string> = {
+  seeds: 'comma-separated training seeds, e.g. 1,2,3 (default: --seed)',
+  'eval-tasks': 'fresh evaluation tasks per seed, 1..10000 (default 64)',
+  'eval-greedy': 'evaluate the trained swarm with its most likely action instead of sampling',
+  backend: `TF.js backend: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
+  out: 'output folder (default results/<family>-<agents>a-<time>)',
+  'load-policy': 'start from the weights in this JSON file (written by an earlier run)',
+  quiet: 'no progress bar',
+  help: 'show this help',
+};
+
+function usage(): string {
+  const lines = ['Usage: npm run experiment -- [flags]', '', 'Training settings (the shared config schema):'];
+  for (const k of CONFIG_KEYS) {
+    const f = SCHEMA[k];
+    const range = f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'flag' : `${f.min}..${f.max}`;
+    lines.push(`  --${kebab(k).padEnd(17)} ${f.help} [${range}, default ${String(f.default)}]`);
+  }
+  lines.push('', 'Runner:');
+  for (const [k, h] of Object.entries(RUNNER_FLAGS)) lines.push(`  --${k.padEnd(17)} ${h}`);
+  lines.push('', 'Example: npm run experiment -- --family coupled --agents 8 --seeds 1,2,3');
+  return lines.join('\n');
+}
+
+function fail(messages: string[]): never {
+  for (const m of messages) process.stderr.write(`error: ${m}\n`);
+  process.stderr.write('Run with --help to see every flag and its range.\n');
+  process.exit(2);
+}
+
+interface Options {
+  config: Config;
+  seeds: number[];
+  evalTasks: number;
+  greedy: boolean;
+  backend: NodeBackend;
+  out: string;
+  loadPolicy: string | null;
+  quiet: boolean;
+}
+
+function readOptions(argv: string[]): Options {
+  const args = parseArgs(argv);
+  if (args.flags.has('help')) {
+    process.stdout.write(usage() + '\n');
+    process.exit(0);
+  }
+  const errors: string[] = [];
+  if (args.positional.length) errors.push(`unexpected argument "${args.positional[0]}" (flags start with --)`);
+  const configText: Record<string, string> = {};
+  for (const [flag, value] of args.flags) {
+    if (flag in RUNNER_FLAGS) continue;
+    const key = camel(flag);
+    if (!(key in SCHEMA) || flag !== kebab(key)) {
+      errors.push(`unknown flag --${flag}`);
+      continue;
+    }
+    if (args.bare.has(flag) && SCHEMA[key as keyof Config].kind !== 'bool') {
+      errors.push(`--${flag} needs a value`);
+      continue;
+    }
+    configText[key] = value;
+  }
+  const { config, issues } = configFromStrings(configText, 'strict');
+  for (const i of issues) errors.push(`--${kebab(i.key)}: ${i.message}`);
+  const seedsText = args.flags.get('seeds');
+  let seeds = [config.seed];
+  if (seedsText !== undefined) {
+    seeds = seedsText.split(',').map((s) => Number(s.trim()));
+    if (!seeds.length || seeds.some((s) => !Number.isInteger(s) || s < 0 || s > 2147483647)) errors.push(`--seeds: "${seedsText}" is not a comma-separated list of integers from 0 to 2147483647`);
+  }
+  const evalText = args.flags.get('eval-tasks') ?? '64';
+  const evalTasks = Number(evalText);
+  if (!Number.isInteger(evalTasks) || evalTasks < 1 || evalTasks > 10000) errors.push(`--eval-tasks: "${evalText}" is not an integer from 1 to 10000`);
+  const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
+  if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  for (const f of ['eval-greedy', 'quiet']) if (args.flags.has(f) && !args.bare.has(f)) errors.push(`--${f} takes no value`);
+  for (const f of ['out', 'load-policy', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
+  if (errors.length) fail(errors);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  return {
+    config,
+    seeds,
+    evalTasks,
+    greedy: args.flags.has('eval-greedy'),
+    backend,
+    out: args.flags.get('out') ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
+    loadPolicy: args.flags.get('load-policy') ?? null,
+    quiet: args.flags.has('quiet'),
+  };
+}
+
+function loadPolicy(path: string): SwarmPolicy {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    fail([`--load-policy: cannot read ${path}: ${(e as Error).message}`]);
+  }
+  try {
+    return SwarmPolicy.fromJSON(JSON.parse(text));
+  } catch (e) {
+    fail([`--load-policy: ${path} is not a usable policy: ${(e as Error).message}`]);
+  }
+}
+
+const CURVE_COLUMNS: (keyof UpdateMetrics)[] = ['update', 'phase', 'tmax', 'ret', 'retStd', 'messages', 'messageRate', 'handoffs', 'useful', 'duplicate', 'blocked', 'emptyReads', 'idle', 'claims', 'entropy', 'loss', 'gradNorm', 'collectMs', 'learnMs'];
+
+interface SeedResult {
+  seed: number;
+  trainSeconds: number;
+  updatesPerSecond: number;
+  curve: UpdateMetrics[];
+  orgs: OrgSummary[];
+}
+
+async function runSeed(opts: Options, seed: number, index: number): Promise<SeedResult> {
+  const config = { ...opts.config, seed };
+  const start = opts.loadPolicy ? loadPolicy(opts.loadPolicy) : undefined;
+  const trainer = new Trainer(config, start);
+  const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates);
+  const curve: UpdateMetrics[] = [];
+  const t0 = performance.now();
+  while (!trainer.finished) {
+    const { metrics } = await trainer.step();
+    curve.push(metrics);
+    bar?.update(trainer.update, `${metrics.phase} Tmax ${metrics.tmax}  return ${metrics.ret.toFixed(2)}  msgs ${metrics.messages.toFixed(1)}`);
+  }
+  const trainSeconds = (performance.now() - t0) / 1000;
+  const orgs = await compareOrganisations({ family: config.family, agents: config.agents, tmax: config.tmaxEnd, tasks: opts.evalTasks, seed, policy: trainer.policy, greedy: opts.greedy });
+  writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
+  writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(CURVE_COLUMNS, curve.map((m) => CURVE_COLUMNS.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
+  trainer.dispose();
+  return { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
+}
+
+const pm = (xs: number[], digits: number) => (xs.length > 1 ? `${mean(xs).toFixed(digits)} ± ${std(xs).toFixed(digits)}` : mean(xs).toFixed(digits));
+
+async function main(): Promise<void> {
+  const opts = readOptions(process.argv.slice(2));
+  mkdirSync(opts.out, { recursive: true });
+  await useBackend(opts.backend);
+  const c = opts.config;
+  process.stderr.write(
+    `RLCR on ${c.family} tasks, ${c.agents} agents, ${c.updates} updates${c.prior ? ` after ${c.prior} imitation updates` : ''}, ` +
+      `${c.tasksPerUpdate} tasks x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min (${c.tmaxShape}), ` +
+      `${c.advantage}, backend ${opts.backend}, seeds ${opts.seeds.join(',')}\n`,
+  );
+  const results: SeedResult[] = [];
+  for (const [i, seed] of opts.seeds.entries()) results.push(await runSeed(opts, seed, i));
+
+  const header = ['organisation', 'return at deadline', 'min to 90%', 'reached 90%', 'msgs/episode', 'msgs/agent-min', 'handoffs', 'useful work', 'duplicate work'];
+  const rows: string[][] = [];
+  const csvRows: (string | number | null)[][] = [];
+  for (const org of ORGANISATIONS) {
+    const per = results.map((r) => r.orgs.find((o) => o.org === org)).filter((o): o is OrgSummary => !!o);
+    if (!per.length) continue;
+    const t90s = per.map((o) => o.t90).filter((x): x is number => x !== null);
+    const col = (k: keyof OrgSummary) => per.map((o) => o[k] as number);
+    rows.push([
+      org,
+      pm(col('ret'), 3),
+      t90s.length ? mean(t90s).toFixed(1) : '-',
+      `${(100 * mean(col('reached90'))).toFixed(0)}%`,
+      mean(col('messages')).toFixed(1),
+      mean(col('messageRate')).toFixed(3),
+      mean(col('handoffs')).toFixed(1),
+      mean(col('useful')).toFixed(1),
+      mean(col('duplicate')).toFixed(1),
+    ]);
+    csvRows.push([org, mean(col('ret')), std(col('ret')), t90s.length ? mean(t90s) : null, mean(col('reached90')), mean(col('messages')), mean(col('messageRate')), mean(col('handoffs')), mean(col('useful')), mean(col('duplicate')), mean(col('blocked'))]);
+  }
+  const secs = results.map((r) => r.trainSeconds);
+  const rates = results.map((r) => r.updatesPerSecond);
+  const report = [
+    '',
+    `Evaluation: ${opts.evalTasks} fresh ${c.family} tasks per seed, deadline ${c.tmaxEnd} min, ${c.agents} agents; ± is the spread (sd) over ${opts.seeds.length} seed(s).`,
+    formatTable(header, rows),
+    '',
+    `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
+    `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,
+    `Written to ${opts.out}/ (summary.json, summary.csv, training-seed*.csv, policy-seed*.json)`,
+  ].join('\n');
+  process.stdout.write(report + '\n');
+  writeFileSync(
+    join(opts.out, 'summary.csv'),
+    toCsv(['organisation', 'return_mean', 'return_sd', 'minutes_to_90', 'reached_90', 'messages_per_episode', 'messages_per_agent_minute', 'handoffs', 'useful_work', 'duplicate_work', 'blocked_work'], csvRows),
+  );
+  writeFileSync(
+    join(opts.out, 'summary.json'),
+    JSON.stringify({ config: c, seeds: opts.seeds, evalTasks: opts.evalTasks, greedy: opts.greedy, backend: opts.backend, results }, null, 1),
+  );
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+/** A one-line progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise). */
+export class ProgressBar {
+  private readonly start = performance.now();
+  private lastTenth = -1;
+
+  constructor(
+    private readonly label: string,
+    private readonly total: number,
+    private readonly out: NodeJS.WriteStream = process.stderr,
+  ) {}
+
+  /** Shows `done` of `total` with rate, ETA and a short status text. */
+  update(done: number, status = ''): void {
+    const secs = (performance.now() - this.start) / 1000;
+    const rate = done / Math.max(secs, 1e-9);
+    const eta = rate > 0 ? (this.total - done) / rate : Infinity;
+    const width = 24;
+    const filled = Math.round((width * done) / this.total);
+    const line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total}  ${rate.toFixed(1)} upd/s  ETA ${formatDuration(eta)}  ${status}`;
+    if (this.out.isTTY) {
+      this.out.write(`\r${line.padEnd(this.out.columns ? this.out.columns - 1 : 0)}`);
+      if (done >= this.total) this.out.write('\n');
+    } else {
+      const tenth = Math.floor((10 * done) / this.total);
+      if (tenth !== this.lastTenth) {
+        this.lastTenth = tenth;
+        this.out.write(line + '\n');
+      }
+    }
+  }
+
+  /** Seconds since the bar was created. */
+  get elapsed(): number {
+    return (performance.now() - this.start) / 1000;
+  }
+}
+
+/** 75 -> "1:15", 3700 -> "1:01:40". */
+export function formatDuration(s: number): string {
+  if (!Number.isFinite(s)) return '--:--';
+  const t = Math.round(s);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}

@@ -1,0 +1,85 @@
+import { randomPolicy, scriptedOrganisation, singleChain } from '../sim/baselines';
+import { bestOfN, mean, runEpisodes, type EpisodeStats } from '../sim/evaluate';
+import { generateTask, type Family, type Task } from '../sim/task';
+import { PolicyActor } from './actor';
+import type { SwarmPolicy } from './policy';
+import { evaluationSeed } from './trainer';
+
+export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'trained swarm'] as const;
+export type Organisation = (typeof ORGANISATIONS)[number];
+
+/** Aggregates of one organisation over a set of evaluation episodes. */
+export interface OrgSummary {
+  org: Organisation;
+  /** Mean anytime return at the deadline. */
+  ret: number;
+  /** Mean minutes to 90% of tests over the episodes that got there (null if none did). */
+  t90: number | null;
+  /** Share of episodes that reached 90% of tests by the deadline. */
+  reached90: number;
+  /** DMs + posts per episode. */
+  messages: number;
+  /** Messages per agent-minute played. */
+  messageRate: number;
+  handoffs: number;
+  useful: number;
+  duplicate: number;
+  blocked: number;
+  /** Mean anytime curve: share of tests passing after each minute. */
+  curve: number[];
+}
+
+export function summarise(org: Organisation, stats: EpisodeStats[], agents: number): OrgSummary {
+  const reached = stats.filter((s) => s.t90 !== null).map((s) => s.t90 as number);
+  const m = (k: keyof EpisodeStats['metrics']) => mean(stats.map((s) => s.metrics[k]));
+  const minutes = stats.reduce((a, s) => a + s.tEnd * agents, 0);
+  const msgs = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.posts, 0);
+  return {
+    org,
+    ret: mean(stats.map((s) => s.ret)),
+    t90: reached.length ? mean(reached) : null,
+    reached90: reached.length / Math.max(1, stats.length),
+    messages: msgs / Math.max(1, stats.length),
+    messageRate: msgs / Math.max(1, minutes),
+    handoffs: m('handoffs'),
+    useful: m('useful'),
+    duplicate: m('duplicate'),
+    blocked: m('blocked'),
+    curve: stats[0].curve.map((_, t) => mean(stats.map((s) => s.curve[t]))),
+  };
+}
+
+/** The fresh evaluation tasks of a family: never used in training. */
+export function evaluationTasks(family: Family, count: number): Task[] {
+  return Array.from({ length: count }, (_, i) => generateTask(family, evaluationSeed(i)));
+}
+
+/**
+ * Plays the reference organisations (and the trained swarm, if a policy is given) on the same
+ * evaluation tasks at deadline `tmax`, with environment seed `seed`.
+ */
+export async function compareOrganisations(opts: {
+  family: Family;
+  agents: number;
+  tmax: number;
+  tasks: number;
+  seed: number;
+  policy?: SwarmPolicy;
+  greedy?: boolean;
+}): Promise<OrgSummary[]> {
+  const tasks = evaluationTasks(opts.family, opts.tasks);
+  const { agents, seed, tmax } = opts;
+  const rows: OrgSummary[] = [];
+  const play = async (org: Organisation, src: Parameters<typeof runEpisodes>[0]) =>
+    rows.push(summarise(org, (await runEpisodes(src, tasks, agents, seed, tmax)).stats, agents));
+  await play('random', randomPolicy(seed));
+  await play('single chain', singleChain);
+  rows.push(summarise('best-of-N', await bestOfN(tasks, agents, seed, tmax), agents));
+  await play('scripted organisation', scriptedOrganisation);
+  if (opts.policy) {
+    const actor = new PolicyActor(opts.policy, seed);
+    actor.greedy = opts.greedy ?? false;
+    await play('trained swarm', actor);
+  }
+  return rows;
+}
