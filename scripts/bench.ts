@@ -14,6 +14,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import * as tf from '@tensorflow/tfjs';
 import { defaultConfig, type Config } from '../src/rl/config';
+import { SwarmPolicy } from '../src/rl/policy';
 import { Trainer } from '../src/rl/trainer';
 import { randomPolicy } from '../src/sim/baselines';
 import { SprintEnv } from '../src/sim/env';
@@ -21,6 +22,7 @@ import { AGENT_DIM, encodeObservations, GLOBAL_DIM, MODULE_DIM, OBS_DIM } from '
 import { generateTask, MAX_AGENTS, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
+import { formatTable } from './lib/table';
 
 /** Deadline (minutes) of every episode the benchmark plays. */
 const DEADLINE = 24;
@@ -31,9 +33,12 @@ const ENV_SEED = 1;
 /** Backward pass counted as twice the forward pass (gradients of inputs and of weights). */
 const BACKWARD_FACTOR = 3;
 
-const USAGE = `usage: npm run bench -- [--quick] [--backends ${NODE_BACKENDS.join(',')}] [--json <file>]
+/** Backends measured when --backends is not given, in this order. */
+const DEFAULT_BACKENDS = 'cpu,wasm';
+
+const USAGE = `usage: npm run bench -- [--quick] [--backends ${DEFAULT_BACKENDS}] [--json <file>]
   --quick             fewer repetitions (smoke run)
-  --backends <list>   comma-separated TF.js backends to measure (default: cpu,wasm)
+  --backends <list>   comma-separated TF.js backends to measure, from ${NODE_BACKENDS.join(', ')} (default: ${DEFAULT_BACKENDS})
   --json <file>       also write every number to <file> as JSON
   --help              print this help`;
 
@@ -58,7 +63,7 @@ function parseOptions(argv: string[]): Options | 'help' {
       allowPositionals: false,
       options: {
         quick: { type: 'boolean', default: false },
-        backends: { type: 'string', default: 'cpu,wasm' },
+        backends: { type: 'string', default: DEFAULT_BACKENDS },
         json: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -100,7 +105,7 @@ const FULL_PLAN: Plan = {
   envWarmup: 2,
   envReps: 7,
   envRepMs: 300,
-  trainWarmup: 3,
+  trainWarmup: 2,
   trainMin: 3,
   trainMax: 10,
   trainBudgetMs: 50_000,
@@ -344,6 +349,28 @@ function policyLayers(c: Config): DenseUse[] {
   ];
 }
 
+/**
+ * Weights of a freshly built policy whose shape disagrees with `policyLayers` (missing on either
+ * side or of another size): empty while the FLOP count matches src/rl/policy.ts. Needs a backend.
+ */
+function layerMismatches(c: Config): string[] {
+  const policy = SwarmPolicy.create({ hidden: c.hidden, scorer: c.scorer });
+  try {
+    const layers = policyLayers(c);
+    const bad = Object.entries(policy.vars)
+      .filter(([name, v]) => {
+        if (v.rank !== 2) return false;
+        const l = layers.find((x) => x.name === name);
+        return !l || l.fanIn !== v.shape[0] || l.fanOut !== v.shape[1];
+      })
+      .map(([name]) => name);
+    for (const l of layers) if (!policy.vars[l.name]) bad.push(l.name);
+    return bad;
+  } finally {
+    policy.dispose();
+  }
+}
+
 /** Forward matmul FLOPs per observation row (2 per multiply-add). */
 function forwardFlopsPerRow(c: Config): number {
   return policyLayers(c).reduce((s, l) => s + 2 * l.fanIn * l.fanOut * l.perRow, 0);
@@ -432,12 +459,9 @@ function f(x: number, digits = 1): string {
   return x.toFixed(digits);
 }
 
-/** Prints rows as a table: first column left-aligned, the others right-aligned. */
+/** Prints rows as an aligned table, indented under its section. */
 function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => r[j].length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ');
-  console.log(line(header));
-  for (const r of rows) console.log(line(r));
+  console.log(formatTable(header, rows).replace(/^/gm, '  '));
 }
 
 /** "median (min..max)" of a summary. */
@@ -478,7 +502,16 @@ function printTraining(results: TrainResult[]): void {
   );
 }
 
-function printMatmul(byBackend: { backend: NodeBackend; matmul: MatmulResult[]; estimate?: LearnEstimate }[], plan: Plan): void {
+/** Everything measured on one backend besides the training updates. */
+interface BackendResult {
+  backend: NodeBackend;
+  /** How the backend runs (threads, SIMD). */
+  detail: string;
+  matmul: MatmulResult[];
+  estimate: LearnEstimate;
+}
+
+function printMatmul(byBackend: BackendResult[], mismatches: string[], plan: Plan): void {
   console.log(`\n3. Matmul throughput (tf.matMul in tf.tidy + data() read-back; median of ${plan.matmulReps} after ${plan.matmulWarmup} warm-up)`);
   const rows: string[][] = [];
   for (const { backend, matmul } of byBackend) {
@@ -486,10 +519,10 @@ function printMatmul(byBackend: { backend: NodeBackend; matmul: MatmulResult[]; 
   }
   table(['backend', 'product', 'shape', 'ms (min..max)', 'GFLOP/s'], rows);
 
-  const estimates = byBackend.flatMap((b) => (b.estimate ? [b.estimate] : []));
-  if (estimates.length === 0) return;
+  const estimates = byBackend.map((b) => b.estimate);
   const e0 = estimates[0];
   console.log(`\n  Learn step vs. matmul capability -- ESTIMATE, not a measurement of FLOPs:`);
+  if (mismatches.length > 0) console.log(`  WARNING: the counted layers no longer match src/rl/policy.ts (${mismatches.join(', ')}); update policyLayers()`);
   console.log(
     `  counted ${e0.forwardFlopsPerRow} forward matmul FLOPs per row (policy.ts layers; biases and element-wise ops not counted)`,
   );
@@ -530,9 +563,11 @@ async function main(): Promise<void> {
 
   const config = trainingConfig();
   const training: TrainResult[] = [];
-  const byBackend: { backend: NodeBackend; detail: string; matmul: MatmulResult[]; estimate: LearnEstimate }[] = [];
+  const byBackend: BackendResult[] = [];
+  let mismatches: string[] = [];
   for (const backend of opts.backends) {
     await useBackend(backend);
+    if (byBackend.length === 0) mismatches = layerMismatches(config);
     const detail = backend === 'wasm' ? `single-threaded, SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}` : 'plain JavaScript';
     progress(`${backend} (${detail}): training`);
     const train = await benchTraining(backend, plan);
@@ -544,11 +579,9 @@ async function main(): Promise<void> {
     }
     byBackend.push({ backend, detail, matmul, estimate: estimateLearn(config, train, matmul) });
   }
-  if (training.length > 0) {
-    printTraining(training);
-    console.log(`  backends: ${byBackend.map((b) => `${b.backend} = ${b.detail}`).join('; ')}`);
-    printMatmul(byBackend, plan);
-  }
+  printTraining(training);
+  console.log(`  backends: ${byBackend.map((b) => `${b.backend} = ${b.detail}`).join('; ')}`);
+  printMatmul(byBackend, mismatches, plan);
 
   const wallSeconds = (performance.now() - started) / 1000;
   console.log(`\nbench wall time: ${f(wallSeconds, 1)} s`);
@@ -560,7 +593,8 @@ async function main(): Promise<void> {
       machine: m,
       environment: env,
       training: { config, results: training },
-      matmul: byBackend,
+      backends: byBackend,
+      flopCountMatchesPolicy: mismatches.length === 0,
       wallSeconds,
     };
     writeFileSync(opts.json, JSON.stringify(report, null, 2) + '\n');
