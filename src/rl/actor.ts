@@ -45,7 +45,7 @@ export class PolicyActor implements ActionSource {
    */
   async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
     const R = env.B * env.N;
-    const probsT = tf.tidy(() => tf.exp(this.policy.logProbs(tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS])).logp));
+    const probsT = tf.tidy(() => tf.exp(this.policy.logProbs(tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS]), env.N).logp));
     const probs = (await probsT.data()) as Float32Array;
     probsT.dispose();
     for (let r = 0; r < R; r++) {

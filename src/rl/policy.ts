@@ -3,6 +3,7 @@ import { NUM_ACTIONS } from '../sim/actions';
 import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
+import { dense } from './dense';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -56,7 +57,7 @@ export class SwarmPolicy {
     const rng = new Rng(seed, 101);
     const H = shape.hidden;
     const S = shape.scorer;
-    const dense = (fanIn: number, fanOut: number, gain = 1): number[] => {
+    const glorot = (fanIn: number, fanOut: number, gain = 1): number[] => {
       const sd = gain * Math.sqrt(2 / (fanIn + fanOut));
       return Array.from({ length: fanIn * fanOut }, () => {
         const u = Math.max(1e-12, rng.next());
@@ -65,23 +66,23 @@ export class SwarmPolicy {
     };
     const zeros = (n: number) => new Array<number>(n).fill(0);
     const spec: Record<string, [number[], number[]]> = {
-      g1: [[GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H], dense(GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H)],
+      g1: [[GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H], glorot(GLOBAL_DIM + MODULE_DIM + AGENT_DIM, H)],
       b1: [[H], zeros(H)],
-      g2: [[H, H], dense(H, H)],
+      g2: [[H, H], glorot(H, H)],
       b2: [[H], zeros(H)],
-      mf: [[MODULE_DIM, S], dense(MODULE_DIM, S)],
-      mh: [[H, S], dense(H, S)],
+      mf: [[MODULE_DIM, S], glorot(MODULE_DIM, S)],
+      mh: [[H, S], glorot(H, S)],
       mb: [[S], zeros(S)],
-      mo: [[S, 2], dense(S, 2, 0.1)],
+      mo: [[S, 2], glorot(S, 2, 0.1)],
       mob: [[2], zeros(2)],
-      af: [[AGENT_DIM, S], dense(AGENT_DIM, S)],
-      ah: [[H, S], dense(H, S)],
+      af: [[AGENT_DIM, S], glorot(AGENT_DIM, S)],
+      ah: [[H, S], glorot(H, S)],
       ab: [[S], zeros(S)],
-      ao: [[S, 1], dense(S, 1, 0.1)],
+      ao: [[S, 1], glorot(S, 1, 0.1)],
       aob: [[1], zeros(1)],
-      go: [[H, 3], dense(H, 3, 0.1)],
+      go: [[H, 3], glorot(H, 3, 0.1)],
       gob: [[3], zeros(3)],
-      vo: [[H, 1], dense(H, 1, 0.1)],
+      vo: [[H, 1], glorot(H, 1, 0.1)],
       vob: [[1], zeros(1)],
     };
     const vars: Record<string, tf.Variable> = {};
@@ -119,39 +120,43 @@ export class SwarmPolicy {
     for (const [name, v] of Object.entries(this.vars)) v.assign(other.vars[name]);
   }
 
-  /** Forward pass over observations [R, OBS_DIM]. Call inside tf.tidy. */
-  apply(obs: tf.Tensor2D): PolicyOutput {
+  /**
+   * Forward pass over observations [R, OBS_DIM]. Only the first `agents` recipient rows are scored
+   * (the rest are empty in a smaller swarm and masked anyway). Call inside tf.tidy.
+   */
+  apply(obs: tf.Tensor2D, agents: number = MAX_AGENTS): PolicyOutput {
     const v = this.vars;
     const R = obs.shape[0];
     const S = this.shape.scorer;
     const g = obs.slice([0, 0], [R, GLOBAL_DIM]);
     const mods = obs.slice([0, MODULES_OFFSET], [R, MAX_MODULES * MODULE_DIM]).reshape([R, MAX_MODULES, MODULE_DIM]);
-    const ags = obs.slice([0, AGENTS_OFFSET], [R, MAX_AGENTS * AGENT_DIM]).reshape([R, MAX_AGENTS, AGENT_DIM]);
-    const trunkIn = tf.concat([g, mods.mean(1), ags.mean(1)], 1);
-    const h1 = tf.relu(tf.add(tf.matMul(trunkIn, v.g1), v.b1));
-    const h = tf.relu(tf.add(tf.matMul(h1, v.g2), v.b2)) as tf.Tensor2D;
+    const ags = obs.slice([0, AGENTS_OFFSET], [R, agents * AGENT_DIM]).reshape([R, agents, AGENT_DIM]);
+    const trunkIn = tf.concat([g, mods.mean(1), tf.mul(ags.sum(1), 1 / MAX_AGENTS)], 1);
+    const h1 = tf.relu(tf.add(dense(trunkIn, v.g1), v.b1));
+    const h = tf.relu(tf.add(dense(h1, v.g2), v.b2)) as tf.Tensor2D;
 
-    const mIn = tf.matMul(mods.reshape([R * MAX_MODULES, MODULE_DIM]), v.mf).reshape([R, MAX_MODULES, S]);
-    const mCtx = tf.matMul(h, v.mh).reshape([R, 1, S]);
+    const mIn = dense(mods.reshape([R * MAX_MODULES, MODULE_DIM]), v.mf).reshape([R, MAX_MODULES, S]);
+    const mCtx = dense(h, v.mh).reshape([R, 1, S]);
     const mz = tf.relu(tf.add(tf.add(mIn, mCtx), v.mb)).reshape([R * MAX_MODULES, S]);
-    const mOut = tf.add(tf.matMul(mz, v.mo), v.mob).reshape([R, MAX_MODULES, 2]);
+    const mOut = tf.add(dense(mz, v.mo), v.mob).reshape([R, MAX_MODULES, 2]);
     const workL = mOut.slice([0, 0, 0], [R, MAX_MODULES, 1]).reshape([R, MAX_MODULES]);
     const claimL = mOut.slice([0, 0, 1], [R, MAX_MODULES, 1]).reshape([R, MAX_MODULES]);
 
-    const aIn = tf.matMul(ags.reshape([R * MAX_AGENTS, AGENT_DIM]), v.af).reshape([R, MAX_AGENTS, S]);
-    const aCtx = tf.matMul(h, v.ah).reshape([R, 1, S]);
-    const az = tf.relu(tf.add(tf.add(aIn, aCtx), v.ab)).reshape([R * MAX_AGENTS, S]);
-    const dmL = tf.add(tf.matMul(az, v.ao), v.aob).reshape([R, MAX_AGENTS]);
+    const aIn = dense(ags.reshape([R * agents, AGENT_DIM]), v.af).reshape([R, agents, S]);
+    const aCtx = dense(h, v.ah).reshape([R, 1, S]);
+    const az = tf.relu(tf.add(tf.add(aIn, aCtx), v.ab)).reshape([R * agents, S]);
+    const scored = tf.add(dense(az, v.ao), v.aob).reshape([R, agents]);
+    const dmL = agents < MAX_AGENTS ? tf.concat([scored, tf.zeros([R, MAX_AGENTS - agents])], 1) : scored;
 
-    const globL = tf.add(tf.matMul(h, v.go), v.gob);
+    const globL = tf.add(dense(h, v.go), v.gob);
     const logits = tf.concat([workL, claimL, dmL, globL], 1) as tf.Tensor2D;
-    const value = tf.add(tf.matMul(h, v.vo), v.vob).reshape([R]) as tf.Tensor1D;
+    const value = tf.add(dense(h, v.vo), v.vob).reshape([R]) as tf.Tensor1D;
     return { logits, value };
   }
 
   /** Log-probabilities [R, NUM_ACTIONS] with illegal actions (mask 0) pushed to -1e9. Call inside tf.tidy. */
-  logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D): { logp: tf.Tensor2D; value: tf.Tensor1D } {
-    const { logits, value } = this.apply(obs);
+  logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number = MAX_AGENTS): { logp: tf.Tensor2D; value: tf.Tensor1D } {
+    const { logits, value } = this.apply(obs, agents);
     const masked = tf.add(logits, tf.mul(tf.sub(1, mask), -1e9)) as tf.Tensor2D;
     return { logp: tf.logSoftmax(masked) as tf.Tensor2D, value };
   }

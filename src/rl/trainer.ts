@@ -215,7 +215,7 @@ export class Trainer {
     const n = batch.T * batch.R;
     const vT = tf.tidy(() => {
       const obs = tf.tensor2d(batch.obs.subarray(0, n * OBS_DIM), [n, OBS_DIM]);
-      return this.policy.apply(obs).value;
+      return this.policy.apply(obs, this.config.agents).value;
     });
     const v = (await vT.data()) as Float32Array;
     vT.dispose();
@@ -242,7 +242,7 @@ export class Trainer {
       for (let e = 0; e < c.epochs; e++) {
         let entropyT: tf.Scalar | null = null;
         const r = await this.applyLoss(() => {
-          const { logp, value } = this.policy.logProbs(obsT, maskT);
+          const { logp, value } = this.policy.logProbs(obsT, maskT, c.agents);
           const lpa = tf.sum(tf.mul(logp, hotT), 1);
           const ratio = tf.exp(tf.sub(lpa, oldT));
           const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
@@ -270,7 +270,7 @@ export class Trainer {
     const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
     const hotT = tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS);
     try {
-      const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT).logp, hotT), 1))) as tf.Scalar);
+      const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT, this.config.agents).logp, hotT), 1))) as tf.Scalar);
       return { ...r, entropy: 0 };
     } finally {
       tf.dispose([obsT, maskT, hotT]);
