@@ -344,7 +344,7 @@ function policyLayers(c: Config): DenseUse[] {
     { name: 'af', fanIn: AGENT_DIM, fanOut: S, perRow: MAX_AGENTS },
     { name: 'ah', fanIn: H, fanOut: S, perRow: 1 },
     { name: 'ao', fanIn: S, fanOut: 1, perRow: MAX_AGENTS },
-    { name: 'go', fanIn: H, fanOut: 3, perRow: 1 },
+    { name: 'ko', fanIn: H, fanOut: 6, perRow: 1 },
     { name: 'vo', fanIn: H, fanOut: 1, perRow: 1 },
   ];
 }

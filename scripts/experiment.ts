@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, std } from '../src/sim/evaluate';
-import { ORGANISATIONS, compareOrganisations, type OrgSummary } from '../src/rl/compare';
+import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
 import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
 import { SwarmPolicy } from '../src/rl/policy';
 import { Trainer, type UpdateMetrics } from '../src/rl/trainer';
@@ -137,14 +137,23 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   const trainer = new Trainer(config, start);
   const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates);
   const curve: UpdateMetrics[] = [];
+  const evalOpts = { family: config.family, agents: config.agents, tmax: config.tmaxEnd, tasks: opts.evalTasks, seed, greedy: opts.greedy };
+  let imitation: OrgSummary | null = null;
+  let evalSeconds = 0;
   const t0 = performance.now();
   while (!trainer.finished) {
     const { metrics } = await trainer.step();
     curve.push(metrics);
     bar?.update(trainer.update, `${metrics.phase} Tmax ${metrics.tmax}  return ${metrics.ret.toFixed(2)}  msgs ${metrics.messages.toFixed(1)}`);
+    if (config.prior > 0 && trainer.update === config.prior) {
+      const e0 = performance.now();
+      imitation = await evaluatePolicy(trainer.policy, 'imitation prior', evalOpts);
+      evalSeconds += (performance.now() - e0) / 1000;
+    }
   }
-  const trainSeconds = (performance.now() - t0) / 1000;
-  const orgs = await compareOrganisations({ family: config.family, agents: config.agents, tmax: config.tmaxEnd, tasks: opts.evalTasks, seed, policy: trainer.policy, greedy: opts.greedy });
+  const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds;
+  const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy });
+  if (imitation) orgs.splice(orgs.length - 1, 0, imitation);
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
   writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(CURVE_COLUMNS, curve.map((m) => CURVE_COLUMNS.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
   trainer.dispose();

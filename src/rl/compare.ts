@@ -5,7 +5,7 @@ import { PolicyActor } from './actor';
 import type { SwarmPolicy } from './policy';
 import { evaluationSeed } from './trainer';
 
-export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'trained swarm'] as const;
+export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'imitation prior', 'trained swarm'] as const;
 export type Organisation = (typeof ORGANISATIONS)[number];
 
 /** Aggregates of one organisation over a set of evaluation episodes. */
@@ -76,10 +76,18 @@ export async function compareOrganisations(opts: {
   await play('single chain', singleChain);
   rows.push(summarise('best-of-N', await bestOfN(tasks, agents, seed, tmax), agents));
   await play('scripted organisation', scriptedOrganisation);
-  if (opts.policy) {
-    const actor = new PolicyActor(opts.policy, seed);
-    actor.greedy = opts.greedy ?? false;
-    await play('trained swarm', actor);
-  }
+  if (opts.policy) rows.push(await evaluatePolicy(opts.policy, 'trained swarm', opts));
   return rows;
+}
+
+/** Plays a policy alone on the evaluation tasks (sampling, unless `greedy`). */
+export async function evaluatePolicy(
+  policy: SwarmPolicy,
+  org: Organisation,
+  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean },
+): Promise<OrgSummary> {
+  const actor = new PolicyActor(policy, opts.seed);
+  actor.greedy = opts.greedy ?? false;
+  const run = await runEpisodes(actor, evaluationTasks(opts.family, opts.tasks), opts.agents, opts.seed, opts.tmax);
+  return summarise(org, run.stats, opts.agents);
 }

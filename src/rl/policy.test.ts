@@ -31,6 +31,21 @@ describe('SwarmPolicy', () => {
     p.dispose();
   });
 
+  it('chooses the kind first: with all weights zero each legal kind is equally likely', () => {
+    const p = SwarmPolicy.create(undefined, 1);
+    for (const v of Object.values(p.vars)) v.assign(tf.zerosLike(v));
+    const mask = new Float32Array(NUM_ACTIONS).fill(0);
+    [0, 1, 2, 24, 25, 26, 27, 28, 29, 30, 40, 42].forEach((a) => (mask[a] = 1)); // 3 work, 7 dm, post, idle
+    const probs = tf.tidy(() => tf.exp(p.logProbs(tf.zeros([1, OBS_DIM]) as tf.Tensor2D, tf.tensor2d(mask, [1, NUM_ACTIONS])).logp).arraySync() as number[][])[0];
+    expect(probs[0]).toBeCloseTo(1 / 4 / 3, 5);
+    expect(probs[24]).toBeCloseTo(1 / 4 / 7, 5);
+    expect(probs[40]).toBeCloseTo(1 / 4, 5);
+    expect(probs[42]).toBeCloseTo(1 / 4, 5);
+    expect(probs[41]).toBe(0);
+    expect(probs.reduce((a, b) => a + b)).toBeCloseTo(1, 5);
+    p.dispose();
+  });
+
   it('round-trips through plain JSON and rejects a mismatched file', () => {
     const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 2);
     const json = JSON.parse(JSON.stringify(p.toJSON()));

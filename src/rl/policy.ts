@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { NUM_ACTIONS } from '../sim/actions';
+import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK, NUM_ACTIONS } from '../sim/actions';
 import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
@@ -15,6 +15,16 @@ export interface PolicyShape {
 
 let instances = 0;
 
+/** [first, end) of each action kind in the flat layout, in ACTION_KINDS order. */
+const KIND_SEGMENTS: [number, number][] = [
+  [A_WORK, A_CLAIM],
+  [A_CLAIM, A_DM],
+  [A_DM, A_POST],
+  [A_POST, A_READ],
+  [A_READ, A_IDLE],
+  [A_IDLE, NUM_ACTIONS],
+];
+
 export const DEFAULT_SHAPE: PolicyShape = { hidden: 64, scorer: 32 };
 
 /** Plain-JSON weights: the format a policy saves to and loads from. */
@@ -28,8 +38,13 @@ export interface PolicyJSON {
 }
 
 export interface PolicyOutput {
-  /** Unmasked action logits [R, NUM_ACTIONS] in the flat action layout of sim/actions. */
+  /**
+   * Unmasked logits [R, NUM_ACTIONS] in the flat action layout of sim/actions, for choosing the
+   * argument within a kind (which module, which recipient); zero for the one-action kinds.
+   */
   logits: tf.Tensor2D;
+  /** Unmasked logits [R, 6] over the action kinds (work, claim, dm, post, read, idle). */
+  kinds: tf.Tensor2D;
   /** State value per row [R] (used only by the critic/GAE ablation). */
   value: tf.Tensor1D;
 }
@@ -41,7 +56,9 @@ export interface PolicyOutput {
  * - trunk: h = MLP(global features, mean of module rows, mean of agent rows);
  * - `work k` / `claim k`: one small MLP over (module row k, h), the same for every k;
  * - `dm j`: one small MLP over (agent row j, h), the same for every j;
- * - `post` / `read` / `idle` and the value: linear in h.
+ * - the kind of action (work, claim, dm, post, read, idle) and the value: linear in h.
+ * An action's probability is p(kind) * p(argument | kind): choosing whether to talk comes before
+ * choosing whom, so "talk or not" is not biased by how many recipients there are.
  */
 export class SwarmPolicy {
   readonly shape: PolicyShape;
@@ -80,8 +97,8 @@ export class SwarmPolicy {
       ab: [[S], zeros(S)],
       ao: [[S, 1], glorot(S, 1, 0.1)],
       aob: [[1], zeros(1)],
-      go: [[H, 3], glorot(H, 3, 0.1)],
-      gob: [[3], zeros(3)],
+      ko: [[H, 6], glorot(H, 6, 0.1)],
+      kob: [[6], zeros(6)],
       vo: [[H, 1], glorot(H, 1, 0.1)],
       vob: [[1], zeros(1)],
     };
@@ -148,17 +165,30 @@ export class SwarmPolicy {
     const scored = tf.add(dense(az, v.ao), v.aob).reshape([R, agents]);
     const dmL = agents < MAX_AGENTS ? tf.concat([scored, tf.zeros([R, MAX_AGENTS - agents])], 1) : scored;
 
-    const globL = tf.add(dense(h, v.go), v.gob);
-    const logits = tf.concat([workL, claimL, dmL, globL], 1) as tf.Tensor2D;
+    const logits = tf.concat([workL, claimL, dmL, tf.zeros([R, 3])], 1) as tf.Tensor2D;
+    const kinds = tf.add(dense(h, v.ko), v.kob) as tf.Tensor2D;
     const value = tf.add(dense(h, v.vo), v.vob).reshape([R]) as tf.Tensor1D;
-    return { logits, value };
+    return { logits, kinds, value };
   }
 
-  /** Log-probabilities [R, NUM_ACTIONS] with illegal actions (mask 0) pushed to -1e9. Call inside tf.tidy. */
+  /**
+   * Log-probabilities [R, NUM_ACTIONS]: log p(kind) + log p(argument | kind), with illegal actions
+   * (mask 0) and kinds without a legal action pushed to about -1e9. Call inside tf.tidy.
+   */
   logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number = MAX_AGENTS): { logp: tf.Tensor2D; value: tf.Tensor1D } {
-    const { logits, value } = this.apply(obs, agents);
+    const { logits, kinds, value } = this.apply(obs, agents);
+    const R = obs.shape[0];
     const masked = tf.add(logits, tf.mul(tf.sub(1, mask), -1e9)) as tf.Tensor2D;
-    return { logp: tf.logSoftmax(masked) as tf.Tensor2D, value };
+    const within: tf.Tensor2D[] = [];
+    const kindMask: tf.Tensor2D[] = [];
+    for (const [from, to] of KIND_SEGMENTS) {
+      const seg = masked.slice([0, from], [R, to - from]);
+      within.push(to - from === 1 ? tf.zerosLike(seg) : tf.sub(seg, tf.logSumExp(seg, 1, true)));
+      kindMask.push(mask.slice([0, from], [R, to - from]).max(1, true));
+    }
+    const kindLogp = tf.logSoftmax(tf.add(kinds, tf.mul(tf.sub(1, tf.concat(kindMask, 1)), -1e9)));
+    const logp = tf.concat(within.map((w, s) => tf.add(w, kindLogp.slice([0, s], [R, 1]))), 1) as tf.Tensor2D;
+    return { logp, value };
   }
 
   /** Number of trainable numbers. */

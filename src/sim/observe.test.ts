@@ -28,6 +28,8 @@ describe('observations and masks', () => {
     expect(other(obs, 0, 1, 2)).toBe(1); // agent 0 can unblock agent 1's claim
     expect(other(obs, 0, 2, 2)).toBe(0);
     expect(other(obs, 0, 0, 0)).toBe(0); // no DM to oneself
+    expect(mod(obs, 1, 0, 12)).toBe(1); // agent 1 saw agent 0 work on module 0
+    expect(mod(obs, 0, 0, 12)).toBe(0); // ... agent 0 saw nobody else there
     expect(obs.every(Number.isFinite)).toBe(true);
   });
 

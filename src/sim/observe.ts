@@ -10,7 +10,7 @@ import { MAX_AGENTS, MAX_MODULES } from './task';
  * Rows of missing modules and agents are zero.
  */
 export const GLOBAL_DIM = 24;
-export const MODULE_DIM = 12;
+export const MODULE_DIM = 13;
 export const AGENT_DIM = 4;
 export const MODULES_OFFSET = GLOBAL_DIM;
 export const AGENTS_OFFSET = GLOBAL_DIM + MAX_MODULES * MODULE_DIM;
@@ -41,12 +41,14 @@ export const MODULE_FEATURES = [
   'unfinished dependents/4',
   'tests/5',
   'luck per minute',
+  'another agent worked on it last minute',
 ];
 export const AGENT_FEATURES = ['can receive a DM', 'I know interfaces it needs/4', 'it claimed a module I can unblock', 'it was idle or wasted its minute'];
 
 const MM = MAX_MODULES;
 
 const shared = new Float32Array(MM * MODULE_DIM);
+const workersLast = new Int32Array(MM);
 
 /**
  * Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats).
@@ -65,6 +67,11 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
     const board = env.board[b];
     const ret = env.returnOf(b);
     shared.fill(0);
+    workersLast.fill(0);
+    for (let i = 0; i < N; i++) {
+      const last = env.lastAction[ao + i];
+      if (last < MM) workersLast[last]++;
+    }
     for (let k = 0, mb = 0; k < M; k++, mb += MODULE_DIM) {
       const ok = o + k;
       const isDone = (done >>> k) & 1;
@@ -106,6 +113,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
         out[mb + 5] = (known >>> k) & 1;
         if (claimer >= 0) out[mb + (claimer === i ? 6 : 7)] = 1;
         if (last === k) out[mb + 8] = 1;
+        if (workersLast[k] > (last === k ? 1 : 0)) out[mb + 12] = 1;
       }
       let boardHelps = 0;
       const fromBoard = board & ~known;

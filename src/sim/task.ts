@@ -45,9 +45,9 @@ function emptyTask(family: Family, seed: number, modules: number, spread: number
   };
 }
 
-function fillWorkAndTests(task: Task, rng: Rng, from: number, to: number): void {
+function fillWorkAndTests(task: Task, rng: Rng, from: number, to: number, minWork = 3, maxWork = 8): void {
   for (let k = from; k < to; k++) {
-    task.work[k] = rng.int(3, 8);
+    task.work[k] = rng.int(minWork, maxWork);
     task.tests[k] = rng.int(1, 5);
   }
 }
@@ -80,7 +80,7 @@ export function generateTask(family: Family, seed: number): Task {
   switch (family) {
     case 'parallel': {
       const t = emptyTask(family, seed, 12, 0.25);
-      fillWorkAndTests(t, rng, 0, 12);
+      fillWorkAndTests(t, rng, 0, 12, 7, 15);
       return t;
     }
     case 'coupled': {
