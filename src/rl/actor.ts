@@ -18,9 +18,13 @@ export class PolicyActor implements ActionSource {
   private rng = new Uint32Array(0);
   private obs = new Float32Array(0);
   private mask = new Float32Array(0);
+  /**
+   * @param seed seeds the sampling streams at every `reset`; change it between episodes (the trainer
+   * does, per update) to draw fresh samples.
+   */
   constructor(
     readonly policy: SwarmPolicy,
-    private readonly seed: number,
+    public seed: number,
   ) {}
 
   reset(env: SprintEnv): void {

@@ -117,7 +117,7 @@ export class Trainer {
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
     const t0 = performance.now();
-    this.actor.reset(this.env);
+    this.actor.seed = mixSeed(c.seed, 3 + u);
     const batch = await collect(this.env, tasks, mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, phase === 'prior' ? scriptedOrganisation : undefined, this.streams);
     const t1 = performance.now();
     const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch);
