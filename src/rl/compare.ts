@@ -1,5 +1,5 @@
 import { randomPolicy, scriptedOrganisation, singleChain } from '../sim/baselines';
-import { bestOfN, mean, runEpisodes, type EpisodeStats } from '../sim/evaluate';
+import { bestOfN, mean, runEpisodes, summariseWork, type EpisodeStats, type WorkSummary } from '../sim/evaluate';
 import { generateTask, type Family, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import type { SwarmPolicy } from './policy';
@@ -9,42 +9,23 @@ export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted o
 export type Organisation = (typeof ORGANISATIONS)[number];
 
 /** Aggregates of one organisation over a set of evaluation episodes. */
-export interface OrgSummary {
+export interface OrgSummary extends WorkSummary {
   org: Organisation;
-  /** Mean anytime return at the deadline. */
-  ret: number;
   /** Mean minutes to 90% of tests over the episodes that got there (null if none did). */
   t90: number | null;
   /** Share of episodes that reached 90% of tests by the deadline. */
   reached90: number;
-  /** DMs + posts per episode. */
-  messages: number;
-  /** Messages per agent-minute played. */
-  messageRate: number;
-  handoffs: number;
-  useful: number;
-  duplicate: number;
-  blocked: number;
   /** Mean anytime curve: share of tests passing after each minute. */
   curve: number[];
 }
 
 export function summarise(org: Organisation, stats: EpisodeStats[], agents: number): OrgSummary {
   const reached = stats.filter((s) => s.t90 !== null).map((s) => s.t90 as number);
-  const m = (k: keyof EpisodeStats['metrics']) => mean(stats.map((s) => s.metrics[k]));
-  const minutes = stats.reduce((a, s) => a + s.tEnd * agents, 0);
-  const msgs = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.posts, 0);
   return {
     org,
-    ret: mean(stats.map((s) => s.ret)),
+    ...summariseWork(stats, agents),
     t90: reached.length ? mean(reached) : null,
     reached90: reached.length / Math.max(1, stats.length),
-    messages: msgs / Math.max(1, stats.length),
-    messageRate: msgs / Math.max(1, minutes),
-    handoffs: m('handoffs'),
-    useful: m('useful'),
-    duplicate: m('duplicate'),
-    blocked: m('blocked'),
     curve: stats[0].curve.map((_, t) => mean(stats.map((s) => s.curve[t]))),
   };
 }

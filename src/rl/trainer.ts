@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { NUM_ACTIONS } from '../sim/actions';
 import { scriptedOrganisation } from '../sim/baselines';
 import { SprintEnv } from '../sim/env';
-import { mean, std } from '../sim/evaluate';
+import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { OBS_DIM } from '../sim/observe';
 import { mixSeed } from '../sim/rng';
@@ -15,25 +15,13 @@ import { BatchBuffers, collect, type Batch } from './rollout';
 import { tmaxAt } from './schedule';
 
 /** Compact numbers about one update, streamed to the CLI progress line and the app's curves. */
-export interface UpdateMetrics {
+export interface UpdateMetrics extends WorkSummary {
   update: number;
   /** `prior`: imitation of the scripted organisation; `rlcr`: the collective policy gradient. */
   phase: 'prior' | 'rlcr';
   tmax: number;
-  /** Mean anytime return at the cut over the batch. */
-  ret: number;
+  /** Spread (sd) of the return over the batch's rollouts. */
   retStd: number;
-  /** Messages (DMs + posts) per episode. */
-  messages: number;
-  /** Messages per agent-minute played. */
-  messageRate: number;
-  handoffs: number;
-  useful: number;
-  duplicate: number;
-  blocked: number;
-  emptyReads: number;
-  idle: number;
-  claims: number;
   /** Mean policy entropy over live decisions (nats). */
   entropy: number;
   loss: number;
@@ -123,25 +111,12 @@ export class Trainer {
     const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch);
     const t2 = performance.now();
     this.update++;
-    const st = batch.stats;
-    const minutes = st.reduce((s, x) => s + x.tEnd, 0) * c.agents;
-    const sum = (m: keyof (typeof st)[0]['metrics']) => st.reduce((s, x) => s + x.metrics[m], 0);
-    const rets = st.map((s) => s.ret);
     const metrics: UpdateMetrics = {
+      ...summariseWork(batch.stats, c.agents),
       update: u,
       phase,
       tmax,
-      ret: mean(rets),
-      retStd: std(rets),
-      messages: (sum('dms') + sum('posts')) / st.length,
-      messageRate: (sum('dms') + sum('posts')) / Math.max(1, minutes),
-      handoffs: sum('handoffs') / st.length,
-      useful: sum('useful') / st.length,
-      duplicate: sum('duplicate') / st.length,
-      blocked: sum('blocked') / st.length,
-      emptyReads: sum('emptyReads') / st.length,
-      idle: sum('idle') / st.length,
-      claims: sum('claims') / st.length,
+      retStd: std(batch.stats.map((s) => s.ret)),
       entropy: learned.entropy,
       loss: learned.loss,
       gradNorm: learned.gradNorm,

@@ -84,6 +84,44 @@ export async function bestOfN(tasks: readonly Task[], attempts: number, seed: nu
   });
 }
 
+/** How a set of episodes worked and talked, per episode unless noted. */
+export interface WorkSummary {
+  /** Mean anytime return at the cut. */
+  ret: number;
+  /** DMs + posts. */
+  messages: number;
+  /** Messages per agent-minute played. */
+  messageRate: number;
+  /** DMs and reads that delivered an interface an unfinished module needed. */
+  handoffs: number;
+  useful: number;
+  duplicate: number;
+  blocked: number;
+  emptyReads: number;
+  idle: number;
+  claims: number;
+}
+
+/** Averages the counters of `stats` (episodes of `agents` agents). */
+export function summariseWork(stats: readonly EpisodeStats[], agents: number): WorkSummary {
+  const n = Math.max(1, stats.length);
+  const per = (k: Metric) => stats.reduce((a, s) => a + s.metrics[k], 0) / n;
+  const minutes = stats.reduce((a, s) => a + s.tEnd * agents, 0);
+  const messages = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.posts, 0);
+  return {
+    ret: stats.reduce((a, s) => a + s.ret, 0) / n,
+    messages: messages / n,
+    messageRate: messages / Math.max(1, minutes),
+    handoffs: per('handoffs'),
+    useful: per('useful'),
+    duplicate: per('duplicate'),
+    blocked: per('blocked'),
+    emptyReads: per('emptyReads'),
+    idle: per('idle'),
+    claims: per('claims'),
+  };
+}
+
 /** Mean of a list (0 for an empty one). */
 export function mean(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;

@@ -49,6 +49,7 @@ const MM = MAX_MODULES;
 
 const shared = new Float32Array(MM * MODULE_DIM);
 const workersLast = new Int32Array(MM);
+const claimedDeps = new Int32Array(MAX_AGENTS);
 
 /**
  * Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats).
@@ -68,9 +69,15 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
     const ret = env.returnOf(b);
     shared.fill(0);
     workersLast.fill(0);
+    claimedDeps.fill(0);
     for (let i = 0; i < N; i++) {
       const last = env.lastAction[ao + i];
       if (last < MM) workersLast[last]++;
+    }
+    for (let k = 0; k < M; k++) {
+      const claimer = env.claim[o + k];
+      const d = env.dep[o + k];
+      if (claimer >= 0 && d >= 0 && ((done >>> k) & 1) === 0) claimedDeps[claimer] |= 1 << d;
     }
     for (let k = 0, mb = 0; k < M; k++, mb += MODULE_DIM) {
       const ok = o + k;
@@ -98,7 +105,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
       out[base + 19] = ret;
       out[base + 20] = env.gotNew[ai];
       out.set(shared, base + MODULES_OFFSET);
-      let blockedMask = 0;
+      let blockedDeps = 0;
       let workable = 0;
       let mb = base + MODULES_OFFSET;
       for (let k = 0; k < M; k++, mb += MODULE_DIM) {
@@ -106,7 +113,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
         const isDone = (done >>> k) & 1;
         const d = env.dep[ok];
         if (!isDone && d >= 0 && ((known >>> d) & 1) === 0) {
-          blockedMask |= 1 << k;
+          blockedDeps |= 1 << d;
           out[mb + 4] = 1;
         } else if (!isDone) workable++;
         const claimer = env.claim[ok];
@@ -115,15 +122,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
         if (last === k) out[mb + 8] = 1;
         if (workersLast[k] > (last === k ? 1 : 0)) out[mb + 12] = 1;
       }
-      let boardHelps = 0;
-      const fromBoard = board & ~known;
-      if (fromBoard !== 0) {
-        for (let k = 0; k < M; k++) {
-          const d = env.dep[o + k];
-          if ((blockedMask >>> k) & 1 && (fromBoard >>> d) & 1) boardHelps = 1;
-        }
-      }
-      out[base + 21] = boardHelps;
+      out[base + 21] = (board & ~known & blockedDeps) !== 0 ? 1 : 0;
       out[base + 22] = M > 0 ? workable / M : 0;
       out[base + 23] = env.lastWasted[ai];
       const mine = known & needed;
@@ -136,14 +135,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
         const gives = mine & ~env.known[ao + j];
         out[ab] = 1;
         out[ab + 1] = gives === 0 ? 0 : popcount(gives) / 4;
-        let unblocksClaim = 0;
-        if (gives !== 0) {
-          for (let k = 0; k < M; k++) {
-            const d = env.dep[o + k];
-            if (env.claim[o + k] === j && d >= 0 && (gives >>> d) & 1 && ((done >>> k) & 1) === 0) unblocksClaim = 1;
-          }
-        }
-        out[ab + 2] = unblocksClaim;
+        out[ab + 2] = (gives & claimedDeps[j]) !== 0 ? 1 : 0;
         out[ab + 3] = env.lastAction[ao + j] === A_IDLE || env.lastWasted[ao + j] ? 1 : 0;
       }
       out.fill(0, ab, base + OBS_DIM);
