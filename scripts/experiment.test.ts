@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const tsx = join('node_modules', '.bin', 'tsx');
+const run = (args: string[]) => spawnSync(tsx, ['scripts/experiment.ts', ...args], { encoding: 'utf8' });
+const out = mkdtempSync(join(tmpdir(), 'swarm-experiment-'));
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('npm run experiment', () => {
+  it('trains, evaluates and writes its table, curves and weights', () => {
+    const r = run(['--agents', '2', '--updates', '3', '--prior', '1', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '2', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/scripted organisation/);
+    expect(r.stdout).toMatch(/trained swarm/);
+    const csv = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n');
+    expect(csv.map((l) => l.split(',')[0])).toEqual(['organisation', 'random', 'single chain', 'best-of-N', 'scripted organisation', 'imitation prior', 'trained swarm']);
+    expect(readFileSync(join(out, 'training-seed1.csv'), 'utf8').trim().split('\n')).toHaveLength(5);
+    expect(JSON.parse(readFileSync(join(out, 'policy-seed1.json'), 'utf8')).format).toBe('swarm-policy');
+  }, 60_000);
+
+  it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {
+    const r = run(['--agentz', '3', '--agents', '40', '--out', out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown flag --agentz/);
+    expect(r.stderr).toMatch(/--agents: 40 is out of range/);
+  });
+});
