@@ -1,0 +1,54 @@
+import type { Config } from '../rl/config';
+import type { UpdateMetrics } from '../rl/trainer';
+import type { SimEvent } from '../sim/events';
+
+/** TF.js backends the app can train on, in order of preference. */
+export const BACKENDS = ['webgpu', 'webgl', 'wasm', 'cpu'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+/** `auto` measures and picks; a name forces that backend (falling through on failure). */
+export type BackendChoice = BackendName | 'auto';
+
+/** Which backend runs, and why: shown in the app's badge. */
+export interface BackendReport {
+  backend: BackendName;
+  /** One sentence for the badge, e.g. "WASM: WebGPU adapter is a software fallback, 19x slower here". */
+  reason: string;
+  /** Measured ms per forward+backward step of the real model, per backend tried (null: failed). */
+  timings: Partial<Record<BackendName, number | null>>;
+  /** Backends that failed to start, with their error, in the order tried. */
+  notices: string[];
+}
+
+/** What the worker streams after every update. */
+export interface UpdateMessage {
+  metrics: UpdateMetrics;
+  /** Event log of the showcase rollout of this update. */
+  events: SimEvent[];
+  /** Modules and tests of the showcase task, for the per-module test bars. */
+  modules: { tests: number; dep: number }[];
+  /** Updates planned in all (imitation + RLCR). */
+  total: number;
+}
+
+/** Worker state as the UI shows it. */
+export type RunState = 'idle' | 'running' | 'paused' | 'finished';
+
+/**
+ * The training worker's API (exposed with Comlink). Commands take effect between updates; the
+ * worker never blocks the main thread.
+ */
+export interface TrainerApi {
+  /** Picks a backend and builds a trainer for `config`. */
+  init(config: Config, backend: BackendChoice): Promise<BackendReport>;
+  /** Runs updates until paused or finished. */
+  start(): Promise<void>;
+  pause(): Promise<void>;
+  /** Runs exactly one update (when paused or idle). */
+  step(): Promise<void>;
+  /** Discards the trainer and builds a fresh one (optionally with a new config). */
+  reset(config?: Config): Promise<void>;
+  /** Replaces the config between updates (deadline schedule, learning settings). */
+  setConfig(config: Config): Promise<void>;
+  /** Registers the receiver of updates and state changes (wrap with Comlink.proxy). */
+  subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void>;
+}
