@@ -4,4 +4,9 @@ import { tfjsWasm } from './build/tfjs-wasm.ts';
 
 export default defineConfig({
   plugins: [react(), tfjsWasm()],
+  build: {
+    rolldownOptions: {
+      input: { main: 'index.html', workerCheck: 'worker-check.html' },
+    },
+  },
 });

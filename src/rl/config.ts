@@ -67,6 +67,9 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 
+/** Fields that change the task stream or the model: changing one needs a fresh trainer. */
+export const STRUCTURAL_KEYS: readonly (keyof Config)[] = ['family', 'agents', 'seed', 'tasksPerUpdate', 'groupSize', 'hidden', 'scorer', 'prior'];
+
 export function defaultConfig(): Config {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, SCHEMA[k].default])) as unknown as Config;
 }

@@ -18,6 +18,15 @@ describe('SwarmPolicy', () => {
     [a, b, c].forEach((p) => p.dispose());
   });
 
+  it('leaves no tensors behind when created, saved, loaded and disposed', () => {
+    const before = tf.memory().numTensors;
+    const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 5);
+    const q = SwarmPolicy.fromJSON(p.toJSON());
+    p.dispose();
+    q.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
   it('gives illegal actions zero probability', () => {
     const p = SwarmPolicy.create(undefined, 1);
     const mask = new Float32Array(2 * NUM_ACTIONS);

@@ -103,7 +103,11 @@ export class SwarmPolicy {
       vob: [[1], zeros(1)],
     };
     const vars: Record<string, tf.Variable> = {};
-    for (const [name, [s, data]] of Object.entries(spec)) vars[name] = tf.variable(tf.tensor(data, s), true, `policy${++instances}/${name}`);
+    for (const [name, [s, data]] of Object.entries(spec)) {
+      const init = tf.tensor(data, s);
+      vars[name] = tf.variable(init, true, `policy${++instances}/${name}`);
+      init.dispose();
+    }
     return new SwarmPolicy(shape, vars);
   }
 
@@ -120,7 +124,9 @@ export class SwarmPolicy {
         fresh.dispose();
         throw new Error(`policy weight "${name}" is missing or has the wrong shape`);
       }
-      v.assign(tf.tensor(w.data, v.shape));
+      const t = tf.tensor(w.data, v.shape);
+      v.assign(t);
+      t.dispose();
     }
     return fresh;
   }

@@ -77,4 +77,24 @@ describe('Trainer', () => {
     expect(mean(losses.slice(-5))).toBeLessThan(mean(losses.slice(0, 5)) * 0.6);
     t.dispose();
   }, 60_000);
+
+  it('reconfigure applies a new deadline schedule and learning rate mid-run, and refuses structural changes', async () => {
+    const t = new Trainer({ ...tiny, updates: 10, tmaxStart: 6, tmaxEnd: 6 });
+    await t.step();
+    expect(t.tmaxAt(5)).toBe(6);
+    expect(t.reconfigure({ ...t.config, tmaxStart: 6, tmaxEnd: 16, lr: 0.001 })).toBe(true);
+    expect(t.tmaxAt(0)).toBe(6);
+    expect(t.tmaxAt(5)).toBeGreaterThan(6);
+    expect(t.tmaxAt(10)).toBe(16);
+    const { metrics } = await t.step();
+    expect(metrics.update).toBe(1);
+    expect(metrics.tmax).toBe(t.tmaxAt(1));
+    expect(Number.isFinite(metrics.loss)).toBe(true);
+    const before = t.config;
+    expect(t.reconfigure({ ...before, agents: 4, tmaxEnd: 30 })).toBe(false);
+    expect(t.reconfigure({ ...before, hidden: 16 })).toBe(false);
+    expect(t.config).toBe(before);
+    expect(t.tmaxAt(10)).toBe(16);
+    t.dispose();
+  });
 });

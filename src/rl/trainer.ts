@@ -9,7 +9,7 @@ import { mixSeed } from '../sim/rng';
 import { generateTask, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
-import { scheduleOf, type Config } from './config';
+import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
 import { SwarmPolicy } from './policy';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { tmaxAt } from './schedule';
@@ -38,6 +38,17 @@ export interface UpdateResult {
   showcaseTask: Task;
 }
 
+/** Adam whose learning rate can change mid-run without losing its moment estimates. */
+class TunableAdam extends tf.AdamOptimizer {
+  constructor(lr: number) {
+    super(lr, 0.9, 0.999);
+  }
+
+  setLearningRate(lr: number): void {
+    this.learningRate = lr;
+  }
+}
+
 const EVAL_SEED_BASE = 1_000_000_000;
 
 /** Task seeds reserved for evaluation: disjoint from every training seed. */
@@ -57,11 +68,12 @@ export function trainingTaskSeed(seed: number, u: number, g: number): number {
  * imitate the scripted organisation instead. Runs unchanged in Node and in a worker.
  */
 export class Trainer {
-  readonly config: Config;
+  /** The run's settings; `reconfigure` may replace the non-structural ones between updates. */
+  config: Config;
   readonly policy: SwarmPolicy;
   /** Updates done so far (imitation and RLCR together). */
   update = 0;
-  private readonly optimizer: tf.Optimizer;
+  private readonly optimizer: TunableAdam;
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
   private readonly buffers = new BatchBuffers();
@@ -70,11 +82,24 @@ export class Trainer {
   constructor(config: Config, policy?: SwarmPolicy) {
     this.config = config;
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
-    this.optimizer = tf.train.adam(config.lr);
+    this.optimizer = new TunableAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
     this.env = new SprintEnv(B, config.agents);
     this.actor = new PolicyActor(this.policy, config.seed);
     this.streams = Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize));
+  }
+
+  /**
+   * Applies `config` from the next update on if it differs from the current one only in fields that
+   * can change mid-run (deadline schedule, learning settings, advantage and reward rules, update
+   * count); the policy and the Adam moments are kept. Returns false, changing nothing, when a
+   * structural field (see STRUCTURAL_KEYS) differs: that needs a new trainer.
+   */
+  reconfigure(config: Config): boolean {
+    if (STRUCTURAL_KEYS.some((k) => config[k] !== this.config[k])) return false;
+    if (config.lr !== this.config.lr) this.optimizer.setLearningRate(config.lr);
+    this.config = { ...config };
+    return true;
   }
 
   /** Imitation updates plus RLCR updates. */
@@ -208,7 +233,7 @@ export class Trainer {
     const [advL, oldL, targetL] = p.rows;
     const obsT = tf.tensor2d(p.obs, [p.L, OBS_DIM]);
     const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
-    const hotT = tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS);
+    const hotT = tf.tidy(() => tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS));
     const advT = tf.tensor1d(advL);
     const oldT = tf.tensor1d(oldL);
     const targetT = tf.tensor1d(targetL);
@@ -243,7 +268,7 @@ export class Trainer {
     if (p.L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const obsT = tf.tensor2d(p.obs, [p.L, OBS_DIM]);
     const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
-    const hotT = tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS);
+    const hotT = tf.tidy(() => tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS));
     try {
       const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT, this.config.agents).logp, hotT), 1))) as tf.Scalar);
       return { ...r, entropy: 0 };
@@ -261,7 +286,8 @@ export class Trainer {
     const scale = clip > 0 && norm[0] > clip ? clip / norm[0] : 1;
     const scaled: tf.NamedTensorMap = {};
     for (const [k, g] of Object.entries(grads)) scaled[k] = scale === 1 ? g : tf.mul(g, scale);
-    this.optimizer.applyGradients(scaled);
+    const optimizer: tf.Optimizer = this.optimizer;
+    optimizer.applyGradients(scaled);
     tf.dispose([value, normT, ...Object.values(grads), ...(scale === 1 ? [] : Object.values(scaled))]);
     return { loss: loss[0], gradNorm: norm[0] };
   }

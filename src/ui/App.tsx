@@ -1,15 +1,65 @@
-/** Root component of Swarm Playground; a plain shell until the views land. */
+import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { Controls } from './Controls';
+import { Curves } from './Curves';
+import { ScheduleEditor } from './ScheduleEditor';
+import { Swimlanes } from './Swimlanes';
+import { useTrainer } from './useTrainer';
+
+function BackendBadge() {
+  const b = useApp(selectBackend);
+  return (
+    <p className="badge" data-testid="backend-badge" title={b?.notices.join('\n') || undefined}>
+      {b ? b.reason : 'Choosing a backend…'}
+    </p>
+  );
+}
+
+function Notices() {
+  const notices = useApp(selectNotices);
+  const error = useApp(selectError);
+  const dismiss = useApp((s) => s.dismissNotices);
+  if (!notices.length && !error) return null;
+  return (
+    <div className="notices" role="status" data-testid="notices">
+      {error && <p className="error">{error}</p>}
+      {notices.length > 0 && (
+        <>
+          <p>Some settings in the link could not be used as given:</p>
+          <ul>
+            {notices.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
+  const controls = useTrainer();
   return (
     <main className="app" data-testid="app-root">
-      <h1>Swarm Playground</h1>
-      <p>
-        Watch a swarm of agents learn to coordinate under Reinforcement Learning from Collective
-        Rewards. Every agent shares one policy and the whole swarm earns a single team reward, so
-        nobody gets individual credit: you will see the agents discover division of labour, hand
-        work over to each other and learn when talking saves time, and you can change the
-        incentives, such as the deadline schedule, with sliders while they train.
+      <header className="top">
+        <h1>Swarm Playground</h1>
+        <BackendBadge />
+      </header>
+      <p className="lede">
+        A swarm of agents shares one policy and earns one team reward: the share of tests passing when
+        the deadline hits. Nobody gets individual credit, so they have to discover division of labour
+        and when handing work over is worth a minute.
       </p>
+      <Notices />
+      <Controls controls={controls} />
+      <div className="grid">
+        <Curves />
+        <ScheduleEditor controls={controls} />
+      </div>
+      <Swimlanes />
     </main>
   );
 }

@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
+const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
+}
+
+test('training starts in the worker and the curve and readout update', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('running');
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  expect(await page.getByTestId('return-path').getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
+  expect(errors).toEqual([]);
+});
+
+test('a schedule slider redraws the curve and changes the deadline the trainer uses', async ({ page }) => {
+  await page.goto(`/#${SMALL}`);
+  await ready(page);
+  const before = await page.getByTestId('schedule-path').getAttribute('d');
+  await page.getByTestId('tmax-start').fill('13');
+  await expect(page.getByTestId('schedule-path')).not.toHaveAttribute('d', before ?? '');
+  expect(page.url()).toMatch(/tmaxStart=13/);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('readout')).toContainText('13 min', { timeout: 60_000 });
+});
+
+test('the URL round-trips the config', async ({ page }) => {
+  await page.goto('/#family=parallel&agents=5&seed=7&advantage=rloo');
+  await expect(page.getByLabel('tasks')).toHaveValue('parallel');
+  await expect(page.getByTestId('agents')).toHaveValue('5');
+  await expect(page.getByLabel('advantage')).toHaveValue('rloo');
+  await page.getByLabel('tasks').selectOption('coupled');
+  await page.getByLabel('advantage').selectOption('grpo');
+  const url = page.url();
+  expect(url).toMatch(/advantage=grpo/);
+  expect(url).toMatch(/seed=7/);
+  await page.goto('about:blank');
+  await page.goto(url);
+  await expect(page.getByLabel('advantage')).toHaveValue('grpo');
+  await expect(page.getByTestId('agents')).toHaveValue('5');
+});
+
+test('a hostile URL opens clamped with a notice, markup shown as text', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto('/#agents=999999&lr=NaN&family=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&garbage');
+  await expect(page.getByTestId('app-root')).toBeVisible();
+  await expect(page.getByTestId('agents')).toHaveValue('16');
+  const notices = page.getByTestId('notices');
+  await expect(notices).toContainText('agents');
+  await expect(notices).toContainText('<img src=x onerror=alert(1)>');
+  await expect(page.locator('.notices img')).toHaveCount(0);
+  await ready(page);
+  expect(errors).toEqual([]);
+});
+
+test('keyboard alone can start and pause training', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  const play = page.getByTestId('play');
+  for (let i = 0; i < 20 && !(await play.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(play).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run-state')).toHaveText('running');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+});
+
+for (const backend of ['cpu', 'wasm', 'webgl', 'webgpu']) {
+  test(`the ${backend} backend completes updates in the worker`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto(`/worker-check.html?backend=${backend}`);
+    const result = page.locator('#result');
+    await expect(result).toHaveAttribute('data-done', '1', { timeout: 170_000 });
+    await expect(result).toContainText(`"backend": "${backend}"`);
+  });
+}

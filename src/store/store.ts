@@ -1,0 +1,88 @@
+import { create } from 'zustand';
+import type { Config } from '../rl/config';
+import type { UpdateMetrics } from '../rl/trainer';
+import type { BackendChoice, BackendReport, RunState, UpdateMessage } from '../worker/protocol';
+import { configFromHash, hashFromConfig } from './urlConfig';
+
+/** The run's settings, kept in the URL hash so a copied link reproduces it. */
+export interface ConfigSlice {
+  config: Config;
+  /** Messages about settings that were clamped or dropped (from the URL or an extreme input). */
+  notices: string[];
+  setConfig: (patch: Partial<Config>) => void;
+  dismissNotices: () => void;
+}
+
+/** What the training worker reported. */
+export interface RunSlice {
+  runState: RunState;
+  backendChoice: BackendChoice;
+  backend: BackendReport | null;
+  /** One entry per update, oldest first. */
+  metrics: UpdateMetrics[];
+  last: UpdateMessage | null;
+  error: string | null;
+  setBackendChoice: (b: BackendChoice) => void;
+  setBackend: (b: BackendReport | null) => void;
+  setRunState: (s: RunState) => void;
+  pushUpdate: (u: UpdateMessage) => void;
+  clearRun: () => void;
+  setError: (e: string | null) => void;
+}
+
+/** Which agent the user picked (highlighted in every view). */
+export interface SelectionSlice {
+  selectedAgent: number | null;
+  selectAgent: (a: number | null) => void;
+}
+
+export type AppState = ConfigSlice & RunSlice & SelectionSlice;
+
+function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice } {
+  const hash = typeof location === 'undefined' ? '' : location.hash;
+  const { config, issues, backend } = configFromHash(hash);
+  return { config, backendChoice: backend, notices: issues.map((i) => `Link setting "${i.key}": ${i.message}`) };
+}
+
+function writeHash(config: Config, backend: BackendChoice): void {
+  if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend));
+}
+
+export const useApp = create<AppState>()((set) => ({
+  ...initialState(),
+  setConfig: (patch) =>
+    set((s) => {
+      const config = { ...s.config, ...patch };
+      writeHash(config, s.backendChoice);
+      return { config };
+    }),
+  dismissNotices: () => set({ notices: [] }),
+
+  runState: 'idle',
+  backend: null,
+  metrics: [],
+  last: null,
+  error: null,
+  setBackendChoice: (backendChoice) =>
+    set((s) => {
+      writeHash(s.config, backendChoice);
+      return { backendChoice };
+    }),
+  setBackend: (backend) => set({ backend }),
+  setRunState: (runState) => set({ runState }),
+  pushUpdate: (u) => set((s) => ({ metrics: [...s.metrics, u.metrics], last: u })),
+  clearRun: () => set({ metrics: [], last: null, error: null }),
+  setError: (error) => set({ error }),
+
+  selectedAgent: null,
+  selectAgent: (selectedAgent) => set({ selectedAgent }),
+}));
+
+/** Module-level selectors (stable references, as the zustand docs advise). */
+export const selectConfig = (s: AppState) => s.config;
+export const selectNotices = (s: AppState) => s.notices;
+export const selectMetrics = (s: AppState) => s.metrics;
+export const selectRunState = (s: AppState) => s.runState;
+export const selectBackend = (s: AppState) => s.backend;
+export const selectLast = (s: AppState) => s.last;
+export const selectError = (s: AppState) => s.error;

@@ -1,0 +1,50 @@
+import { configFromStrings, configToStrings, defaultConfig, type Config, type ConfigIssue } from '../rl/config';
+import { BACKENDS, type BackendChoice } from '../worker/protocol';
+
+/** Longest hash the app reads; anything longer is treated as garbage. */
+const MAX_HASH = 4000;
+
+/**
+ * Reads a config from a URL hash like `#family=search&agents=4`. Unknown keys are dropped, bad values
+ * clamped or replaced by defaults, and every change is reported, so a hostile link still opens.
+ */
+export function configFromHash(hash: string): { config: Config; issues: ConfigIssue[]; backend: BackendChoice } {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (!text) return { config: defaultConfig(), issues: [], backend: 'auto' };
+  if (text.length > MAX_HASH) return { config: defaultConfig(), issues: [{ key: '#', message: `the link's settings are too long (${text.length} characters) and were ignored` }], backend: 'auto' };
+  const values: Record<string, string> = {};
+  const issues: ConfigIssue[] = [];
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    let key: string;
+    let value: string;
+    try {
+      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+      value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
+    } catch {
+      issues.push({ key: part.slice(0, 40), message: 'is not valid URL encoding and was ignored' });
+      continue;
+    }
+    values[key] = value;
+  }
+  let backend: BackendChoice = 'auto';
+  if ('backend' in values) {
+    const b = values.backend;
+    if (b === 'auto' || (BACKENDS as readonly string[]).includes(b)) backend = b as BackendChoice;
+    else issues.push({ key: 'backend', message: `"${b}" is not one of auto, ${BACKENDS.join(', ')}` });
+    delete values.backend;
+  }
+  const r = configFromStrings(values, 'clamp');
+  return { config: r.config, issues: [...issues, ...r.issues], backend };
+}
+
+/**
+ * The hash that reproduces `config` (only fields that differ from the defaults, plus the seed), and
+ * the backend if one was chosen by hand.
+ */
+export function hashFromConfig(config: Config, backend: BackendChoice = 'auto'): string {
+  const values: Record<string, string> = { ...configToStrings(config), seed: String(config.seed) };
+  if (backend !== 'auto') values.backend = backend;
+  return '#' + Object.entries(values).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}

@@ -1,0 +1,122 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { UpdateMetrics } from '../rl/trainer';
+import { selectConfig, selectMetrics, useApp } from '../store/store';
+import { Explain } from './Explain';
+import { CHART, chartScales, seriesPath } from './geometry';
+import { referencesAt, type References } from './references';
+
+const REFS: { key: keyof References; label: string; className: string }[] = [
+  { key: 'scripted', label: 'scripted organisation', className: 'ref-scripted' },
+  { key: 'bestOfN', label: 'best-of-N', className: 'ref-best' },
+  { key: 'chain', label: 'single chain', className: 'ref-chain' },
+];
+
+/** Return at the deadline per update, with the reference organisations at each update's deadline. */
+export function Curves() {
+  const metrics = useApp(selectMetrics);
+  const config = useApp(selectConfig);
+  const [refs, setRefs] = useState<Map<number, References>>(new Map());
+  const [hover, setHover] = useState<number | null>(null);
+  const tmaxes = useMemo(() => [...new Set(metrics.map((m) => m.tmax))], [metrics]);
+
+  useEffect(() => {
+    let live = true;
+    const missing = tmaxes.filter((t) => !refs.has(t));
+    if (!missing.length) return;
+    void (async () => {
+      const next = new Map(refs);
+      for (const t of missing) next.set(t, await referencesAt(config.family, config.agents, t));
+      if (live) setRefs(next);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [tmaxes, refs, config.family, config.agents]);
+
+  useEffect(() => setRefs(new Map()), [config.family, config.agents]);
+
+  const total = Math.max(config.prior + config.updates, metrics.length, 2);
+  const { x, y } = chartScales(CHART, total, 0, 1);
+  const ret = seriesPath(metrics.map((m, i) => [i, m.ret]), x, y);
+  const refPaths = REFS.map((r) => ({
+    ...r,
+    d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs.has(m.tmax) ? [[i, refs.get(m.tmax)![r.key]]] : [])), x, y),
+  }));
+  const shown: UpdateMetrics | undefined = hover !== null ? metrics[hover] : metrics[metrics.length - 1];
+  const shownIndex = hover ?? metrics.length - 1;
+  const ref = shown ? refs.get(shown.tmax) : undefined;
+
+  return (
+    <section className="panel" aria-labelledby="curves-title" data-testid="curves">
+      <h2 id="curves-title">
+        Training curve <Explain>Each point is one update: the share of tests the swarm passed by the deadline, averaged over that update's rollouts. The dashed lines are what the scripted organisation, best-of-N and a single agent reach at the same deadline. Early on the swarm is below the single agent; watch it climb past best-of-N as it learns to split the work and hand interfaces over.</Explain>
+      </h2>
+      <svg
+        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+        role="img"
+        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shownIndex}` : 'No updates yet'}
+        onMouseMove={(e) => {
+          const box = e.currentTarget.getBoundingClientRect();
+          const u = Math.round(x.invert(((e.clientX - box.left) / box.width) * CHART.width));
+          setHover(metrics.length ? Math.min(metrics.length - 1, Math.max(0, u)) : null);
+        }}
+        onMouseLeave={() => setHover(null)}
+      >
+        {y.ticks(5).map((t) => (
+          <g key={t}>
+            <line className="grid" x1={CHART.margin.left} x2={CHART.width - CHART.margin.right} y1={y(t)} y2={y(t)} />
+            <text className="tick" x={CHART.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+              {t.toFixed(1)}
+            </text>
+          </g>
+        ))}
+        {x.ticks(6).map((t) => (
+          <text key={t} className="tick" x={x(t)} y={CHART.height - 8} textAnchor="middle">
+            {t}
+          </text>
+        ))}
+        {refPaths.map((r) => (
+          <path key={r.key} className={`ref ${r.className}`} d={r.d} />
+        ))}
+        <path className="series-return" d={ret} data-testid="return-path" />
+        {hover !== null && <line className="cursor" x1={x(hover)} x2={x(hover)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} />}
+      </svg>
+      <dl className="readout" data-testid="readout">
+        <div>
+          <dt>update</dt>
+          <dd data-testid="update-count">{shown ? shownIndex : '–'}</dd>
+        </div>
+        <div>
+          <dt>deadline</dt>
+          <dd>{shown ? `${shown.tmax} min` : '–'}</dd>
+        </div>
+        <div>
+          <dt className="key-return">swarm</dt>
+          <dd>{shown ? shown.ret.toFixed(3) : '–'}</dd>
+        </div>
+        {REFS.map((r) => (
+          <div key={r.key}>
+            <dt className={`key-${r.className}`}>{r.label}</dt>
+            <dd>{ref ? ref[r.key].toFixed(3) : '–'}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>messages / episode</dt>
+          <dd>{shown ? shown.messages.toFixed(1) : '–'}</dd>
+        </div>
+        <div>
+          <dt>handoffs</dt>
+          <dd>{shown ? shown.handoffs.toFixed(1) : '–'}</dd>
+        </div>
+        <div>
+          <dt>duplicate work</dt>
+          <dd>{shown ? shown.duplicate.toFixed(1) : '–'}</dd>
+        </div>
+        <div>
+          <dt>blocked work</dt>
+          <dd>{shown ? shown.blocked.toFixed(1) : '–'}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,266 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-webgpu';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { BACKENDS, type BackendChoice, type BackendName, type BackendReport } from './protocol';
+
+/** Limits of backend start-up and measurement. */
+export interface ChooseOptions {
+  /** Longest wait for one `tf.setBackend` (a threaded wasm start-up can hang forever). */
+  initTimeoutMs: number;
+  /** Time spent on timed probe runs per backend, after the warm-up run. */
+  budgetMs: number;
+  /** Most timed probe runs per backend. */
+  maxRuns: number;
+  /** Longest time one backend's warm-up plus timed runs may take before it counts as failed. */
+  probeTimeoutMs: number;
+  /** Once one backend is timed, each later one gets this many times the best time so far, start-up compile included... */
+  slowFactor: number;
+  /** ...but at least this many ms, to leave room for a GPU backend's shader compilation. */
+  slowFloorMs: number;
+  /** Also time GPUs emulated in software (slow start-up, lingering CPU load; see chooseBackend). */
+  timeSoftware: boolean;
+}
+
+export const DEFAULT_CHOOSE_OPTIONS: ChooseOptions = {
+  initTimeoutMs: 10_000,
+  budgetMs: 1_000,
+  maxRuns: 5,
+  probeTimeoutMs: 20_000,
+  slowFactor: 25,
+  slowFloorMs: 2_500,
+  timeSoftware: false,
+};
+
+const LABELS: Record<BackendName, string> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WASM', cpu: 'CPU' };
+
+/** The parts of the WebGPU API read here (the DOM typings of this TypeScript lack WebGPU). */
+interface GpuAdapterInfo {
+  vendor?: string;
+  architecture?: string;
+  device?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+}
+interface GpuAdapter {
+  isFallbackAdapter?: boolean;
+  info?: GpuAdapterInfo;
+}
+interface GpuNavigator {
+  gpu?: { requestAdapter(options?: { powerPreference?: string }): Promise<GpuAdapter | null> };
+}
+
+/** What the WebGPU adapter is: absent, a software fallback, or real hardware with a short label. */
+type AdapterKind = { kind: 'none'; why: string } | { kind: 'fallback'; label: string } | { kind: 'real'; label: string };
+
+const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|software|microsoft basic render/i;
+
+let registered = false;
+
+/** Points the wasm backend at the served binaries and turns off its threaded build. Idempotent. */
+function registerBackends(): void {
+  if (registered) return;
+  registered = true;
+  setWasmPaths(`${import.meta.env.BASE_URL}tfjs-wasm/`);
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+class TimeoutError extends Error {}
+
+/** Resolves like `p`, or rejects with a TimeoutError after `ms`, `what` in the message. */
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${what} gave no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function inspectAdapter(timeoutMs: number): Promise<AdapterKind> {
+  const gpu = (globalThis.navigator as GpuNavigator | undefined)?.gpu;
+  if (!gpu) return { kind: 'none', why: 'this browser has no WebGPU' };
+  let adapter: GpuAdapter | null;
+  try {
+    adapter = await withTimeout(gpu.requestAdapter({ powerPreference: 'high-performance' }), timeoutMs, 'requestAdapter');
+  } catch (err) {
+    return { kind: 'none', why: errorText(err) };
+  }
+  if (!adapter) return { kind: 'none', why: 'no WebGPU adapter' };
+  const info = adapter.info ?? {};
+  const vendor = info.vendor ?? '';
+  const label = [vendor, info.architecture].filter((s) => s).join('/') || 'unknown adapter';
+  const text = [vendor, info.architecture, info.device, info.description].join(' ');
+  const fallback = adapter.isFallbackAdapter === true || info.isFallbackAdapter === true || SOFTWARE_ADAPTER.test(text) || vendor === '';
+  return fallback ? { kind: 'fallback', label } : { kind: 'real', label };
+}
+
+/** Switches TF.js to `name`; throws if it does not start or does not start in time. */
+async function initBackend(name: BackendName, timeoutMs: number): Promise<void> {
+  if (tf.findBackendFactory(name) == null) throw new Error('not available in this browser');
+  let ok: boolean;
+  try {
+    ok = await withTimeout(tf.setBackend(name), timeoutMs, `setBackend('${name}')`);
+  } catch (err) {
+    // A hung start-up leaves TF.js waiting on it; removing the backend releases the engine.
+    tf.removeBackend(name);
+    throw err;
+  }
+  if (!ok) throw new Error('failed to initialise (see the console for the cause)');
+  await tf.ready();
+}
+
+/**
+ * Median ms of `probe` after one warm-up run, within the time budget. Stops after the first timed
+ * run when that is already over twice `best` (the fastest median so far): it cannot win. Stops
+ * dispatching work once `abandoned()` says the caller gave up on it.
+ */
+async function measure(probe: () => Promise<void> | void, opts: ChooseOptions, best: number, abandoned: () => boolean): Promise<number> {
+  await probe();
+  const times: number[] = [];
+  const start = performance.now();
+  const enough = () => times.length >= opts.maxRuns || (times.length > 0 && (performance.now() - start >= opts.budgetMs || times[0] > 2 * best));
+  while (!enough()) {
+    if (abandoned()) throw new Error('abandoned');
+    const t0 = performance.now();
+    await probe();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  return times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+
+/** Starts `name`; on failure records a notice and returns false. */
+async function startBackend(name: BackendName, opts: ChooseOptions, report: BackendReport): Promise<boolean> {
+  try {
+    await initBackend(name, opts.initTimeoutMs);
+    return true;
+  } catch (err) {
+    report.notices.push(`${name}: ${errorText(err)}`);
+    return false;
+  }
+}
+
+/** Outcome of timing one backend: its median ms, or null and whether it ran out of time. */
+interface Timing {
+  ms: number | null;
+  timedOut: boolean;
+}
+
+/** Starts `name` and times `probe` on it within `limitMs`; records the timing (null on failure) and any notice. */
+async function timeBackend(name: BackendName, probe: () => Promise<void> | void, limitMs: number, opts: ChooseOptions, report: BackendReport): Promise<Timing> {
+  const best = Math.min(Infinity, ...Object.values(report.timings).filter((t): t is number => t != null));
+  report.timings[name] = null;
+  if (!(await startBackend(name, opts, report))) return { ms: null, timedOut: false };
+  let gaveUp = false;
+  const timed = measure(probe, opts, best, () => gaveUp);
+  try {
+    const ms = await withTimeout(timed, limitMs, `${name} timing`);
+    report.timings[name] = Math.round(ms * 10) / 10;
+    return { ms, timedOut: false };
+  } catch (err) {
+    gaveUp = true;
+    timed.catch(() => undefined);
+    report.notices.push(`${name}: ${errorText(err)}`);
+    return { ms: null, timedOut: err instanceof TimeoutError };
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+/** The WebGL renderer string of the started webgl backend, if it can be read. */
+function webglRenderer(): string {
+  const gl = (tf.backend() as unknown as { gpgpu?: { gl?: WebGLRenderingContext } }).gpgpu?.gl;
+  if (!gl) return '';
+  const debug = gl.getExtension('WEBGL_debug_renderer_info');
+  return String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+}
+
+/**
+ * Picks the TF.js backend to train on, leaves TF.js switched to it, and says why.
+ *
+ * `auto`: WebGPU when a real (hardware) adapter exists and starts. Otherwise the backends are timed
+ * on `probe` (one forward+backward step of the real model) and the fastest wins: wasm first, cpu
+ * only if wasm fails (plain JS never beats it, and timing it costs seconds), then webgl. A GPU that
+ * is emulated in software (a fallback WebGPU adapter, a SwiftShader or llvmpipe WebGL renderer) is
+ * not timed unless `timeSoftware` is set: its shader compilation takes seconds, and a software
+ * WebGPU keeps the CPU busy compiling for tens of seconds after it is given up, slowing training.
+ * After the first result, a backend gets at most `slowFactor` times the best time so far (at least
+ * `slowFloorMs`) for its start-up compile and timing; past that it is given up as too slow.
+ *
+ * A forced choice is used if it starts; otherwise the preference order webgpu, webgl, wasm, cpu is
+ * tried. Every start-up and measurement is time-limited, so a hanging backend becomes a notice
+ * instead of a hang. Throws when no backend starts.
+ */
+export async function chooseBackend(choice: BackendChoice, probe: () => Promise<void> | void, options: Partial<ChooseOptions> = {}): Promise<BackendReport> {
+  const opts = { ...DEFAULT_CHOOSE_OPTIONS, ...options };
+  registerBackends();
+  const report: BackendReport = { backend: 'cpu', reason: '', timings: {}, notices: [] };
+  const adapter = await inspectAdapter(opts.initTimeoutMs);
+  const noGpu = adapter.kind === 'none';
+  if (noGpu) report.notices.push(`webgpu: ${adapter.why}`);
+  const done = (backend: BackendName, reason: string): BackendReport => ({ ...report, backend, reason });
+  const fail = (): never => {
+    throw new Error(`no TF.js backend could start: ${report.notices.join('; ')}`);
+  };
+
+  if (choice !== 'auto') {
+    if (!(choice === 'webgpu' && noGpu) && (await startBackend(choice, opts, report))) {
+      const software = (choice === 'webgpu' && adapter.kind === 'fallback') || (choice === 'webgl' && SOFTWARE_ADAPTER.test(webglRenderer()));
+      return done(choice, `${LABELS[choice]}: chosen by hand${software ? ' (emulated in software here)' : ''}`);
+    }
+    for (const name of BACKENDS) {
+      if (name === choice || (name === 'webgpu' && noGpu)) continue;
+      if (await startBackend(name, opts, report)) return done(name, `${LABELS[name]}: ${choice} failed to start, next in order`);
+    }
+    return fail();
+  }
+
+  if (adapter.kind === 'real' && (await startBackend('webgpu', opts, report))) return done('webgpu', `WebGPU: ${adapter.label}`);
+
+  const software: string[] = [];
+  if (adapter.kind === 'fallback') {
+    software.push('WebGPU adapter');
+    if (!opts.timeSoftware) report.notices.push(`webgpu: adapter ${adapter.label} is a software fallback, not timed`);
+  }
+  const measured: [BackendName, number][] = [];
+  let gpuGaveUpAfter = 0;
+  for (const name of ['wasm', 'cpu', 'webgl', 'webgpu'] as const) {
+    if (name === 'cpu' && measured.some(([n]) => n === 'wasm')) continue;
+    if (name === 'webgpu' && (adapter.kind !== 'fallback' || !opts.timeSoftware)) continue;
+    if (name === 'webgl' && !opts.timeSoftware) {
+      if (!(await startBackend('webgl', opts, report))) {
+        report.timings.webgl = null;
+        continue;
+      }
+      const renderer = webglRenderer();
+      if (SOFTWARE_ADAPTER.test(renderer)) {
+        software.push('WebGL renderer');
+        report.notices.push(`webgl: renderer ${renderer} is a software fallback, not timed`);
+        continue;
+      }
+    }
+    const best = measured.length ? Math.min(...measured.map(([, ms]) => ms)) : Infinity;
+    const limit = Number.isFinite(best) ? Math.round(Math.min(opts.probeTimeoutMs, Math.max(opts.slowFloorMs, opts.slowFactor * best))) : opts.probeTimeoutMs;
+    const timing = await timeBackend(name, probe, limit, opts, report);
+    if (timing.ms !== null) measured.push([name, timing.ms]);
+    else if (name === 'webgpu' && timing.timedOut && Number.isFinite(best)) gpuGaveUpAfter = limit;
+  }
+  if (measured.length === 0) return fail();
+  const [best, bestMs] = measured.reduce((a, b) => (b[1] < a[1] ? b : a));
+  if (tf.getBackend() !== best) await initBackend(best, opts.initTimeoutMs);
+  const parts: string[] = [];
+  const gpuMs = report.timings.webgpu;
+  if (best !== 'webgpu' && gpuMs != null) parts.push(`WebGPU adapter is a software fallback, ${Math.max(1, Math.round(gpuMs / bestMs))}x slower here`);
+  else if (best !== 'webgpu' && gpuGaveUpAfter > 0) parts.push(`WebGPU adapter is a software fallback, over ${Math.round(gpuGaveUpAfter / bestMs)}x slower here`);
+  else if (software.length === 1) parts.push(`${software[0]} is a software fallback`);
+  else if (software.length > 1) parts.push(`${software.join(' and ')} are software fallbacks`);
+  if (measured.length > 1) parts.push(`fastest of ${measured.map(([n, ms]) => `${n} ${formatMs(ms)}`).join(', ')}`);
+  if (parts.length === 0) parts.push(`the only backend that ran, ${formatMs(bestMs)} per step`);
+  return done(best, `${LABELS[best]}: ${parts.join('; ')}`);
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, type Config } from '../rl/config';
+import type { RunState, UpdateMessage } from './protocol';
+import { TrainerService } from './service';
+
+const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 6, tmaxEnd: 6, updates: 3, hidden: 16, scorer: 8 };
+
+const fast = { budgetMs: 50, maxRuns: 2 };
+
+async function subscribed(): Promise<{ svc: TrainerService; updates: UpdateMessage[]; states: RunState[] }> {
+  const svc = new TrainerService(fast);
+  const updates: UpdateMessage[] = [];
+  const states: RunState[] = [];
+  await svc.subscribe(
+    (u) => void updates.push(u),
+    (s) => void states.push(s),
+  );
+  return { svc, updates, states };
+}
+
+/** Lets queued subscriber calls run. */
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('TrainerService', () => {
+  it('starts on a forced backend, steps, and streams one message per update', async () => {
+    const { svc, updates, states } = await subscribed();
+    const report = await svc.init(tiny, 'cpu');
+    expect(report.backend).toBe('cpu');
+    expect(report.reason).toBe('CPU: chosen by hand');
+    expect(report.timings).toEqual({});
+    await svc.step();
+    await svc.step();
+    await flush();
+    expect(updates.map((u) => u.metrics.update)).toEqual([0, 1]);
+    expect(updates[0].total).toBe(3);
+    expect(updates[0].modules.length).toBeGreaterThan(0);
+    expect(updates[0].events.length).toBeGreaterThan(0);
+    expect(states.at(-1)).toBe('paused');
+    await svc.start();
+    await flush();
+    expect(updates).toHaveLength(3);
+    expect(states.at(-1)).toBe('finished');
+  });
+
+  it('applies schedule changes between updates, pauses a running loop, and rebuilds on a structural change', async () => {
+    const { svc, updates, states } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.setConfig({ ...tiny, updates: 1000, tmaxEnd: 30 });
+    const running = svc.start();
+    while (updates.length < 3) await flush();
+    await svc.pause();
+    await running;
+    await flush();
+    const n = updates.length;
+    expect(states.at(-1)).toBe('paused');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(updates).toHaveLength(n);
+    expect(updates.at(-1)!.total).toBe(1000);
+    await svc.setConfig({ ...tiny, updates: 1000, tmaxStart: 20, tmaxEnd: 20 });
+    await svc.step();
+    await flush();
+    expect(updates.at(-1)!.metrics.tmax).toBe(20);
+    await svc.setConfig({ ...tiny, agents: 3 });
+    expect(states.at(-1)).toBe('idle');
+    await svc.step();
+    await flush();
+    expect(updates.at(-1)!.metrics.update).toBe(0);
+    await svc.reset();
+    expect(states.at(-1)).toBe('idle');
+  });
+
+  it('rejects commands before init, and reports the error of a failing update to the caller', async () => {
+    const { svc } = await subscribed();
+    await expect(svc.step()).rejects.toThrow(/init first/);
+    await expect(svc.start()).rejects.toThrow(/init first/);
+    await svc.init(tiny, 'cpu');
+    await svc.setConfig({ ...tiny, family: 'nonsense' as Config['family'] });
+    await expect(svc.step()).rejects.toThrow();
+    await expect(svc.start()).rejects.toThrow();
+    await svc.reset(tiny);
+    await svc.step();
+  });
+});

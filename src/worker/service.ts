@@ -1,0 +1,189 @@
+import type { Config } from '../rl/config';
+import { Trainer } from '../rl/trainer';
+import { chooseBackend, type ChooseOptions } from './backends';
+import { createProbe } from './probe';
+import type { BackendChoice, BackendReport, RunState, TrainerApi, UpdateMessage } from './protocol';
+
+/** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
+export function macrotask(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
+}
+
+/**
+ * The training service behind the worker's Comlink endpoint, free of worker APIs so it also runs
+ * in Node. Every touch of the trainer (an update, a reset, a config change) runs one at a time in
+ * order, so commands take effect between updates and never in the middle of one.
+ *
+ * States: `init` and `reset` leave it `idle`; `start` makes it `running` until paused or finished;
+ * `step` and `pause` leave it `paused` (or `finished`). A structural `setConfig` rebuilds the trainer
+ * and keeps running if it was; otherwise it goes `idle`.
+ */
+export class TrainerService implements TrainerApi {
+  private trainer: Trainer | null = null;
+  private state: RunState = 'idle';
+  private onUpdate: ((u: UpdateMessage) => void) | null = null;
+  private onState: ((s: RunState) => void) | null = null;
+  /** Tail of the chain of trainer operations. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The running update loop, if any; `start` returns it. */
+  private loop: Promise<void> | null = null;
+  private wantRun = false;
+  private readonly chooseOptions: Partial<ChooseOptions>;
+
+  constructor(chooseOptions: Partial<ChooseOptions> = {}) {
+    this.chooseOptions = chooseOptions;
+  }
+
+  async subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void> {
+    this.onUpdate = onUpdate;
+    this.onState = onState;
+    this.deliver(onState, this.state);
+  }
+
+  async init(config: Config, backend: BackendChoice): Promise<BackendReport> {
+    await this.stopLoop();
+    return this.exclusive(async () => {
+      this.trainer?.dispose();
+      this.trainer = null;
+      const probe = createProbe(config);
+      let report: BackendReport;
+      try {
+        report = await chooseBackend(backend, () => probe.run(), this.chooseOptions);
+      } finally {
+        probe.dispose();
+      }
+      this.trainer = new Trainer({ ...config });
+      this.setState('idle');
+      return report;
+    });
+  }
+
+  async start(): Promise<void> {
+    const t = this.requireTrainer();
+    if (this.loop) return this.loop;
+    if (t.finished) {
+      this.setState('finished');
+      return;
+    }
+    this.wantRun = true;
+    this.setState('running');
+    const loop = this.runLoop();
+    this.loop = loop;
+    void loop.then(
+      () => this.loopEnded(loop),
+      () => this.loopEnded(loop),
+    );
+    return loop;
+  }
+
+  async pause(): Promise<void> {
+    await this.stopLoop();
+  }
+
+  async step(): Promise<void> {
+    this.requireTrainer();
+    if (this.loop) return;
+    await this.exclusive(() => this.updateOnce());
+    this.settleState();
+  }
+
+  async reset(config?: Config): Promise<void> {
+    this.requireTrainer();
+    await this.stopLoop();
+    await this.exclusive(async () => {
+      const next = { ...(config ?? this.requireTrainer().config) };
+      this.trainer?.dispose();
+      this.trainer = null;
+      this.trainer = new Trainer(next);
+      this.setState('idle');
+    });
+  }
+
+  async setConfig(config: Config): Promise<void> {
+    this.requireTrainer();
+    await this.exclusive(async () => {
+      const t = this.requireTrainer();
+      if (t.reconfigure({ ...config })) {
+        if (!this.loop) this.settleState();
+        return;
+      }
+      t.dispose();
+      this.trainer = null;
+      this.trainer = new Trainer({ ...config });
+      if (!this.loop) this.setState('idle');
+    });
+  }
+
+  /** Runs `f` after every operation queued before it, whether those succeeded or failed. */
+  private exclusive<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(f, f);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** One update; returns true when the run has nothing left to do. */
+  private async updateOnce(): Promise<boolean> {
+    const t = this.trainer;
+    if (!t || t.finished) return true;
+    const { metrics, events, showcaseTask } = await t.step();
+    const modules = Array.from({ length: showcaseTask.modules }, (_, k) => ({ tests: showcaseTask.tests[k], dep: showcaseTask.dep[k] }));
+    if (this.onUpdate) this.deliver(this.onUpdate, { metrics, events, modules, total: t.totalUpdates });
+    return t.finished;
+  }
+
+  private async runLoop(): Promise<void> {
+    while (this.wantRun) {
+      if (await this.exclusive(() => this.updateOnce())) break;
+      await macrotask();
+    }
+  }
+
+  private loopEnded(loop: Promise<void>): void {
+    if (this.loop !== loop) return;
+    this.loop = null;
+    this.wantRun = false;
+    this.settleState();
+  }
+
+  /** Asks the loop to stop after the update in flight and waits for it (its error goes to `start`'s caller). */
+  private async stopLoop(): Promise<void> {
+    this.wantRun = false;
+    const loop = this.loop;
+    if (loop) await loop.catch(() => undefined);
+  }
+
+  /** The state of a trainer that is not running: finished, or paused once it has done an update. */
+  private settleState(): void {
+    const t = this.trainer;
+    if (!t) return;
+    if (t.finished) this.setState('finished');
+    else if (t.update > 0) this.setState('paused');
+    else this.setState('idle');
+  }
+
+  private setState(s: RunState): void {
+    if (s === this.state) return;
+    this.state = s;
+    if (this.onState) this.deliver(this.onState, s);
+  }
+
+  /** Calls a subscriber (a Comlink proxy when remote) without waiting for it. */
+  private deliver<T>(f: (v: T) => void, v: T): void {
+    Promise.resolve()
+      .then(() => f(v))
+      .catch((err: unknown) => console.warn('trainer worker: a subscriber call failed', err));
+  }
+
+  private requireTrainer(): Trainer {
+    if (!this.trainer) throw new Error('the trainer is not initialised: call init first');
+    return this.trainer;
+  }
+}
