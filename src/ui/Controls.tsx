@@ -1,8 +1,9 @@
-import { ADVANTAGES, type AdvantageForm } from '../rl/advantages';
+import { ADVANTAGES } from '../rl/advantages';
 import { SCHEMA } from '../rl/config';
-import { FAMILIES, type Family } from '../sim/task';
+import { FAMILIES } from '../sim/task';
 import { selectConfig, selectRunState, useApp } from '../store/store';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
+import { IntegerField, SelectField } from './Fields';
 import type { TrainerControls } from './useTrainer';
 
 const agentsField = SCHEMA.agents as { min: number; max: number };
@@ -30,45 +31,11 @@ export function Controls({ controls }: { controls: TrainerControls }) {
         </span>
       </div>
       <div className="settings">
-        <label className="select">
-          <span>tasks</span>
-          <select value={c.family} onChange={(e) => controls.configure({ family: e.currentTarget.value as Family })}>
-            {FAMILIES.map((f) => (
-              <option key={f}>{f}</option>
-            ))}
-          </select>
-        </label>
-        <label className="select">
-          <span>agents</span>
-          <input type="number" min={agentsField.min} max={agentsField.max} value={c.agents} data-testid="agents" onChange={(e) => {
-            const v = Math.round(Number(e.currentTarget.value));
-            if (Number.isFinite(v)) controls.configure({ agents: Math.min(agentsField.max, Math.max(agentsField.min, v)) });
-          }} />
-        </label>
-        <label className="select">
-          <span>advantage</span>
-          <select value={c.advantage} onChange={(e) => controls.configure({ advantage: e.currentTarget.value as AdvantageForm })}>
-            {ADVANTAGES.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        </label>
-        <label className="select">
-          <span>seed</span>
-          <input type="number" min={0} value={c.seed} onChange={(e) => {
-            const v = Math.round(Number(e.currentTarget.value));
-            if (Number.isFinite(v) && v >= 0 && v <= 2147483647) controls.configure({ seed: v });
-          }} />
-        </label>
-        <label className="select">
-          <span>backend</span>
-          <select value={choice} data-testid="backend-choice" onChange={(e) => controls.chooseBackend(e.currentTarget.value as BackendChoice)}>
-            <option value="auto">auto (measured)</option>
-            {BACKENDS.map((b) => (
-              <option key={b}>{b}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="tasks" value={c.family} options={FAMILIES} onChange={(family) => controls.configure({ family })} />
+        <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />
+        <SelectField label="advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => controls.configure({ advantage })} />
+        <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />
+        <SelectField label="backend" testId="backend-choice" value={choice} options={['auto', ...BACKENDS] as BackendChoice[]} labels={{ auto: 'auto (measured)' }} onChange={controls.chooseBackend} />
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
-import { SCHEDULE_SHAPES, type ScheduleShape } from '../rl/schedule';
+import { SCHEDULE_SHAPES } from '../rl/schedule';
 import { SCHEMA } from '../rl/config';
 import { selectConfig, selectMetrics, useApp } from '../store/store';
 import { Explain } from './Explain';
+import { SelectField } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 import type { TrainerControls } from './useTrainer';
 
@@ -46,14 +47,7 @@ export function ScheduleEditor({ controls }: { controls: TrainerControls }) {
         <Slider label="start (min)" testId="tmax-start" value={c.tmaxStart} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxStart: v })} />
         <Slider label="end (min)" testId="tmax-end" value={c.tmaxEnd} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxEnd: v })} />
         <Slider label="warm-up (updates)" testId="tmax-warmup" value={c.tmaxWarmup} min={0} max={Math.max(0, c.updates - 1)} onChange={(v) => controls.configure({ tmaxWarmup: v })} />
-        <label className="select">
-          <span>shape</span>
-          <select value={c.tmaxShape} onChange={(e) => controls.configure({ tmaxShape: e.currentTarget.value as ScheduleShape })}>
-            {SCHEDULE_SHAPES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="shape" value={c.tmaxShape} options={SCHEDULE_SHAPES} onChange={(tmaxShape) => controls.configure({ tmaxShape })} />
       </div>
     </section>
   );
