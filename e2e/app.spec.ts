@@ -26,6 +26,12 @@ test('training starts in the worker and the curve and readout update', async ({ 
   await page.getByTestId('play').click();
   await expect(page.getByTestId('run-state')).toHaveText('paused');
   expect(await page.getByTestId('return-path').getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);
+  await expect(page.getByTestId('countdown')).toContainText(/update \d+ of \d+/);
+  await expect(page.getByTestId('swimlanes').locator('rect').first()).toBeVisible();
+  await expect(page.getByTestId('dm-graph').getByRole('button', { name: /agent 0/ })).toBeVisible();
+  await expect(page.getByTestId('message-board')).toBeVisible();
+  await page.getByTestId('dm-graph').getByRole('button', { name: /agent 1/ }).click();
+  await expect(page.getByTestId('board-filter')).toHaveValue('1');
   expect(errors).toEqual([]);
 });
 

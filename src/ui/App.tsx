@@ -1,6 +1,9 @@
 import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
 import { Controls } from './Controls';
+import { Countdown } from './Countdown';
 import { Curves } from './Curves';
+import { DmGraph } from './DmGraph';
+import { MessageBoard } from './MessageBoard';
 import { ScheduleEditor } from './ScheduleEditor';
 import { Swimlanes } from './Swimlanes';
 import { useTrainer } from './useTrainer';
@@ -57,9 +60,16 @@ export function App() {
       <Controls controls={controls} />
       <div className="grid">
         <Curves />
-        <ScheduleEditor controls={controls} />
+        <div>
+          <Countdown />
+          <ScheduleEditor controls={controls} />
+        </div>
       </div>
       <Swimlanes />
+      <div className="grid">
+        <DmGraph />
+        <MessageBoard />
+      </div>
     </main>
   );
 }

@@ -1,0 +1,72 @@
+import { scaleLinear } from 'd3';
+import { selectConfig, selectLast, useApp } from '../store/store';
+import { Explain } from './Explain';
+import { episodeSummary, scheduleStatus } from './feed';
+import './board.css';
+
+/** The showcase rollout's clock against its deadline, and where training stands on the deadline schedule. */
+export function Countdown() {
+  const last = useApp(selectLast);
+  const config = useApp(selectConfig);
+  if (!last) {
+    return (
+      <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
+        <h2 id="countdown-title">Deadline</h2>
+        <p className="empty">Start training to see the swarm race its deadline.</p>
+      </section>
+    );
+  }
+  const { metrics, events, modules, total } = last;
+  const tmax = Math.max(1, metrics.tmax);
+  const s = episodeSummary(events, modules, tmax);
+  const sched = scheduleStatus(metrics.update, total, metrics.tmax, config.tmaxEnd, metrics.phase);
+
+  const width = 640;
+  const left = 8;
+  const right = width - 8;
+  const height = 58;
+  const barY = 18;
+  const barH = 14;
+  const x = scaleLinear().domain([0, tmax]).range([left, right]);
+  const ticks = x.ticks(Math.min(tmax, 12)).filter((v) => Number.isInteger(v));
+
+  return (
+    <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
+      <h2 id="countdown-title">
+        Deadline{' '}
+        <Explain>
+          The bar is the latest showcase rollout's clock, from minute 0 to its deadline. Each ✓ marks a module finishing. If every module finishes, the episode ends early at that minute; otherwise it is cut at the deadline and only the finished modules' tests count. Below: training grows the deadline over the updates, so early updates practise short sprints.
+        </Explain>
+      </h2>
+      <p className="countdown-summary" data-testid="countdown-summary">
+        {s.finished ? `All ${s.modulesTotal} modules done: ${s.text} of ${tmax}.` : `${s.modulesDone} of ${s.modulesTotal} modules done: ${s.text}.`}
+      </p>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Showcase rollout against a ${tmax}-minute deadline: ${s.text}`}>
+        <rect className="clock-track" x={left} y={barY} width={right - left} height={barH} />
+        <rect className={s.finished ? 'clock-used finished' : 'clock-used'} x={left} y={barY} width={x(s.end) - left} height={barH} />
+        {ticks.map((v) => (
+          <g key={v}>
+            <line className="grid" x1={x(v)} x2={x(v)} y1={barY + barH} y2={barY + barH + 4} />
+            <text className="tick" x={x(v)} y={height - 4} textAnchor="middle">
+              {v}
+            </text>
+          </g>
+        ))}
+        {s.completions.map((c) => (
+          <g key={c.module}>
+            <line className="clock-mark" x1={x(c.minute)} x2={x(c.minute)} y1={barY - 2} y2={barY + barH + 2} />
+            <text className="tick" x={x(c.minute)} y={barY - 5} textAnchor="middle">
+              ✓{c.module}
+              <title>{`module ${c.module} finished by minute ${c.minute}`}</title>
+            </text>
+          </g>
+        ))}
+        <line className="clock-deadline" x1={x(tmax)} x2={x(tmax)} y1={barY - 4} y2={barY + barH + 4} />
+      </svg>
+      <div className="schedule-status">
+        <span data-testid="countdown-schedule">{sched.text}</span>
+        <progress max={1} value={sched.progress} aria-label="Training progress" />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,180 @@
+import { scaleLinear } from 'd3';
+import { useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { selectLast, useApp } from '../store/store';
+import { aggregateDms, BOARD_HALF, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+import { Explain } from './Explain';
+import './dmGraph.css';
+
+const WIDTH = 640;
+const HEIGHT = 380;
+/** Most recent DMs drawn as travelling dots (the rest would only add clutter). */
+const MAX_DOTS = 24;
+
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+function subscribeReducedMotion(onChange: () => void): () => void {
+  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
+  const mq = window.matchMedia(REDUCED_MOTION);
+  mq.addEventListener('change', onChange);
+  return () => mq.removeEventListener('change', onChange);
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(REDUCED_MOTION).matches;
+}
+
+/** Whether the user asked for reduced motion (kept up to date when the setting changes). */
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => true);
+}
+
+const EXPLAIN =
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the last three minutes. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+
+/** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
+export function DmGraph() {
+  const last = useApp(selectLast);
+  const selected = useApp((s) => s.selectedAgent);
+  const select = useApp((s) => s.selectAgent);
+  const reducedMotion = useReducedMotion();
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+
+  const graph = useMemo(() => {
+    if (!last) return null;
+    const events = last.events;
+    const agents = Math.max(1, ...events.map((e) => Math.max(e.agent, e.target) + 1));
+    const edges = aggregateDms(events, agents);
+    const sent = sentCounts(events, agents);
+    const board = boardLinks(events, agents);
+    const radii = sent.map(nodeRadius);
+    const layout = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6 });
+    const recent = recentDms(events, agents, 3).slice(-MAX_DOTS);
+    return { agents, edges, sent, board, radii, layout, recent };
+  }, [last]);
+
+  if (!last || !graph) {
+    return (
+      <section className="panel" aria-labelledby="dm-title" data-testid="dm-graph">
+        <h2 id="dm-title">Direct messages</h2>
+        <p className="empty">Start training to see who messages whom.</p>
+      </section>
+    );
+  }
+
+  const { agents, edges, sent, board, radii, layout, recent } = graph;
+  const boardPos = layout.board;
+  const maxCount = Math.max(1, ...edges.map((e) => e.count));
+  const width = scaleLinear().domain([1, Math.max(2, maxCount)]).range([1.5, 10]).clamp(true);
+  const touches = (a: number, b: number) => selected === null || selected === a || selected === b;
+  const toggle = (a: number) => select(selected === a ? null : a);
+  const onKey = (a: number) => (ev: KeyboardEvent<SVGGElement>) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      toggle(a);
+    }
+  };
+  const total = sent.reduce((a, b) => a + b, 0);
+  const useful = edges.reduce((a, e) => a + e.usefulCount, 0);
+
+  return (
+    <section className="panel" aria-labelledby="dm-title" data-testid="dm-graph">
+      <h2 id="dm-title">
+        Direct messages <Explain>{EXPLAIN}</Explain>
+      </h2>
+      <svg className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
+        <defs>
+          {(['useful', 'plain'] as const).map((k) => (
+            <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
+              <path d="M0,0 L10,5 L0,10 z" />
+            </marker>
+          ))}
+        </defs>
+
+        {boardPos &&
+          board.map((b) => {
+            const s = edgeSegment(boardPos, layout.nodes[b.agent], BOARD_HALF, radii[b.agent]);
+            return (
+              <line key={`b${b.agent}`} className={`dm-board-link${touches(b.agent, b.agent) ? '' : ' faded'}`} {...s}>
+                <title>{`agent ${b.agent}: ${b.posts} posts, ${b.reads} reads`}</title>
+              </line>
+            );
+          })}
+
+        {edges.map((e) => {
+          const a = layout.nodes[e.from];
+          const b = layout.nodes[e.to];
+          const kind = e.useful ? 'useful' : 'plain';
+          const s = edgeSegment(a, b, radii[e.from], radii[e.to], 0, 3);
+          const highlighted = selected !== null && (selected === e.from || selected === e.to);
+          return (
+            <line
+              key={`e${e.from}-${e.to}`}
+              className={`dm-edge ${kind}${touches(e.from, e.to) ? '' : ' faded'}${highlighted ? ' highlighted' : ''}`}
+              strokeWidth={width(e.count)}
+              markerEnd={e.forward > 0 ? `url(#${uid}-arrow-${kind})` : undefined}
+              markerStart={e.backward > 0 ? `url(#${uid}-arrow-${kind})` : undefined}
+              {...s}
+            >
+              <title>{`agent ${e.from} → agent ${e.to}: ${e.forward}, agent ${e.to} → agent ${e.from}: ${e.backward}; ${e.usefulCount} of ${e.count} unblocked someone`}</title>
+            </line>
+          );
+        })}
+
+        {recent.map((m, i) => {
+          const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
+          const cls = `dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`;
+          if (reducedMotion) {
+            // No motion: a still dot two thirds of the way towards the recipient.
+            return <circle key={`d${i}`} className={cls} r={3} cx={s.x1 + (2 / 3) * (s.x2 - s.x1)} cy={s.y1 + (2 / 3) * (s.y2 - s.y1)} />;
+          }
+          return (
+            <circle key={`d${i}`} className={cls} r={3}>
+              <animateMotion dur="1.6s" repeatCount="indefinite" begin={`${((i * 0.37) % 1.6).toFixed(2)}s`} path={`M${s.x1},${s.y1} L${s.x2},${s.y2}`} />
+            </circle>
+          );
+        })}
+
+        {boardPos && (
+          <g className={`dm-board${selected === null || board.some((b) => b.agent === selected) ? '' : ' faded'}`} transform={`translate(${boardPos.x},${boardPos.y})`}>
+            <rect x={-BOARD_HALF} y={-BOARD_HALF} width={2 * BOARD_HALF} height={2 * BOARD_HALF} rx={2} />
+            <text className="dm-node-label" dy="0.32em" textAnchor="middle">
+              board
+            </text>
+            <title>{`public board: ${board.reduce((a, b) => a + b.posts, 0)} posts, ${board.reduce((a, b) => a + b.reads, 0)} reads`}</title>
+          </g>
+        )}
+
+        {layout.nodes.map((p, a) => (
+          <g
+            key={`n${a}`}
+            className={`dm-node${selected === a ? ' selected' : ''}${selected === null || selected === a || edges.some((e) => (e.from === a || e.to === a) && (e.from === selected || e.to === selected)) ? '' : ' faded'}`}
+            transform={`translate(${p.x},${p.y})`}
+            tabIndex={0}
+            role="button"
+            aria-pressed={selected === a}
+            aria-label={`agent ${a}, sent ${sent[a]} messages`}
+            onClick={() => toggle(a)}
+            onKeyDown={onKey(a)}
+          >
+            <circle r={radii[a]} />
+            <text className="dm-node-label" dy="0.32em" textAnchor="middle">
+              {a}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <ul className="legend">
+        <li>
+          <span className="dm-key useful" /> handoff that unblocked someone
+        </li>
+        <li>
+          <span className="dm-key plain" /> other messages
+        </li>
+        <li>
+          <span className="dm-key board" /> posted to / read the board
+        </li>
+        <li>line width: messages between the pair; circle size: messages sent</li>
+      </ul>
+    </section>
+  );
+}

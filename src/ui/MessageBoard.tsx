@@ -1,0 +1,52 @@
+import { useMemo } from 'react';
+import { selectConfig, selectLast, useApp } from '../store/store';
+import { Explain } from './Explain';
+import { agentColour, feedRows, rowsForAgent } from './feed';
+import { SelectField } from './Fields';
+import './board.css';
+
+const ALL = 'all';
+
+/** The showcase rollout's public board and DMs as a feed: who posted, read, claimed and handed over what, minute by minute. */
+export function MessageBoard() {
+  const last = useApp(selectLast);
+  const config = useApp(selectConfig);
+  const selected = useApp((s) => s.selectedAgent);
+  const select = useApp((s) => s.selectAgent);
+  const rows = useMemo(() => (last ? feedRows(last.events) : []), [last]);
+
+  const agents = Math.max(1, config.agents, selected === null ? 0 : selected + 1, ...(last ? last.events.map((e) => e.agent + 1) : []));
+  const options = [ALL, ...Array.from({ length: agents }, (_, a) => String(a))];
+  const labels: Record<string, string> = { [ALL]: 'all agents' };
+  for (let a = 0; a < agents; a++) labels[a] = `agent ${a}`;
+  const shown = rowsForAgent(rows, selected);
+
+  return (
+    <section className="panel board" aria-labelledby="board-title" data-testid="message-board">
+      <h2 id="board-title">
+        Message board{' '}
+        <Explain>
+          Posts put interfaces on the public board, reads take them in; claims mark a module as someone's job. A trained swarm posts right after finishing a module others need, and those agents read it the next minute.
+        </Explain>
+      </h2>
+      <SelectField label="show" value={selected === null ? ALL : String(selected)} options={options} labels={labels} testId="board-filter" onChange={(v) => select(v === ALL ? null : Number(v))} />
+      {!last ? (
+        <p className="empty">Start training to see what the agents tell each other.</p>
+      ) : (
+        <ol className="board-feed" role="log" aria-live="off" aria-label="Messages of the latest showcase rollout, oldest first" data-testid="board-feed">
+          {shown.length === 0 && <li className="board-none">{selected === null ? 'No posts, reads, claims or messages in this rollout.' : `Agent ${selected} sent, read and claimed nothing in this rollout.`}</li>}
+          {shown.map((r, i) => (
+            <li key={i} className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
+              <span className="board-stamp">{r.stamp}</span>
+              <span className="board-author">
+                <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
+                agent {r.agent}
+              </span>
+              <span className="board-text">{r.text}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

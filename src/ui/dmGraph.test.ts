@@ -1,0 +1,129 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { SimEvent } from '../sim/events';
+import { aggregateDms, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+
+const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
+const ev = (t: number, agent: number, kind: SimEvent['kind']): SimEvent => ({ t, agent, kind, module: -1, target: -1, useful: false });
+
+describe('aggregateDms', () => {
+  it('sums both directions per pair and keeps usefulness', () => {
+    const events = [dm(0, 0, 1), dm(1, 1, 0, true), dm(2, 0, 1), dm(2, 2, 3), ev(3, 2, 'work'), dm(4, 3, 2)];
+    const edges = aggregateDms(events, 4);
+    expect(edges).toEqual([
+      { from: 0, to: 1, count: 3, forward: 2, backward: 1, usefulCount: 1, useful: true },
+      { from: 2, to: 3, count: 2, forward: 1, backward: 1, usefulCount: 0, useful: false },
+    ]);
+    expect(sentCounts(events, 4)).toEqual([2, 1, 1, 1]);
+  });
+
+  it('ignores self-DMs, DMs to nobody and agents outside the swarm', () => {
+    const events = [dm(0, 1, 1, true), dm(0, 0, -1, true), dm(1, 2, 7), dm(1, -1, 0), dm(2, 0, 2)];
+    expect(aggregateDms(events, 3)).toEqual([{ from: 0, to: 2, count: 1, forward: 1, backward: 0, usefulCount: 0, useful: false }]);
+    expect(sentCounts(events, 3)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('boardLinks and recentDms', () => {
+  it('counts posts and reads per agent', () => {
+    expect(boardLinks([ev(0, 1, 'post'), ev(1, 1, 'read'), ev(2, 0, 'read'), ev(2, 2, 'work')], 3)).toEqual([
+      { agent: 0, posts: 0, reads: 1 },
+      { agent: 1, posts: 1, reads: 1 },
+    ]);
+  });
+
+  it('keeps only real DMs of the last minutes of the episode', () => {
+    const events = [dm(1, 0, 1), dm(6, 1, 0, true), dm(7, 1, 1), dm(8, 0, 2), ev(9, 2, 'work')];
+    expect(recentDms(events, 3, 3)).toEqual([{ t: 8, from: 0, to: 2, useful: false }]);
+    expect(recentDms(events, 3, 4).map((m) => m.t)).toEqual([6, 8]);
+    expect(recentDms([], 3)).toEqual([]);
+  });
+});
+
+describe('layoutGraph', () => {
+  const edges = aggregateDms([dm(0, 0, 1), dm(1, 1, 0, true), dm(2, 1, 2), dm(3, 3, 4), dm(3, 4, 5), dm(4, 5, 0)], 8);
+
+  it('keeps every node (with its radius and a margin) inside the box', () => {
+    for (const [w, h] of [
+      [640, 380],
+      [200, 150],
+      [120, 600],
+    ]) {
+      const radii = Array.from({ length: 8 }, (_, i) => nodeRadius(i * 3));
+      const margin = 6;
+      const { nodes, board } = layoutGraph(8, edges, w, h, { boardAgents: [0, 2, 5], radii, margin });
+      expect(nodes).toHaveLength(8);
+      expect(board).not.toBeNull();
+      nodes.forEach((p, i) => {
+        expect(Number.isFinite(p.x) && Number.isFinite(p.y)).toBe(true);
+        expect(p.x - radii[i]).toBeGreaterThanOrEqual(margin - 1e-9);
+        expect(p.x + radii[i]).toBeLessThanOrEqual(w - margin + 1e-9);
+        expect(p.y - radii[i]).toBeGreaterThanOrEqual(margin - 1e-9);
+        expect(p.y + radii[i]).toBeLessThanOrEqual(h - margin + 1e-9);
+      });
+      expect(board!.x).toBeGreaterThanOrEqual(0);
+      expect(board!.x).toBeLessThanOrEqual(w);
+      expect(board!.y).toBeGreaterThanOrEqual(0);
+      expect(board!.y).toBeLessThanOrEqual(h);
+    }
+  });
+
+  it('is deterministic', () => {
+    const a = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });
+    const b = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });
+    expect(b).toEqual(a);
+    expect(layoutGraph(8, [], 640, 380)).toEqual(layoutGraph(8, [], 640, 380));
+  });
+
+  it('handles empty and single-agent swarms', () => {
+    expect(layoutGraph(0, [], 100, 100)).toEqual({ nodes: [], board: null });
+    const one = layoutGraph(1, [], 100, 100);
+    expect(one.nodes).toHaveLength(1);
+    expect(one.board).toBeNull();
+  });
+});
+
+describe('edgeSegment', () => {
+  it('shortens the segment by both radii', () => {
+    const s = edgeSegment({ x: 0, y: 0 }, { x: 100, y: 0 }, 10, 20, 0, 0);
+    expect(s).toEqual({ x1: 10, y1: 0, x2: 80, y2: 0 });
+  });
+});
+
+describe('DmGraph render', () => {
+  // Server rendering reads zustand's initial state, so the store is replaced by a plain snapshot here.
+  async function render(last: unknown, selectedAgent: number | null): Promise<string> {
+    vi.resetModules();
+    const state = { last, selectedAgent, selectAgent: () => {} };
+    vi.doMock('../store/store', () => ({
+      useApp: (sel: (s: typeof state) => unknown) => sel(state),
+      selectLast: (s: typeof state) => s.last,
+    }));
+    const { createElement } = await import('react');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { DmGraph } = await import('./DmGraph');
+    const html = renderToStaticMarkup(createElement(DmGraph));
+    vi.doUnmock('../store/store');
+    return html;
+  }
+
+  it('shows an empty state before the first update', async () => {
+    const html = await render(null, null);
+    expect(html).toContain('data-testid="dm-graph"');
+    expect(html).toContain('Start training');
+  });
+
+  it('draws nodes, edges and the board, and fades what the selection does not touch', async () => {
+    const events = [dm(0, 0, 1, true), dm(1, 1, 0), dm(2, 2, 3), ev(2, 1, 'post'), ev(3, 3, 'read'), ev(9, 0, 'work')];
+    const html = await render({ metrics: { tmax: 10 }, events, modules: [], total: 1 }, 0);
+    expect(html).toContain('Direct messages');
+    expect(html).toContain('aria-label="agent 0, sent 1 messages"');
+    expect(html).toContain('aria-label="agent 3, sent 0 messages"');
+    expect((html.match(/role="button"/g) ?? []).length).toBe(4);
+    expect(html).toContain('class="dm-edge useful highlighted"');
+    expect(html).toContain('class="dm-edge plain faded"');
+    expect((html.match(/class="dm-board-link/g) ?? []).length).toBe(2);
+    expect(html).toContain('>board<');
+    // Nothing is recent (the episode ends at minute 9), and server rendering assumes reduced motion.
+    expect(html).not.toContain('animateMotion');
+  });
+});

@@ -1,0 +1,220 @@
+import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
+import type { SimEvent } from '../sim/events';
+
+/** Direct messages between one pair of agents (from < to), both directions summed. */
+export interface DmEdge {
+  from: number;
+  to: number;
+  /** All DMs between the pair. */
+  count: number;
+  /** DMs sent from `from` to `to`. */
+  forward: number;
+  /** DMs sent from `to` to `from`. */
+  backward: number;
+  /** How many of them handed over an interface someone needed. */
+  usefulCount: number;
+  /** At least one of them was useful. */
+  useful: boolean;
+}
+
+/** How often one agent used the public board. */
+export interface BoardLink {
+  agent: number;
+  posts: number;
+  reads: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface GraphLayout {
+  /** One position per agent, by index. */
+  nodes: Point[];
+  /** Position of the board node, or null when none was asked for. */
+  board: Point | null;
+}
+
+/** A DM the agent `from` sent to `to` in minute `t`. */
+export interface RecentDm {
+  t: number;
+  from: number;
+  to: number;
+  useful: boolean;
+}
+
+function isAgent(a: number, agents: number): boolean {
+  return Number.isInteger(a) && a >= 0 && a < agents;
+}
+
+/** Whether a DM event goes from a real agent to a different real agent. */
+function isRealDm(e: SimEvent, agents: number): boolean {
+  return e.kind === 'dm' && isAgent(e.agent, agents) && isAgent(e.target, agents) && e.agent !== e.target;
+}
+
+/**
+ * Sums the DMs of an event log per unordered pair of agents. Self-DMs, DMs to nobody (target < 0)
+ * and DMs that involve an agent outside `0..agents-1` are ignored. Sorted by (from, to).
+ */
+export function aggregateDms(events: readonly SimEvent[], agents: number): DmEdge[] {
+  const byPair = new Map<number, DmEdge>();
+  for (const e of events) {
+    if (!isRealDm(e, agents)) continue;
+    const from = Math.min(e.agent, e.target);
+    const to = Math.max(e.agent, e.target);
+    const key = from * agents + to;
+    let edge = byPair.get(key);
+    if (!edge) {
+      edge = { from, to, count: 0, forward: 0, backward: 0, usefulCount: 0, useful: false };
+      byPair.set(key, edge);
+    }
+    edge.count++;
+    if (e.agent === from) edge.forward++;
+    else edge.backward++;
+    if (e.useful) {
+      edge.usefulCount++;
+      edge.useful = true;
+    }
+  }
+  return [...byPair.values()].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
+/** DMs each agent sent (same filtering as aggregateDms). */
+export function sentCounts(events: readonly SimEvent[], agents: number): number[] {
+  const sent = new Array<number>(Math.max(0, agents)).fill(0);
+  for (const e of events) if (isRealDm(e, agents)) sent[e.agent]++;
+  return sent;
+}
+
+/** Agents that posted to or read from the board, with how often, sorted by agent. */
+export function boardLinks(events: readonly SimEvent[], agents: number): BoardLink[] {
+  const links = new Map<number, BoardLink>();
+  for (const e of events) {
+    if ((e.kind !== 'post' && e.kind !== 'read') || !isAgent(e.agent, agents)) continue;
+    let l = links.get(e.agent);
+    if (!l) {
+      l = { agent: e.agent, posts: 0, reads: 0 };
+      links.set(e.agent, l);
+    }
+    if (e.kind === 'post') l.posts++;
+    else l.reads++;
+  }
+  return [...links.values()].sort((a, b) => a.agent - b.agent);
+}
+
+/** Real DMs sent in the last `minutes` minutes of the episode (its last event's minute counts as the end). */
+export function recentDms(events: readonly SimEvent[], agents: number, minutes = 3): RecentDm[] {
+  if (events.length === 0) return [];
+  let end = -Infinity;
+  for (const e of events) end = Math.max(end, e.t);
+  return events.filter((e) => isRealDm(e, agents) && e.t > end - minutes).map((e) => ({ t: e.t, from: e.agent, to: e.target, useful: e.useful }));
+}
+
+/** Radius of an agent node: grows with the square root of the DMs it sent. */
+export function nodeRadius(sent: number): number {
+  return 9 + Math.min(9, 1.6 * Math.sqrt(Math.max(0, sent)));
+}
+
+/** Half the side of the board's square node. */
+export const BOARD_HALF = 11;
+
+interface LayoutNode extends SimulationNodeDatum {
+  r: number;
+}
+
+export interface LayoutOptions {
+  /** Place a board node linked to these agents (pass [] for an unlinked board, omit for none). */
+  boardAgents?: readonly number[];
+  /** Space kept free between every node's edge and the box edge. */
+  margin?: number;
+  /** Collision radius per agent (default nodeRadius(0)). */
+  radii?: readonly number[];
+  /** Ticks to run (default 300). */
+  ticks?: number;
+}
+
+/**
+ * Lays out the DM graph with d3-force, run synchronously for a fixed number of ticks from positions
+ * seeded on a circle by agent index, so the same input always gives the same picture and nothing
+ * animates. The result is scaled down (never up) and shifted so every node, with its radius, lies
+ * inside the box with `margin` to spare.
+ */
+export function layoutGraph(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): GraphLayout {
+  const n = Math.max(0, Math.floor(agents));
+  const margin = options.margin ?? 8;
+  const withBoard = options.boardAgents !== undefined;
+  const cx = width / 2;
+  const cy = height / 2;
+  const ring = Math.max(1, Math.min(width, height) / 2 - margin) * 0.7;
+  const nodes: LayoutNode[] = Array.from({ length: n }, (_, i) => {
+    const angle = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
+    return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: options.radii?.[i] ?? nodeRadius(0) };
+  });
+  if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
+  if (nodes.length === 0) return { nodes: [], board: null };
+
+  const maxCount = Math.max(1, ...edges.map((e) => e.count));
+  type Link = SimulationLinkDatum<LayoutNode> & { strength: number; distance: number };
+  const links: Link[] = edges
+    .filter((e) => isAgent(e.from, n) && isAgent(e.to, n) && e.from !== e.to)
+    .map((e) => ({ source: e.from, target: e.to, strength: 0.3 + 0.7 * (e.count / maxCount), distance: 70 - 25 * (e.count / maxCount) }));
+  if (withBoard) for (const a of options.boardAgents ?? []) if (isAgent(a, n)) links.push({ source: n, target: a, strength: 0.08, distance: 110 });
+
+  const sim = forceSimulation<LayoutNode>(nodes)
+    .force('charge', forceManyBody<LayoutNode>().strength(-220))
+    .force('link', forceLink<LayoutNode, Link>(links).strength((l) => l.strength).distance((l) => l.distance))
+    .force('center', forceCenter<LayoutNode>(cx, cy))
+    .force('x', forceX<LayoutNode>(cx).strength(0.04))
+    .force('y', forceY<LayoutNode>(cy).strength(0.04))
+    .force('collide', forceCollide<LayoutNode>((d) => d.r + 6))
+    .stop();
+  const ticks = options.ticks ?? 300;
+  for (let i = 0; i < ticks; i++) sim.tick();
+
+  // Fit into the box: scale about the bounding box's centre (only down), then centre it.
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (const d of nodes) {
+    x0 = Math.min(x0, d.x ?? cx);
+    x1 = Math.max(x1, d.x ?? cx);
+    y0 = Math.min(y0, d.y ?? cy);
+    y1 = Math.max(y1, d.y ?? cy);
+  }
+  const maxR = Math.max(...nodes.map((d) => d.r));
+  const innerW = Math.max(0, width - 2 * (margin + maxR));
+  const innerH = Math.max(0, height - 2 * (margin + maxR));
+  const k = Math.min(1, x1 > x0 ? innerW / (x1 - x0) : 1, y1 > y0 ? innerH / (y1 - y0) : 1);
+  const mx = (x0 + x1) / 2;
+  const my = (y0 + y1) / 2;
+  const place = (d: LayoutNode): Point => {
+    const x = cx + ((d.x ?? cx) - mx) * k;
+    const y = cy + ((d.y ?? cy) - my) * k;
+    // Guards against a box too small for the nodes: still keep the centres inside it.
+    return { x: clamp(x, Math.min(cx, margin + d.r), Math.max(cx, width - margin - d.r)), y: clamp(y, Math.min(cy, margin + d.r), Math.max(cy, height - margin - d.r)) };
+  };
+  return { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}
+
+/**
+ * The straight segment between two node centres, shortened by each node's radius (plus a gap) and
+ * shifted sideways by `offset` (positive = to the left of the a→b direction).
+ */
+export function edgeSegment(a: Point, b: Point, ra: number, rb: number, offset = 0, gap = 2): { x1: number; y1: number; x2: number; y2: number } {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const ox = uy * offset;
+  const oy = -ux * offset;
+  const sa = Math.min(ra + gap, len / 2);
+  const sb = Math.min(rb + gap, len / 2);
+  return { x1: a.x + ux * sa + ox, y1: a.y + uy * sa + oy, x2: b.x - ux * sb + ox, y2: b.y - uy * sb + oy };
+}

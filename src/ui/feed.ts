@@ -1,0 +1,112 @@
+import { schemeTableau10 } from 'd3';
+import type { EventKind, SimEvent } from '../sim/events';
+
+/** The event kinds the message board shows. */
+export type FeedKind = Extract<EventKind, 'post' | 'read' | 'claim' | 'dm' | 'complete'>;
+const FEED_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['post', 'read', 'claim', 'dm', 'complete']);
+
+/** One line of the message board. */
+export interface FeedRow {
+  /** Minute of the action (0-based), as in the event log. */
+  t: number;
+  /** "m07". */
+  stamp: string;
+  /** Author: the acting agent (for a completion, the agent whose minute finished the module). */
+  agent: number;
+  kind: FeedKind;
+  /** DM recipient, else -1. */
+  target: number;
+  module: number;
+  useful: boolean;
+  /** Plain words, e.g. "claimed module 5". */
+  text: string;
+}
+
+/** Minute stamp with at least two digits: 7 -> "m07". */
+export function minuteStamp(t: number): string {
+  return `m${String(t).padStart(2, '0')}`;
+}
+
+function rowText(e: SimEvent & { kind: FeedKind }): string {
+  switch (e.kind) {
+    case 'post':
+      return e.useful ? 'posted its interfaces (new)' : 'posted its interfaces (nothing new)';
+    case 'read':
+      return e.useful ? 'read the board — got an interface it needed' : 'read the board — nothing it needed';
+    case 'claim':
+      return `claimed module ${e.module}`;
+    case 'dm':
+      return `sent its interfaces to agent ${e.target} ${e.useful ? '(unblocked)' : '(not needed)'}`;
+    case 'complete':
+      return `module ${e.module} finished`;
+  }
+}
+
+/** The message board of one rollout: posts, reads, claims, DMs and completions, oldest first (stable within a minute). */
+export function feedRows(events: readonly SimEvent[]): FeedRow[] {
+  return events
+    .map((e, i) => ({ e, i }))
+    .filter((x): x is { e: SimEvent & { kind: FeedKind }; i: number } => FEED_KINDS.has(x.e.kind))
+    .sort((a, b) => a.e.t - b.e.t || a.i - b.i)
+    .map(({ e }) => ({ t: e.t, stamp: minuteStamp(e.t), agent: e.agent, kind: e.kind, target: e.target, module: e.module, useful: e.useful, text: rowText(e) }));
+}
+
+/** Rows that involve `agent`: what it did, and DMs sent to it. `null` keeps every row. */
+export function rowsForAgent(rows: readonly FeedRow[], agent: number | null): FeedRow[] {
+  if (agent === null) return [...rows];
+  return rows.filter((r) => r.agent === agent || (r.kind === 'dm' && r.target === agent));
+}
+
+/** A colour per agent, cycling through Tableau 10. */
+export function agentColour(agent: number): string {
+  const n = schemeTableau10.length;
+  return schemeTableau10[((agent % n) + n) % n];
+}
+
+/** How the showcase episode ended against its deadline. */
+export interface EpisodeSummary {
+  tmax: number;
+  /** True when every module completed before the cut. */
+  finished: boolean;
+  /** Minute all tests passed (end of the last completion's minute), else tmax. */
+  end: number;
+  /** One entry per completion, in order: the minute it was done by (t + 1) and the module. */
+  completions: { minute: number; module: number }[];
+  modulesDone: number;
+  modulesTotal: number;
+  testsPassing: number;
+  testsTotal: number;
+  /** testsPassing / testsTotal (0 when there are no tests). */
+  share: number;
+  /** "finished at minute 9" or "cut at the deadline, 62% of tests passing". */
+  text: string;
+}
+
+/** Whether the showcase rollout passed everything before `tmax`, and when; else how much passed at the cut. */
+export function episodeSummary(events: readonly SimEvent[], modules: readonly { tests: number }[], tmax: number): EpisodeSummary {
+  const seen = new Set<number>();
+  const completions: { minute: number; module: number }[] = [];
+  for (const e of events) {
+    if (e.kind !== 'complete' || seen.has(e.module) || e.module < 0 || e.module >= modules.length) continue;
+    seen.add(e.module);
+    completions.push({ minute: e.t + 1, module: e.module });
+  }
+  completions.sort((a, b) => a.minute - b.minute);
+  const testsTotal = modules.reduce((a, m) => a + m.tests, 0);
+  const testsPassing = [...seen].reduce((a, k) => a + (modules[k]?.tests ?? 0), 0);
+  const share = testsTotal > 0 ? testsPassing / testsTotal : 0;
+  const finished = modules.length > 0 && seen.size >= modules.length;
+  const end = finished ? Math.max(0, ...completions.map((c) => c.minute)) : tmax;
+  const text = finished ? `finished at minute ${end}` : `cut at the deadline, ${Math.round(share * 100)}% of tests passing`;
+  return { tmax, finished, end, completions, modulesDone: seen.size, modulesTotal: modules.length, testsPassing, testsTotal, share, text };
+}
+
+/** Where training stands on the deadline schedule, for the Countdown's second line. */
+export function scheduleStatus(update: number, total: number, tmaxNow: number, tmaxEnd: number, phase: 'prior' | 'rlcr'): { text: string; progress: number } {
+  const shown = update + 1;
+  const progress = total > 0 ? Math.min(1, Math.max(0, shown / total)) : 0;
+  const head = `update ${shown} of ${total}`;
+  if (phase === 'prior') return { text: `${head} — imitating the scripted organisation at the final deadline of ${tmaxNow} min`, progress };
+  if (tmaxNow === tmaxEnd) return { text: `${head} — deadline ${tmaxNow} min${shown >= total ? ' (final)' : ''}`, progress };
+  return { text: `${head} — deadline now ${tmaxNow} min, ${tmaxEnd > tmaxNow ? 'growing' : 'shrinking'} to ${tmaxEnd}`, progress };
+}
