@@ -48,17 +48,17 @@ test('a schedule slider redraws the curve and changes the deadline the trainer u
 
 test('the URL round-trips the config', async ({ page }) => {
   await page.goto('/#family=parallel&agents=5&seed=7&advantage=rloo');
-  await expect(page.getByLabel('tasks')).toHaveValue('parallel');
+  await expect(page.getByTestId('family')).toHaveValue('parallel');
   await expect(page.getByTestId('agents')).toHaveValue('5');
-  await expect(page.getByLabel('advantage')).toHaveValue('rloo');
-  await page.getByLabel('tasks').selectOption('coupled');
-  await page.getByLabel('advantage').selectOption('grpo');
+  await expect(page.getByTestId('advantage')).toHaveValue('rloo');
+  await page.getByTestId('family').selectOption('coupled');
+  await page.getByTestId('advantage').selectOption('grpo');
   const url = page.url();
   expect(url).toMatch(/advantage=grpo/);
   expect(url).toMatch(/seed=7/);
   await page.goto('about:blank');
   await page.goto(url);
-  await expect(page.getByLabel('advantage')).toHaveValue('grpo');
+  await expect(page.getByTestId('advantage')).toHaveValue('grpo');
   await expect(page.getByTestId('agents')).toHaveValue('5');
 });
 
@@ -73,6 +73,20 @@ test('a hostile URL opens clamped with a notice, markup shown as text', async ({
   await expect(page.locator('.notices img')).toHaveCount(0);
   await ready(page);
   expect(errors).toEqual([]);
+});
+
+test('with live views off it trains without drawing, and the views catch up on pause', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  await page.getByTestId('live').uncheck();
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('running');
+  await expect(page.getByTestId('update-count')).toHaveText('–');
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  await page.getByTestId('step').click();
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+  await expect(page.getByTestId('mini-useful')).toContainText(/\d/);
 });
 
 test('keyboard alone can start and pause training', async ({ page }) => {

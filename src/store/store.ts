@@ -26,6 +26,11 @@ export interface RunSlice {
   setBackend: (b: BackendReport | null) => void;
   setRunState: (s: RunState) => void;
   pushUpdate: (u: UpdateMessage) => void;
+  /** Appends updates that arrived while the views were not live, keeping the last as `last`. */
+  pushUpdates: (us: UpdateMessage[]) => void;
+  /** Whether the views follow every update; off trains at full speed and catches up on pause. */
+  live: boolean;
+  setLive: (live: boolean) => void;
   clearRun: () => void;
   setError: (e: string | null) => void;
 }
@@ -71,6 +76,9 @@ export const useApp = create<AppState>()((set) => ({
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
   pushUpdate: (u) => set((s) => ({ metrics: [...s.metrics, u.metrics], last: u })),
+  pushUpdates: (us) => set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1] } : {})),
+  live: true,
+  setLive: (live) => set({ live }),
   clearRun: () => set({ metrics: [], last: null, error: null }),
   setError: (error) => set({ error }),
 

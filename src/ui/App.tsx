@@ -6,6 +6,7 @@ import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ScheduleEditor } from './ScheduleEditor';
 import { Swimlanes } from './Swimlanes';
+import { WorkCurves } from './WorkCurves';
 import { useTrainer } from './useTrainer';
 
 function BackendBadge() {
@@ -65,6 +66,7 @@ export function App() {
           <ScheduleEditor controls={controls} />
         </div>
       </div>
+      <WorkCurves />
       <Swimlanes />
       <div className="grid">
         <DmGraph />

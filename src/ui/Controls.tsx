@@ -13,6 +13,7 @@ export function Controls({ controls }: { controls: TrainerControls }) {
   const c = useApp(selectConfig);
   const state = useApp(selectRunState);
   const choice = useApp((s) => s.backendChoice);
+  const live = useApp((s) => s.live);
   const running = state === 'running';
   return (
     <section className="panel controls" aria-label="Training controls">
@@ -26,14 +27,17 @@ export function Controls({ controls }: { controls: TrainerControls }) {
         <button type="button" onClick={controls.reset} data-testid="reset">
           Reset
         </button>
+        <label className="toggle" title="Off: train at full speed; the views catch up when you pause or switch back on">
+          <input type="checkbox" checked={live} onChange={(e) => controls.setLive(e.currentTarget.checked)} data-testid="live" /> live views
+        </label>
         <span className={`state state-${state}`} role="status" data-testid="run-state">
           {state}
         </span>
       </div>
       <div className="settings">
-        <SelectField label="tasks" value={c.family} options={FAMILIES} onChange={(family) => controls.configure({ family })} />
+        <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure({ family })} />
         <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />
-        <SelectField label="advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => controls.configure({ advantage })} />
+        <SelectField label="advantage" testId="advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => controls.configure({ advantage })} />
         <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />
         <SelectField label="backend" testId="backend-choice" value={choice} options={['auto', ...BACKENDS] as BackendChoice[]} labels={{ auto: 'auto (measured)' }} onChange={controls.chooseBackend} />
       </div>

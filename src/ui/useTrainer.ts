@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { useApp } from '../store/store';
 import { createTrainerClient } from '../worker/client';
-import type { BackendChoice } from '../worker/protocol';
+import type { BackendChoice, RunState, UpdateMessage } from '../worker/protocol';
 
 type Client = ReturnType<typeof createTrainerClient>;
 
@@ -15,26 +15,42 @@ const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
  */
 export function useTrainer() {
   const client = useRef<Client | null>(null);
+  const held = useRef<UpdateMessage[]>([]);
+
+  const flush = useCallback(() => {
+    const us = held.current;
+    held.current = [];
+    useApp.getState().pushUpdates(us);
+  }, []);
 
   const boot = useCallback((backend: BackendChoice) => {
     client.current?.terminate();
     const c = createTrainerClient();
     client.current = c;
     const store = useApp.getState();
+    held.current = [];
     store.clearRun();
     store.setBackend(null);
     store.setRunState('idle');
     void c.api
       .subscribe(
-        Comlink.proxy((u) => useApp.getState().pushUpdate(u)),
-        Comlink.proxy((s) => useApp.getState().setRunState(s)),
+        Comlink.proxy((u: UpdateMessage) => {
+          if (client.current !== c) return;
+          if (useApp.getState().live) useApp.getState().pushUpdate(u);
+          else held.current.push(u);
+        }),
+        Comlink.proxy((s: RunState) => {
+          if (client.current !== c) return;
+          if (s !== 'running') flush();
+          useApp.getState().setRunState(s);
+        }),
       )
       .then(() => c.api.init(useApp.getState().config, backend))
       .then((report) => {
         if (client.current === c) useApp.getState().setBackend(report);
       })
       .catch((e: unknown) => useApp.getState().setError(`The trainer could not start: ${message(e)}`));
-  }, []);
+  }, [flush]);
 
   useEffect(() => {
     boot(useApp.getState().backendChoice);
@@ -54,6 +70,7 @@ export function useTrainer() {
     pause: useCallback(() => call((c) => c.api.pause()), [call]),
     step: useCallback(() => call((c) => c.api.step()), [call]),
     reset: useCallback(() => {
+      held.current = [];
       useApp.getState().clearRun();
       call((c) => c.api.reset(useApp.getState().config));
     }, [call]),
@@ -64,6 +81,7 @@ export function useTrainer() {
         useApp.getState().setConfig(patch);
         const after = useApp.getState().config;
         if (STRUCTURAL_KEYS.some((k) => before[k] !== after[k])) {
+          held.current = [];
           useApp.getState().clearRun();
           call((c) => c.api.reset(after));
         } else {
@@ -71,6 +89,14 @@ export function useTrainer() {
         }
       },
       [call],
+    ),
+    /** Turns the live views on or off; turning them on catches up at once. */
+    setLive: useCallback(
+      (live: boolean) => {
+        useApp.getState().setLive(live);
+        if (live) flush();
+      },
+      [flush],
     ),
     chooseBackend: useCallback(
       (b: BackendChoice) => {
