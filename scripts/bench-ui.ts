@@ -12,7 +12,7 @@
  * not (it measures, it does not gate), 1 on errors and 2 on a bad command line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 
@@ -200,13 +200,14 @@ async function startServer(): Promise<void> {
     if (s.exitCode !== null || s.signalCode !== null) throw new Error(`vite preview exited (${s.signalCode ?? `exit ${s.exitCode}`}):\n${output.trim()}`);
     try {
       const res = await fetch(ORIGIN, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return;
+      // Only our server counts: it serves dist/index.html as built (another one may hold the port on another address).
+      if (res.ok && (await res.text()) === readFileSync('dist/index.html', 'utf8')) return;
     } catch {
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`vite preview did not answer on ${ORIGIN} within ${SERVER_TIMEOUT_MS / 1000} s:\n${output.trim()}`);
+  throw new Error(`vite preview did not serve dist/index.html on ${ORIGIN} within ${SERVER_TIMEOUT_MS / 1000} s:\n${output.trim()}`);
 }
 
 // ---------------------------------------------------------------- measurement

@@ -31,6 +31,9 @@ function useReducedMotion(): boolean {
 const EXPLAIN =
   'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the last three minutes. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
+/** Force layouts by graph shape, so an unchanged graph is not laid out again. */
+const layoutCache = new Map<string, ReturnType<typeof layoutGraph>>();
+
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
 export function DmGraph() {
   const last = useApp(selectLast);
@@ -47,7 +50,15 @@ export function DmGraph() {
     const sent = sentCounts(events, agents);
     const board = boardLinks(events, agents);
     const radii = sent.map(nodeRadius);
-    const layout = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6 });
+    // The force layout is the costly part: reuse it while the graph's shape (who talks to whom,
+    // counts on a log scale, node sizes) stays the same, which it mostly does between updates.
+    const shape = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${board.map((b) => b.agent).join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
+    let layout = layoutCache.get(shape);
+    if (!layout) {
+      layout = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: 150 });
+      if (layoutCache.size >= 64) layoutCache.clear();
+      layoutCache.set(shape, layout);
+    }
     const recent = recentDms(events, agents, 3).slice(-MAX_DOTS);
     return { agents, edges, sent, board, radii, layout, recent };
   }, [last]);
