@@ -1,6 +1,7 @@
 import { scaleLinear } from 'd3';
 import { useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
-import { selectLast, useApp } from '../store/store';
+import { useApp } from '../store/store';
+import { useShowcase } from './useShowcase';
 import { aggregateDms, BOARD_HALF, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
 import { Explain } from './Explain';
 import './dmGraph.css';
@@ -36,7 +37,7 @@ const layoutCache = new Map<string, ReturnType<typeof layoutGraph>>();
 
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
 export function DmGraph() {
-  const last = useApp(selectLast);
+  const last = useShowcase();
   const selected = useApp((s) => s.selectedAgent);
   const select = useApp((s) => s.selectAgent);
   const reducedMotion = useReducedMotion();

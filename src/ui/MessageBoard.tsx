@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { selectConfig, selectLast, useApp } from '../store/store';
+import { selectConfig, useApp } from '../store/store';
+import { useShowcase } from './useShowcase';
 import { Explain } from './Explain';
 import { agentColour, feedRows, rowsForAgent } from './feed';
 import { SelectField } from './Fields';
@@ -9,7 +10,7 @@ const ALL = 'all';
 
 /** The showcase rollout's public board and DMs as a feed: who posted, read, claimed and handed over what, minute by minute. */
 export function MessageBoard() {
-  const last = useApp(selectLast);
+  const last = useShowcase();
   const config = useApp(selectConfig);
   const selected = useApp((s) => s.selectedAgent);
   const select = useApp((s) => s.selectAgent);

@@ -1,6 +1,7 @@
 import { scaleBand } from 'd3';
 import type { EventKind, SimEvent } from '../sim/events';
-import { selectLast, useApp } from '../store/store';
+import { useApp } from '../store/store';
+import { useShowcase } from './useShowcase';
 import { Explain } from './Explain';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
@@ -32,7 +33,7 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
 
 /** One swimlane per agent: what it did each minute of this update's showcase rollout. */
 export function Swimlanes() {
-  const last = useApp(selectLast);
+  const last = useShowcase();
   const selected = useApp((s) => s.selectedAgent);
   const select = useApp((s) => s.selectAgent);
   if (!last) {
