@@ -30,6 +30,7 @@ test('training starts in the worker and the curve and readout update', async ({ 
   await expect(page.getByTestId('swimlanes').locator('rect').first()).toBeVisible();
   await expect(page.getByTestId('dm-graph').getByRole('button', { name: /agent 0/ })).toBeVisible();
   await expect(page.getByTestId('message-board')).toBeVisible();
+  await expect(page.getByTestId('module-bars')).toContainText(/\d+\/\d+/);
   await page.getByTestId('dm-graph').getByRole('button', { name: /agent 1/ }).click();
   await expect(page.getByTestId('board-filter')).toHaveValue('1');
   expect(errors).toEqual([]);

@@ -36,6 +36,8 @@ export interface UpdateResult {
   events: SimEvent[];
   /** The task the showcase rollout played. */
   showcaseTask: Task;
+  /** Real work (agent-minutes) of each module in the showcase rollout's draw. */
+  showcaseWork: number[];
 }
 
 /** Adam whose learning rate can change mid-run without losing its moment estimates. */
@@ -148,7 +150,7 @@ export class Trainer {
       collectMs: t1 - t0,
       learnMs: t2 - t1,
     };
-    return { metrics, events: batch.events, showcaseTask: tasks[0] };
+    return { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
   }
 
   /** Per-decision advantages for the batch, by the configured rule. */

@@ -4,6 +4,7 @@ import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
+import { ModuleBars } from './ModuleBars';
 import { ScheduleEditor } from './ScheduleEditor';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
@@ -68,6 +69,7 @@ export function App() {
       </div>
       <WorkCurves />
       <Swimlanes />
+      <ModuleBars />
       <div className="grid">
         <DmGraph />
         <MessageBoard />

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EventKind, SimEvent } from '../sim/events';
-import { agentColour, episodeSummary, feedRows, minuteStamp, rowsForAgent, scheduleStatus } from './feed';
+import { agentColour, episodeSummary, moduleProgress, feedRows, minuteStamp, rowsForAgent, scheduleStatus } from './feed';
 
 function ev(t: number, agent: number, kind: EventKind, module = -1, target = -1, useful = false): SimEvent {
   return { t, agent, kind, module, target, useful };
@@ -73,9 +73,9 @@ describe('agentColour', () => {
 
 describe('episodeSummary', () => {
   const modules = [
-    { tests: 2, dep: -1 },
-    { tests: 3, dep: 0 },
-    { tests: 5, dep: -1 },
+    { tests: 2, dep: -1, work: 4, luck: false },
+    { tests: 3, dep: 0, work: 3, luck: false },
+    { tests: 5, dep: -1, work: 1, luck: true },
   ];
 
   it('reports an early finish when every module completed', () => {
@@ -152,7 +152,7 @@ describe('MessageBoard and Countdown render', () => {
 
   it('render the filtered feed and the clock after an update', async () => {
     const metrics = { update: 4, tmax: 8, phase: 'rlcr' };
-    const modules = [2, 3, 5, 1, 4, 5].map((tests) => ({ tests, dep: -1 }));
+    const modules = [2, 3, 5, 1, 4, 5].map((tests) => ({ tests, dep: -1, work: 4, luck: false }));
     const { board, clock } = await render({ metrics, events: [...EVENTS, ev(5, 2, 'complete', 0, -1, true)], modules, total: 50 }, 2);
     expect(board).toContain('role="log"');
     expect(board).toContain('aria-live="off"');
@@ -162,5 +162,22 @@ describe('MessageBoard and Countdown render', () => {
     expect(clock).toContain('2 of 6 modules done: cut at the deadline, 30% of tests passing');
     expect(clock).toContain('update 5 of 50 — deadline now 8 min, growing to 24');
     expect(clock).toContain('✓4');
+  });
+});
+
+describe('moduleProgress', () => {
+  it('gives partial credit for counted work, none for collisions or unfinished luck modules', () => {
+    const mods = [
+      { tests: 4, dep: -1, work: 4, luck: false },
+      { tests: 3, dep: -1, work: 1, luck: true },
+      { tests: 2, dep: -1, work: 2, luck: false },
+    ];
+    const p = moduleProgress(
+      [ev(0, 0, 'work', 0), ev(0, 1, 'collide', 0), ev(1, 0, 'work', 0), ev(1, 1, 'work', 1), ev(2, 1, 'work', 1), ev(2, 2, 'work', 2), ev(3, 2, 'work', 2), ev(3, 2, 'complete', 2, -1, true)],
+      mods,
+    );
+    expect(p.map((m) => m.passing)).toEqual([2, 0, 2]);
+    expect(p.map((m) => m.worked)).toEqual([2, 2, 2]);
+    expect(p[2].done).toBe(true);
   });
 });

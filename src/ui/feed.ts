@@ -1,5 +1,6 @@
 import { schemeTableau10 } from 'd3';
 import type { EventKind, SimEvent } from '../sim/events';
+import type { ModuleInfo } from '../worker/protocol';
 
 /** The event kinds the message board shows. */
 export type FeedKind = Extract<EventKind, 'post' | 'read' | 'claim' | 'dm' | 'complete'>;
@@ -82,8 +83,33 @@ export interface EpisodeSummary {
   text: string;
 }
 
+/** How far one module of the showcase rollout got by the end of the episode. */
+export interface ModuleProgress {
+  /** Minutes of work that counted (collisions excluded). */
+  worked: number;
+  done: boolean;
+  /** Tests passing: all when done, in proportion to the work done otherwise (none for luck modules). */
+  passing: number;
+}
+
+/** Per-module progress at the end of the showcase episode, replayed from its events. */
+export function moduleProgress(events: readonly SimEvent[], modules: readonly ModuleInfo[]): ModuleProgress[] {
+  const out = modules.map(() => ({ worked: 0, done: false, passing: 0 }));
+  for (const e of events) {
+    const m = out[e.module];
+    if (!m) continue;
+    if (e.kind === 'work') m.worked++;
+    else if (e.kind === 'complete') m.done = true;
+  }
+  return out.map((m, k) => {
+    const info = modules[k];
+    const passing = m.done ? info.tests : info.luck || info.work <= 0 ? 0 : Math.floor((info.tests * Math.min(m.worked, info.work)) / info.work);
+    return { ...m, passing };
+  });
+}
+
 /** Whether the showcase rollout passed everything before `tmax`, and when; else how much passed at the cut. */
-export function episodeSummary(events: readonly SimEvent[], modules: readonly { tests: number }[], tmax: number): EpisodeSummary {
+export function episodeSummary(events: readonly SimEvent[], modules: readonly ModuleInfo[], tmax: number): EpisodeSummary {
   const seen = new Set<number>();
   const completions: { minute: number; module: number }[] = [];
   for (const e of events) {
@@ -93,7 +119,7 @@ export function episodeSummary(events: readonly SimEvent[], modules: readonly { 
   }
   completions.sort((a, b) => a.minute - b.minute);
   const testsTotal = modules.reduce((a, m) => a + m.tests, 0);
-  const testsPassing = [...seen].reduce((a, k) => a + (modules[k]?.tests ?? 0), 0);
+  const testsPassing = moduleProgress(events, modules).reduce((a, m) => a + m.passing, 0);
   const share = testsTotal > 0 ? testsPassing / testsTotal : 0;
   const finished = modules.length > 0 && seen.size >= modules.length;
   const end = finished ? Math.max(0, ...completions.map((c) => c.minute)) : tmax;

@@ -19,13 +19,24 @@ export interface BackendReport {
   notices: string[];
 }
 
+/** One module of the showcase task as the views need it. */
+export interface ModuleInfo {
+  tests: number;
+  /** Prerequisite module, or -1. */
+  dep: number;
+  /** Real work of this attempt, in agent-minutes (1 for a luck module). */
+  work: number;
+  /** Finishes by luck (tests pass only on completion). */
+  luck: boolean;
+}
+
 /** What the worker streams after every update. */
 export interface UpdateMessage {
   metrics: UpdateMetrics;
   /** Event log of the showcase rollout of this update. */
   events: SimEvent[];
-  /** Modules and tests of the showcase task, for the per-module test bars. */
-  modules: { tests: number; dep: number }[];
+  /** Modules of the showcase task, for the per-module test bars. */
+  modules: ModuleInfo[];
   /** Updates planned in all (imitation + RLCR). */
   total: number;
 }

@@ -133,8 +133,13 @@ export class TrainerService implements TrainerApi {
   private async updateOnce(): Promise<boolean> {
     const t = this.trainer;
     if (!t || t.finished) return true;
-    const { metrics, events, showcaseTask } = await t.step();
-    const modules = Array.from({ length: showcaseTask.modules }, (_, k) => ({ tests: showcaseTask.tests[k], dep: showcaseTask.dep[k] }));
+    const { metrics, events, showcaseTask, showcaseWork } = await t.step();
+    const modules = Array.from({ length: showcaseTask.modules }, (_, k) => ({
+      tests: showcaseTask.tests[k],
+      dep: showcaseTask.dep[k],
+      work: showcaseWork[k],
+      luck: showcaseTask.luck[k] > 0,
+    }));
     if (this.onUpdate) this.deliver(this.onUpdate, { metrics, events, modules, total: t.totalUpdates });
     return t.finished;
   }
