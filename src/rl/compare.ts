@@ -72,3 +72,24 @@ export async function evaluatePolicy(
   const run = await runEpisodes(actor, evaluationTasks(opts.family, opts.tasks), opts.agents, opts.seed, opts.tmax);
   return summarise(org, run.stats, opts.agents);
 }
+
+/** Mean returns of the reference organisations at one deadline: the lines the app draws under the curve. */
+export interface References {
+  chain: number;
+  bestOfN: number;
+  scripted: number;
+}
+
+/**
+ * The reference organisations' mean return at deadline `tmax` on `tasks` evaluation tasks
+ * (simulation only; a few milliseconds per deadline).
+ */
+export async function referenceReturns(family: Family, agents: number, tmax: number, tasks = 16): Promise<References> {
+  const list = evaluationTasks(family, tasks);
+  const ret = async (src: Parameters<typeof runEpisodes>[0]) => mean((await runEpisodes(src, list, agents, 1, tmax)).stats.map((s) => s.ret));
+  return {
+    chain: await ret(singleChain),
+    bestOfN: mean((await bestOfN(list, agents, 1, tmax)).map((s) => s.ret)),
+    scripted: await ret(scriptedOrganisation),
+  };
+}

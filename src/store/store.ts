@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { BackendChoice, BackendReport, RunState, UpdateMessage } from '../worker/protocol';
@@ -20,6 +21,8 @@ export interface RunSlice {
   backend: BackendReport | null;
   /** One entry per update, oldest first. */
   metrics: UpdateMetrics[];
+  /** Reference organisations' returns by deadline (minutes), as the worker reported them. */
+  references: Record<number, References>;
   last: UpdateMessage | null;
   error: string | null;
   setBackendChoice: (b: BackendChoice) => void;
@@ -49,6 +52,13 @@ function initialState(): { config: Config; notices: string[]; backendChoice: Bac
   return { config, backendChoice: backend, notices: issues.map((i) => `Link setting "${i.key}": ${i.message}`) };
 }
 
+function withReferences(refs: Record<number, References>, us: UpdateMessage[]): Record<number, References> {
+  if (us.every((u) => refs[u.metrics.tmax])) return refs;
+  const next = { ...refs };
+  for (const u of us) next[u.metrics.tmax] = u.references;
+  return next;
+}
+
 function writeHash(config: Config, backend: BackendChoice): void {
   if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend));
 }
@@ -66,6 +76,7 @@ export const useApp = create<AppState>()((set) => ({
   runState: 'idle',
   backend: null,
   metrics: [],
+  references: {},
   last: null,
   error: null,
   setBackendChoice: (backendChoice) =>
@@ -75,11 +86,12 @@ export const useApp = create<AppState>()((set) => ({
     }),
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
-  pushUpdate: (u) => set((s) => ({ metrics: [...s.metrics, u.metrics], last: u })),
-  pushUpdates: (us) => set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1] } : {})),
+  pushUpdate: (u) => set((s) => ({ metrics: [...s.metrics, u.metrics], last: u, references: withReferences(s.references, [u]) })),
+  pushUpdates: (us) =>
+    set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], last: null, error: null }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, error: null }),
   setError: (error) => set({ error }),
 
   selectedAgent: null,
@@ -90,6 +102,7 @@ export const useApp = create<AppState>()((set) => ({
 export const selectConfig = (s: AppState) => s.config;
 export const selectNotices = (s: AppState) => s.notices;
 export const selectMetrics = (s: AppState) => s.metrics;
+export const selectReferences = (s: AppState) => s.references;
 export const selectRunState = (s: AppState) => s.runState;
 export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;

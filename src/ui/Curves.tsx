@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
+import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectConfig, selectMetrics, useApp } from '../store/store';
+import { selectConfig, selectMetrics, selectReferences, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { CHART, chartScales, seriesPath } from './geometry';
-import { referencesAt, type References } from './references';
 
 const REFS: { key: keyof References; label: string; className: string }[] = [
   { key: 'scripted', label: 'scripted organisation', className: 'ref-scripted' },
@@ -15,36 +15,19 @@ const REFS: { key: keyof References; label: string; className: string }[] = [
 export function Curves() {
   const metrics = useApp(selectMetrics);
   const config = useApp(selectConfig);
-  const [refs, setRefs] = useState<Map<number, References>>(new Map());
+  const refs = useApp(selectReferences);
   const [hover, setHover] = useState<number | null>(null);
-  const tmaxes = useMemo(() => [...new Set(metrics.map((m) => m.tmax))], [metrics]);
-
-  useEffect(() => {
-    let live = true;
-    const missing = tmaxes.filter((t) => !refs.has(t));
-    if (!missing.length) return;
-    void (async () => {
-      const next = new Map(refs);
-      for (const t of missing) next.set(t, await referencesAt(config.family, config.agents, t));
-      if (live) setRefs(next);
-    })();
-    return () => {
-      live = false;
-    };
-  }, [tmaxes, refs, config.family, config.agents]);
-
-  useEffect(() => setRefs(new Map()), [config.family, config.agents]);
 
   const total = Math.max(config.prior + config.updates, metrics.length, 2);
   const { x, y } = chartScales(CHART, total, 0, 1);
   const ret = seriesPath(metrics.map((m, i) => [i, m.ret]), x, y);
   const refPaths = REFS.map((r) => ({
     ...r,
-    d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs.has(m.tmax) ? [[i, refs.get(m.tmax)![r.key]]] : [])), x, y),
+    d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])), x, y),
   }));
   const shown: UpdateMetrics | undefined = hover !== null ? metrics[hover] : metrics[metrics.length - 1];
   const shownIndex = hover ?? metrics.length - 1;
-  const ref = shown ? refs.get(shown.tmax) : undefined;
+  const ref = shown ? refs[shown.tmax] : undefined;
 
   return (
     <section className="panel" aria-labelledby="curves-title" data-testid="curves">

@@ -1,3 +1,4 @@
+import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
@@ -39,6 +40,8 @@ export interface UpdateMessage {
   modules: ModuleInfo[];
   /** Updates planned in all (imitation + RLCR). */
   total: number;
+  /** The reference organisations at this update's deadline (computed in the worker, cached). */
+  references: References;
 }
 
 /** Worker state as the UI shows it. */

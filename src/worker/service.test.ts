@@ -34,6 +34,8 @@ describe('TrainerService', () => {
     expect(updates.map((u) => u.metrics.update)).toEqual([0, 1]);
     expect(updates[0].total).toBe(3);
     expect(updates[0].modules.length).toBeGreaterThan(0);
+    // the reference lines come from the worker, so the page does no simulation of its own
+    expect(updates[0].references.scripted).toBeGreaterThan(updates[0].references.chain);
     expect(updates[0].events.length).toBeGreaterThan(0);
     expect(states.at(-1)).toBe('paused');
     await svc.start();

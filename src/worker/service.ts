@@ -1,4 +1,5 @@
 import type { Config } from '../rl/config';
+import { referenceReturns, type References } from '../rl/compare';
 import { Trainer } from '../rl/trainer';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
@@ -36,6 +37,8 @@ export class TrainerService implements TrainerApi {
   /** The running update loop, if any; `start` returns it. */
   private loop: Promise<void> | null = null;
   private wantRun = false;
+  /** Reference returns by family/agents/deadline. */
+  private readonly references = new Map<string, References>();
   private readonly chooseOptions: Partial<ChooseOptions>;
 
   constructor(chooseOptions: Partial<ChooseOptions> = {}) {
@@ -140,7 +143,14 @@ export class TrainerService implements TrainerApi {
       work: showcaseWork[k],
       luck: showcaseTask.luck[k] > 0,
     }));
-    if (this.onUpdate) this.deliver(this.onUpdate, { metrics, events, modules, total: t.totalUpdates });
+    const c = t.config;
+    const key = `${c.family}/${c.agents}/${metrics.tmax}`;
+    let references = this.references.get(key);
+    if (!references) {
+      references = await referenceReturns(c.family, c.agents, metrics.tmax);
+      this.references.set(key, references);
+    }
+    if (this.onUpdate) this.deliver(this.onUpdate, { metrics, events, modules, total: t.totalUpdates, references });
     return t.finished;
   }
 
