@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { readCommandLine, UsageError } from './lib/cli';
 
 const PORT = 4191;
 const ORIGIN = `http://localhost:${PORT}`;
@@ -41,9 +42,6 @@ interface Options {
   build: boolean;
   json?: string;
 }
-
-/** A command line the benchmark cannot run: reported with the usage and exit code 2. */
-class UsageError extends Error {}
 
 function parseOptions(argv: string[]): Options | 'help' {
   let values;
@@ -360,18 +358,7 @@ function print(r: Report): void {
 }
 
 async function main(): Promise<number> {
-  let opts: Options | 'help';
-  try {
-    opts = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`bench:ui: ${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (opts === 'help') {
-    console.log(USAGE);
-    return 0;
-  }
+  const opts = readCommandLine('bench:ui', USAGE, parseOptions);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {

@@ -22,6 +22,7 @@ import { AGENT_DIM, encodeObservations, GLOBAL_DIM, MODULE_DIM, OBS_DIM } from '
 import { generateTask, MAX_AGENTS, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
+import { readCommandLine, UsageError } from './lib/cli';
 import { formatTable } from './lib/table';
 
 /** Deadline (minutes) of every episode the benchmark plays. */
@@ -49,9 +50,6 @@ interface Options {
   /** File to write the JSON report to, if any. */
   json?: string;
 }
-
-/** A command line the benchmark cannot run: reported with the usage and exit code 2. */
-class UsageError extends Error {}
 
 /** Reads the flags; throws UsageError on unknown flags, stray arguments or bad values. */
 function parseOptions(argv: string[]): Options | 'help' {
@@ -539,19 +537,7 @@ function printMatmul(byBackend: BackendResult[], mismatches: string[], plan: Pla
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  let parsed: Options | 'help';
-  try {
-    parsed = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`bench: ${err.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  if (parsed === 'help') {
-    console.log(USAGE);
-    return;
-  }
-  const opts = parsed;
+  const opts = readCommandLine('bench', USAGE, parseOptions);
   const plan = opts.quick ? QUICK_PLAN : FULL_PLAN;
   const started = performance.now();
   const m = machine();
