@@ -1,3 +1,4 @@
+import type { ModuleInfo } from '../core/runFile';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
@@ -20,16 +21,8 @@ export interface BackendReport {
   notices: string[];
 }
 
-/** One module of the showcase task as the views need it. */
-export interface ModuleInfo {
-  tests: number;
-  /** Prerequisite module, or -1. */
-  dep: number;
-  /** Real work of this attempt, in agent-minutes (1 for a luck module). */
-  work: number;
-  /** Finishes by luck (tests pass only on completion). */
-  luck: boolean;
-}
+/** One module of the showcase task as the views need it (defined with the run-file format). */
+export type { ModuleInfo };
 
 /** What the worker streams after every update. */
 export interface UpdateMessage {
