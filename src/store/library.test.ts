@@ -1,0 +1,142 @@
+import 'fake-indexeddb/auto';
+import { strToU8 } from 'fflate';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, type RunFile } from '../core/runFile';
+import { fakeRun } from '../core/testing';
+import { LibraryError, RunLibrary } from './library';
+
+let dbCount = 0;
+const open = () => RunLibrary.open(`library-test-${++dbCount}`);
+
+const named = (name: string, created: string, updates = 4): RunFile => ({ ...fakeRun(updates), name, created });
+
+/** Everything the library holds: summaries and every run, for before/after comparisons. */
+async function contents(lib: RunLibrary): Promise<unknown> {
+  const list = await lib.list();
+  return { list, runs: await Promise.all(list.map((s) => lib.get(s.id))) };
+}
+
+const quotaFull = () =>
+  vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('RunLibrary', () => {
+  it('saves runs and lists their summaries newest first without loading the runs', async () => {
+    const lib = await open();
+    expect(await lib.list()).toEqual([]);
+    const a = named('first', '2024-05-01T10:00:00.000Z', 6);
+    const b = named('second', '2024-05-02T10:00:00.000Z', 3);
+    const idA = await lib.save(a);
+    const idB = await lib.save(b);
+    expect(idA).not.toBe(idB);
+    const list = await lib.list();
+    expect(list.map((s) => s.name)).toEqual(['second', 'first']);
+    expect(list[1]).toEqual({
+      id: idA,
+      name: 'first',
+      created: '2024-05-01T10:00:00.000Z',
+      configSummary: 'coupled, 2 agents, 6 updates, Tmax 8->24 linear, seed 1',
+      finalReturn: a.metrics[5].ret,
+      updates: 6,
+      checkpoints: 1,
+      bytes: encodeRunFile(a).length,
+    });
+    const getSpy = vi.spyOn(IDBObjectStore.prototype, 'getAll');
+    await lib.list();
+    expect(getSpy.mock.contexts.map((store) => (store as IDBObjectStore).name)).toEqual(['summaries']);
+    expect(await lib.get(idA)).toEqual(a);
+    expect(await lib.get(999)).toBeUndefined();
+    lib.close();
+  });
+
+  it('renames a run in the list and in the file, keeping hostile text as plain text', async () => {
+    const lib = await open();
+    const id = await lib.save(named('old', '2024-05-01T10:00:00.000Z'));
+    const hostile = '  <script>alert("x")</script> & co  ';
+    const summary = await lib.rename(id, hostile);
+    expect(summary.name).toBe('<script>alert("x")</script> & co');
+    expect((await lib.list())[0].name).toBe(summary.name);
+    expect((await lib.get(id))?.name).toBe(summary.name);
+    await expect(lib.rename(id, '   ')).rejects.toThrow('A run name cannot be empty.');
+    await expect(lib.rename(42, 'x')).rejects.toMatchObject({ code: 'not-found', message: 'There is no run 42 in the library.' });
+    lib.close();
+  });
+
+  it('removes a run and restores it under the same id (undo)', async () => {
+    const lib = await open();
+    const keep = await lib.save(named('keep', '2024-05-01T10:00:00.000Z'));
+    const run = named('gone', '2024-05-03T10:00:00.000Z');
+    const id = await lib.save(run);
+    const before = await contents(lib);
+    const token = await lib.remove(id);
+    expect((await lib.list()).map((s) => s.id)).toEqual([keep]);
+    expect(await lib.get(id)).toBeUndefined();
+    await expect(lib.remove(id)).rejects.toBeInstanceOf(LibraryError);
+    await lib.restore(token);
+    expect(await contents(lib)).toEqual(before);
+    expect(await lib.get(id)).toEqual(run);
+    const next = await lib.save(named('later', '2024-05-04T10:00:00.000Z'));
+    expect(next).toBeGreaterThan(id);
+    lib.close();
+  });
+
+  it('imports gzip and plain JSON run files and exports them back', async () => {
+    const lib = await open();
+    const run = named('imported', '2024-05-01T10:00:00.000Z', 5);
+    const gz = await lib.importFile(encodeRunFile(run));
+    const plain = await lib.importFile(strToU8(JSON.stringify(run)));
+    expect(gz.ok && plain.ok).toBe(true);
+    if (!gz.ok) return;
+    expect(gz.summary.name).toBe('imported');
+    expect(await lib.get(gz.id)).toEqual(run);
+    const out = await lib.exportRun(gz.id);
+    expect(out.filename).toBe(`imported-2024-05-01${RUN_FILE_EXTENSION}`);
+    expect(decodeRunFile(out.bytes)).toEqual({ ok: true, run });
+    await expect(lib.exportRun(77)).rejects.toMatchObject({ code: 'not-found' });
+    lib.close();
+  });
+
+  it('a failed import says why and leaves the library unchanged', async () => {
+    const lib = await open();
+    await lib.save(named('existing', '2024-05-01T10:00:00.000Z'));
+    const before = await contents(lib);
+    const good = encodeRunFile(named('new', '2024-05-02T10:00:00.000Z'));
+    const truncated = await lib.importFile(good.subarray(0, good.length - 30));
+    expect(truncated).toEqual({ ok: false, error: expect.stringMatching(/^The file is truncated or corrupt/) });
+    const v2 = await lib.importFile(strToU8(JSON.stringify({ ...named('new', '2024-05-02T10:00:00.000Z'), version: 2 })));
+    expect(v2).toEqual({ ok: false, error: expect.stringMatching(/^Unsupported run file version 2/) });
+    expect(await contents(lib)).toEqual(before);
+    lib.close();
+  });
+
+  it('refuses an invalid run on save', async () => {
+    const lib = await open();
+    await expect(lib.save({ ...named('x', '2024-05-01T10:00:00.000Z'), seed: 5 })).rejects.toMatchObject({ code: 'invalid', message: expect.stringMatching(/seed: 5 differs from config.seed/) });
+    expect(await lib.list()).toEqual([]);
+    lib.close();
+  });
+
+  it('a full storage quota gives a clear error and changes nothing', async () => {
+    const lib = await open();
+    const id = await lib.save(named('existing', '2024-05-01T10:00:00.000Z'));
+    const before = await contents(lib);
+    const token = await lib.remove(id);
+    await lib.restore(token);
+    quotaFull();
+    const err = await lib.save(named('new', '2024-05-02T10:00:00.000Z')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LibraryError);
+    expect(err).toMatchObject({ code: 'quota', message: expect.stringMatching(/^Browser storage is full: could not save the run \(\d+ KB\)\. Delete or export some runs/) });
+    const imported = await lib.importFile(encodeRunFile(named('new', '2024-05-02T10:00:00.000Z')));
+    expect(imported).toEqual({ ok: false, error: expect.stringMatching(/^Browser storage is full: /) });
+    await expect(lib.rename(id, 'renamed')).rejects.toMatchObject({ code: 'quota' });
+    await expect(lib.restore(token)).rejects.toMatchObject({ code: 'quota' });
+    vi.restoreAllMocks();
+    expect(await contents(lib)).toEqual(before);
+    lib.close();
+  });
+});

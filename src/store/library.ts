@@ -1,0 +1,249 @@
+/**
+ * The run library: recorded runs kept in the browser's IndexedDB (through `idb`). Each run is two
+ * records with one id: a small summary for the list, and the run file itself (the same gzip bytes
+ * an export writes). `list` reads only the summaries. Every change is one transaction over both,
+ * so a failure (a full disk included) leaves the library as it was.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
+import { cleanRunName, decodeRunFile, encodeRunFile, suggestedFileName, summariseConfig, type RunFile } from '../core/runFile';
+
+/** Key of a run in the library. */
+export type RunId = number;
+
+/** What the library list shows about a run, read without loading the run. */
+export interface RunSummary {
+  id: RunId;
+  /** Plain text: render it as text, never as markup. */
+  name: string;
+  /** When the run was recorded (ISO 8601). */
+  created: string;
+  /** e.g. "coupled, 8 agents, 600 updates, Tmax 8->24 linear, seed 1". */
+  configSummary: string;
+  /** Mean return of the last recorded update; null when nothing was recorded or it was not a number. */
+  finalReturn: number | null;
+  /** Updates recorded. */
+  updates: number;
+  /** Policy checkpoints held (0: the run cannot be continued). */
+  checkpoints: number;
+  /** Size of the stored (compressed) run file in bytes. */
+  bytes: number;
+}
+
+/** Everything needed to undo a `remove`: pass it to `restore`. */
+export interface DeletedRun {
+  summary: RunSummary;
+  bytes: Uint8Array;
+}
+
+/** The outcome of importing a file; `error` is fit to show to the user. */
+export type ImportResult = { ok: true; id: RunId; summary: RunSummary } | { ok: false; error: string };
+
+/**
+ * Why a library operation failed: `quota` (browser storage full), `not-found`, `invalid` (not a
+ * valid run or name), `corrupt` (a stored run can no longer be read), `storage` (any other
+ * IndexedDB failure).
+ */
+export type LibraryErrorCode = 'quota' | 'not-found' | 'invalid' | 'corrupt' | 'storage';
+
+/** A failed library operation; `message` is fit to show to the user. The library is unchanged. */
+export class LibraryError extends Error {
+  readonly code: LibraryErrorCode;
+
+  constructor(code: LibraryErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LibraryError';
+    this.code = code;
+  }
+}
+
+/** The IndexedDB database the app uses. */
+export const LIBRARY_DB_NAME = 'swarm-playground-runs';
+const DB_VERSION = 1;
+
+interface StoredFile {
+  id: RunId;
+  bytes: Uint8Array;
+}
+
+interface LibrarySchema extends DBSchema {
+  summaries: { key: RunId; value: RunSummary };
+  files: { key: RunId; value: StoredFile };
+}
+
+type WriteTx = IDBPTransaction<LibrarySchema, ('summaries' | 'files')[], 'readwrite'>;
+
+function isQuotaError(e: unknown): boolean {
+  return e instanceof DOMException ? e.name === 'QuotaExceededError' : !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'QuotaExceededError';
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+function summaryOf(run: RunFile, bytes: number): Omit<RunSummary, 'id'> {
+  const last = run.metrics[run.metrics.length - 1];
+  return {
+    name: run.name,
+    created: run.created,
+    configSummary: summariseConfig(run.config),
+    finalReturn: last && Number.isFinite(last.ret) ? last.ret : null,
+    updates: run.metrics.length,
+    checkpoints: run.checkpoints.items.length,
+    bytes,
+  };
+}
+
+/** The run library. Open it with `RunLibrary.open()`; every method is safe to call concurrently. */
+export class RunLibrary {
+  private readonly db: IDBPDatabase<LibrarySchema>;
+
+  private constructor(db: IDBPDatabase<LibrarySchema>) {
+    this.db = db;
+  }
+
+  /** Opens (creating on first use) the library database `name`. */
+  static async open(name: string = LIBRARY_DB_NAME): Promise<RunLibrary> {
+    try {
+      const db = await openDB<LibrarySchema>(name, DB_VERSION, {
+        upgrade(db) {
+          db.createObjectStore('summaries', { keyPath: 'id', autoIncrement: true });
+          db.createObjectStore('files', { keyPath: 'id' });
+        },
+      });
+      return new RunLibrary(db);
+    } catch (e) {
+      throw new LibraryError('storage', `The run library cannot be opened: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    }
+  }
+
+  /** Every run's summary, newest first. Reads no run files. */
+  async list(): Promise<RunSummary[]> {
+    const all = await this.db.getAll('summaries');
+    return all.sort((a, b) => (a.created === b.created ? b.id - a.id : a.created < b.created ? 1 : -1));
+  }
+
+  /** One run's summary, or undefined. */
+  async summary(id: RunId): Promise<RunSummary | undefined> {
+    return this.db.get('summaries', id);
+  }
+
+  /** The full run, or undefined if there is none with this id. Throws a LibraryError if it cannot be read. */
+  async get(id: RunId): Promise<RunFile | undefined> {
+    const file = await this.db.get('files', id);
+    if (!file) return undefined;
+    const r = decodeRunFile(file.bytes);
+    if (!r.ok) throw new LibraryError('corrupt', `The stored run ${id} cannot be read. ${r.error}`);
+    return r.run;
+  }
+
+  /** Adds a run (validated and compressed first) and returns its new id. */
+  async save(run: RunFile): Promise<RunId> {
+    return (await this.add(run)).id;
+  }
+
+  /** Changes a run's name (plain text; trimmed and cut to MAX_NAME_LENGTH) and returns its summary. */
+  async rename(id: RunId, name: string): Promise<RunSummary> {
+    if (!name.trim()) throw new LibraryError('invalid', 'A run name cannot be empty.');
+    const clean = cleanRunName(name);
+    return this.write('rename the run', async (tx) => {
+      const [summary, file] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+      if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+      const r = decodeRunFile(file.bytes);
+      if (!r.ok) throw new LibraryError('corrupt', `The stored run ${id} cannot be read. ${r.error}`);
+      const bytes = encodeRunFile({ ...r.run, name: clean });
+      const next: RunSummary = { ...summary, name: clean, bytes: bytes.length };
+      await tx.objectStore('files').put({ id, bytes });
+      await tx.objectStore('summaries').put(next);
+      return next;
+    });
+  }
+
+  /** Deletes a run; the returned token undoes it with `restore`. */
+  async remove(id: RunId): Promise<DeletedRun> {
+    return this.write('delete the run', async (tx) => {
+      const [summary, file] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+      if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+      await Promise.all([tx.objectStore('summaries').delete(id), tx.objectStore('files').delete(id)]);
+      return { summary, bytes: file.bytes };
+    });
+  }
+
+  /** Puts a deleted run back under its old id (undo of `remove`). */
+  async restore(deleted: DeletedRun): Promise<void> {
+    const { summary, bytes } = deleted;
+    await this.write('restore the run', async (tx) => {
+      await tx.objectStore('files').put({ id: summary.id, bytes });
+      await tx.objectStore('summaries').put(summary);
+    }, bytes.length);
+  }
+
+  /**
+   * Adds a run file's bytes (gzip or plain JSON) to the library. On any failure (not a valid run
+   * file, storage full) the library is unchanged and `error` says why.
+   */
+  async importFile(bytes: Uint8Array): Promise<ImportResult> {
+    const r = decodeRunFile(bytes);
+    if (!r.ok) return { ok: false, error: r.error };
+    try {
+      const summary = await this.add(r.run);
+      return { ok: true, id: summary.id, summary };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** A run's file (gzip-compressed JSON) and a suggested file name for saving it. */
+  async exportRun(id: RunId): Promise<{ bytes: Uint8Array; filename: string }> {
+    const tx = this.db.transaction(['summaries', 'files'], 'readonly');
+    const [summary, file] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+    await tx.done;
+    if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+    return { bytes: file.bytes, filename: suggestedFileName(summary) };
+  }
+
+  /** Closes the database connection. */
+  close(): void {
+    this.db.close();
+  }
+
+  private async add(run: RunFile): Promise<RunSummary> {
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeRunFile(run);
+    } catch (e) {
+      throw new LibraryError('invalid', (e as Error).message, { cause: e });
+    }
+    const base = summaryOf(run, bytes.length);
+    return this.write('save the run', async (tx) => {
+      const id = await tx.objectStore('summaries').add(base as RunSummary);
+      await tx.objectStore('files').put({ id, bytes });
+      return { ...base, id };
+    }, bytes.length);
+  }
+
+  /**
+   * Runs `f` in one read-write transaction over both stores. Any error aborts the transaction, so
+   * nothing of it lands; a full storage quota becomes a LibraryError with code `quota`.
+   */
+  private async write<T>(what: string, f: (tx: WriteTx) => Promise<T>, bytes = 0): Promise<T> {
+    const tx = this.db.transaction(['summaries', 'files'], 'readwrite');
+    try {
+      const out = await f(tx);
+      await tx.done;
+      return out;
+    } catch (e) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished (it failed on commit): nothing to undo.
+      }
+      await tx.done.catch(() => undefined);
+      if (e instanceof LibraryError) throw e;
+      if (isQuotaError(e)) {
+        const size = bytes ? ` (${sizeText(bytes)})` : '';
+        throw new LibraryError('quota', `Browser storage is full: could not ${what}${size}. Delete or export some runs to make room; the library is unchanged.`, { cause: e });
+      }
+      throw new LibraryError('storage', `Could not ${what}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    }
+  }
+}
