@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 /** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
@@ -86,7 +87,7 @@ test('with live views off it trains without drawing, and the views catch up on p
   await page.getByTestId('play').click();
   await expect(page.getByTestId('run-state')).toHaveText('paused');
   await page.getByTestId('step').click();
-  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(0);
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId('mini-useful')).toContainText(/\d/);
 });
 
@@ -100,6 +101,64 @@ test('keyboard alone can start and pause training', async ({ page }) => {
   await expect(page.getByTestId('run-state')).toHaveText('running');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('run-state')).toHaveText('paused');
+});
+
+test('the showcase episode plays minute by minute at the chosen speed and scrubs to a minute', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  await page.getByTestId('playback-speed').selectOption('2');
+  await page.getByTestId('step').click();
+  const minute = page.getByTestId('playback-minute');
+  await expect(minute).toHaveText(/^\d+\/\d+$/, { timeout: 60_000 });
+  const at = async () => Number((await minute.textContent())?.split('/')[0]);
+  const first = await at();
+  await expect.poll(at, { timeout: 20_000 }).toBeGreaterThan(first);
+  await page.getByTestId('playback-toggle').click();
+  await expect(page.getByTestId('playback-toggle')).toHaveText('Play episode');
+  // Three agents act once a minute each: three minutes are nine boxes.
+  await page.getByTestId('playback-tick').fill('3');
+  await expect(minute).toHaveText(/^3\//);
+  await expect(page.getByTestId('swimlanes').locator('svg rect')).toHaveCount(9);
+  await expect(page.getByTestId('countdown-summary')).toContainText('Minute 3 of');
+  await page.getByTestId('playback-tick').fill('0');
+  await expect(page.getByTestId('swimlanes').locator('svg rect')).toHaveCount(0);
+  await expect(page.getByTestId('board-feed')).toContainText('so far');
+  // Held: further training does not replace the episode on screen.
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('2', { timeout: 60_000 });
+  await expect(page.getByTestId('playback-update')).toContainText('rollout of update 1 (training is at 2)');
+  await page.getByTestId('playback-speed').selectOption('0');
+  await expect(page.getByTestId('playback-update')).toHaveText('rollout of update 2');
+});
+
+test('the settings panel holds every other schema field; an extreme value is clamped with a note', async ({ page }) => {
+  await page.goto(`/#${SMALL}`);
+  await page.getByText(/All settings/).click();
+  const entropy = page.getByTestId('setting-entropy');
+  await entropy.fill('5');
+  await entropy.press('Enter');
+  await expect(entropy).toHaveValue('1');
+  await expect(page.getByTestId('settings-panel')).toContainText('clamped to 1');
+  expect(page.url()).toMatch(/entropy=1(&|$)/);
+  await page.getByTestId('setting-critic').check();
+  expect(page.url()).toMatch(/critic=true/);
+  await page.getByTestId('setting-lr').fill('');
+  await page.getByTestId('setting-lr').blur();
+  await expect(page.getByTestId('setting-lr')).toHaveValue('0.003');
+  await expect(page.getByTestId('settings-panel')).toContainText('"" is not a number');
+  expect(page.url()).not.toMatch(/lr=/);
+});
+
+test('the page has no serious accessibility violations (axe, WCAG 2 A/AA)', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  await page.getByTestId('playback-speed').selectOption('0');
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 60_000 });
+  await page.getByText(/All settings/).click();
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(serious).toEqual([]);
 });
 
 for (const backend of ['cpu', 'wasm', 'webgl', 'webgpu']) {

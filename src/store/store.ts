@@ -5,6 +5,9 @@ import type { UpdateMetrics } from '../rl/trainer';
 import type { BackendChoice, BackendReport, RunState, UpdateMessage } from '../worker/protocol';
 import { configFromHash, hashFromConfig } from './urlConfig';
 
+/** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
+export const INITIAL_SPEED = 4;
+
 /** The run's settings, kept in the URL hash so a copied link reproduces it. */
 export interface ConfigSlice {
   config: Config;
@@ -44,7 +47,27 @@ export interface SelectionSlice {
   selectAgent: (a: number | null) => void;
 }
 
-export type AppState = ConfigSlice & RunSlice & SelectionSlice;
+/**
+ * Which showcase episode the episode views show, and how far into it: the swimlanes, board, DM
+ * graph, module bars and countdown all show the minutes before `tick` of `episode`.
+ */
+export interface PlaybackSlice {
+  /** The episode on screen; held while it plays, so new updates do not cut it off. */
+  episode: UpdateMessage | null;
+  /** Minutes of the episode shown (0 to its length). */
+  tick: number;
+  /** Playing: the clock runs and the next episode follows the end. Paused: the view holds still. */
+  playing: boolean;
+  /** Simulated minutes per second; 0 shows each episode whole. */
+  speed: number;
+  /** Puts an episode on screen, from its start (or whole, at speed 0). */
+  showEpisode: (episode: UpdateMessage | null, tick: number) => void;
+  setTick: (tick: number) => void;
+  setPlaying: (playing: boolean) => void;
+  setSpeed: (speed: number) => void;
+}
+
+export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice;
 
 function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice } {
   const hash = typeof location === 'undefined' ? '' : location.hash;
@@ -91,11 +114,20 @@ export const useApp = create<AppState>()((set) => ({
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, error: null }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, error: null, episode: null, tick: 0 }),
   setError: (error) => set({ error }),
 
   selectedAgent: null,
   selectAgent: (selectedAgent) => set({ selectedAgent }),
+
+  episode: null,
+  tick: 0,
+  playing: true,
+  speed: INITIAL_SPEED,
+  showEpisode: (episode, tick) => set({ episode, tick }),
+  setTick: (tick) => set({ tick }),
+  setPlaying: (playing) => set({ playing }),
+  setSpeed: (speed) => set({ speed }),
 }));
 
 /** Module-level selectors (stable references, as the zustand docs advise). */
@@ -107,3 +139,8 @@ export const selectRunState = (s: AppState) => s.runState;
 export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;
 export const selectError = (s: AppState) => s.error;
+export const selectEpisode = (s: AppState) => s.episode;
+export const selectTick = (s: AppState) => s.tick;
+export const selectPlaying = (s: AppState) => s.playing;
+export const selectSpeed = (s: AppState) => s.speed;
+export const selectSelectedAgent = (s: AppState) => s.selectedAgent;

@@ -6,8 +6,10 @@ import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
 import { ScheduleEditor } from './ScheduleEditor';
+import { SettingsPanel } from './SettingsPanel';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
+import { usePlaybackDriver } from './usePlayback';
 import { useTrainer } from './useTrainer';
 
 function BackendBadge() {
@@ -47,6 +49,7 @@ function Notices() {
 /** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
   const controls = useTrainer();
+  usePlaybackDriver();
   return (
     <main className="app" data-testid="app-root">
       <header className="top">
@@ -60,6 +63,7 @@ export function App() {
       </p>
       <Notices />
       <Controls controls={controls} />
+      <SettingsPanel controls={controls} />
       <div className="grid">
         <Curves />
         <div>

@@ -2,26 +2,38 @@ import { scaleLinear } from 'd3';
 import { selectConfig, selectLast, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { episodeSummary, scheduleStatus } from './feed';
+import { PlaybackControls } from './PlaybackControls';
+import { useFrame } from './usePlayback';
 import './board.css';
 
 /** The showcase rollout's clock against its deadline, and where training stands on the deadline schedule. */
 export function Countdown() {
   const last = useApp(selectLast);
+  const frame = useFrame();
   const config = useApp(selectConfig);
-  if (!last) {
+  if (!last || !frame) {
     return (
       <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
         <h2 id="countdown-title">Deadline</h2>
         <p className="empty">Start training to see the swarm race its deadline.</p>
+        <PlaybackControls frame={null} newest={-1} />
       </section>
     );
   }
-  const { metrics, events, modules, total } = last;
-  const tmax = Math.max(1, metrics.tmax);
+  const { metrics, total } = last;
+  const { episode, tick, length, events } = frame;
+  const { modules } = episode;
+  const tmax = Math.max(1, episode.metrics.tmax);
   const s = episodeSummary(events, modules, tmax);
+  const over = tick >= length;
   const sched = scheduleStatus(metrics.update, total, metrics.tmax, config.tmaxEnd, metrics.phase);
+  const summary = !over
+    ? `Minute ${tick} of ${tmax}: ${s.modulesDone} of ${s.modulesTotal} modules done, ${Math.round(s.share * 100)}% of tests passing.`
+    : s.finished
+      ? `All ${s.modulesTotal} modules done: ${s.text} of ${tmax}.`
+      : `${s.modulesDone} of ${s.modulesTotal} modules done: ${s.text}.`;
 
-  const width = 640;
+  const width = 340;
   const left = 8;
   const right = width - 8;
   const height = 58;
@@ -35,15 +47,15 @@ export function Countdown() {
       <h2 id="countdown-title">
         Deadline{' '}
         <Explain>
-          The bar is the latest showcase rollout's clock, from minute 0 to its deadline. Each ✓ marks a module finishing. If every module finishes, the episode ends early at that minute; otherwise it is cut at the deadline and only the finished modules' tests count. Below: training grows the deadline over the updates, so early updates practise short sprints.
+          The bar is the clock of one rollout from the latest update, from minute 0 to its deadline; it runs at the playback speed you choose, and you can drag it back to any minute. Each ✓ marks a module finishing. If every module finishes, the episode ends early at that minute; otherwise it is cut at the deadline and only the finished modules' tests count. Below: training grows the deadline over the updates, so early updates practise short sprints.
         </Explain>
       </h2>
       <p className="countdown-summary" data-testid="countdown-summary">
-        {s.finished ? `All ${s.modulesTotal} modules done: ${s.text} of ${tmax}.` : `${s.modulesDone} of ${s.modulesTotal} modules done: ${s.text}.`}
+        {summary}
       </p>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Showcase rollout against a ${tmax}-minute deadline: ${s.text}`}>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Showcase rollout against a ${tmax}-minute deadline: ${summary}`}>
         <rect className="clock-track" x={left} y={barY} width={right - left} height={barH} />
-        <rect className={s.finished ? 'clock-used finished' : 'clock-used'} x={left} y={barY} width={x(s.end) - left} height={barH} />
+        <rect className={s.finished ? 'clock-used finished' : 'clock-used'} x={left} y={barY} width={x(over ? s.end : tick) - left} height={barH} data-testid="clock-used" />
         {ticks.map((v) => (
           <g key={v}>
             <line className="grid" x1={x(v)} x2={x(v)} y1={barY + barH} y2={barY + barH + 4} />
@@ -63,6 +75,7 @@ export function Countdown() {
         ))}
         <line className="clock-deadline" x1={x(tmax)} x2={x(tmax)} y1={barY - 4} y2={barY + barH + 4} />
       </svg>
+      <PlaybackControls frame={frame} newest={last.metrics.update} />
       <div className="schedule-status">
         <span data-testid="countdown-schedule">{sched.text}</span>
         <progress max={1} value={sched.progress} aria-label="Training progress" />

@@ -37,7 +37,7 @@ export function Curves() {
       <svg
         viewBox={`0 0 ${CHART.width} ${CHART.height}`}
         role="img"
-        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shownIndex}` : 'No updates yet'}
+        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shownIndex + 1}` : 'No updates yet'}
         onMouseMove={(e) => {
           const box = e.currentTarget.getBoundingClientRect();
           const u = Math.round(x.invert(((e.clientX - box.left) / box.width) * CHART.width));
@@ -67,7 +67,7 @@ export function Curves() {
       <dl className="readout" data-testid="readout">
         <div>
           <dt>update</dt>
-          <dd data-testid="update-count">{shown ? shownIndex : '–'}</dd>
+          <dd data-testid="update-count">{shown ? shownIndex + 1 : '–'}</dd>
         </div>
         <div>
           <dt>deadline</dt>

@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3';
 import { useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
-import { useApp } from '../store/store';
-import { useShowcase } from './useShowcase';
+import { selectSelectedAgent, useApp } from '../store/store';
+import { useFrame } from './usePlayback';
 import { aggregateDms, BOARD_HALF, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
 import { Explain } from './Explain';
 import './dmGraph.css';
@@ -30,41 +30,53 @@ function useReducedMotion(): boolean {
 }
 
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the last three minutes. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the three minutes before the playback clock. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
 /** Force layouts by graph shape, so an unchanged graph is not laid out again. */
 const layoutCache = new Map<string, ReturnType<typeof layoutGraph>>();
 
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
 export function DmGraph() {
-  const last = useShowcase();
-  const selected = useApp((s) => s.selectedAgent);
+  const frame = useFrame();
+  const episode = frame?.episode ?? null;
+  const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
   const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
-  const graph = useMemo(() => {
-    if (!last) return null;
-    const events = last.events;
+  // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
+  const placed = useMemo(() => {
+    if (!episode) return null;
+    const events = episode.events;
     const agents = Math.max(1, ...events.map((e) => Math.max(e.agent, e.target) + 1));
     const edges = aggregateDms(events, agents);
-    const sent = sentCounts(events, agents);
     const board = boardLinks(events, agents);
-    const radii = sent.map(nodeRadius);
+    const radii = sentCounts(events, agents).map(nodeRadius);
     // The force layout is the costly part: reuse it while the graph's shape (who talks to whom,
     // counts on a log scale, node sizes) stays the same, which it mostly does between updates.
     const shape = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${board.map((b) => b.agent).join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
-    let layout = layoutCache.get(shape);
-    if (!layout) {
-      layout = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: 150 });
+    let laid = layoutCache.get(shape);
+    if (!laid) {
+      laid = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: 150 });
       if (layoutCache.size >= 64) layoutCache.clear();
-      layoutCache.set(shape, layout);
+      layoutCache.set(shape, laid);
     }
-    const recent = recentDms(events, agents, 3).slice(-MAX_DOTS);
-    return { agents, edges, sent, board, radii, layout, recent };
-  }, [last]);
+    return { agents, laid };
+  }, [episode]);
 
-  if (!last || !graph) {
+  // What has happened up to the clock.
+  const graph = useMemo(() => {
+    if (!frame || !placed) return null;
+    const { agents, laid } = placed;
+    const edges = aggregateDms(frame.events, agents);
+    const sent = sentCounts(frame.events, agents);
+    const board = boardLinks(frame.events, agents);
+    const radii = sent.map(nodeRadius);
+    const recent = recentDms(frame.events, agents, 3).slice(-MAX_DOTS);
+    return { agents, edges, sent, board, radii, layout: laid, recent };
+  }, [frame, placed]);
+
+  if (!graph) {
     return (
       <section className="panel" aria-labelledby="dm-title" data-testid="dm-graph">
         <h2 id="dm-title">Direct messages</h2>

@@ -6,7 +6,7 @@ export function Explain({ children }: { children: ReactNode }) {
   const id = useId();
   return (
     <span className="explain" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
-      <button type="button" className="explain-button" aria-label="What does this show?" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)} onFocus={() => setOpen(true)} onBlur={() => setOpen(false)}>
+      <button type="button" className="explain-button" aria-label="What does this show?" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)} onFocus={() => setOpen(true)} onBlur={() => setOpen(false)} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
         ?
       </button>
       <span id={id} role="tooltip" className="explain-popover" hidden={!open}>

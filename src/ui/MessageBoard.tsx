@@ -1,26 +1,34 @@
-import { useMemo } from 'react';
-import { selectConfig, useApp } from '../store/store';
-import { useShowcase } from './useShowcase';
+import { useEffect, useMemo, useRef } from 'react';
+import { selectConfig, selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { agentColour, feedRows, rowsForAgent } from './feed';
 import { SelectField } from './Fields';
+import { useFrame } from './usePlayback';
 import './board.css';
 
 const ALL = 'all';
 
 /** The showcase rollout's public board and DMs as a feed: who posted, read, claimed and handed over what, minute by minute. */
 export function MessageBoard() {
-  const last = useShowcase();
+  const frame = useFrame();
+  const last = frame?.episode ?? null;
   const config = useApp(selectConfig);
-  const selected = useApp((s) => s.selectedAgent);
+  const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  const rows = useMemo(() => (last ? feedRows(last.events) : []), [last]);
+  const rows = useMemo(() => (frame ? feedRows(frame.events) : []), [frame]);
+  const feed = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
 
   const agents = Math.max(1, config.agents, selected === null ? 0 : selected + 1, ...(last ? last.events.map((e) => e.agent + 1) : []));
   const options = [ALL, ...Array.from({ length: agents }, (_, a) => String(a))];
   const labels: Record<string, string> = { [ALL]: 'all agents' };
   for (let a = 0; a < agents; a++) labels[a] = `agent ${a}`;
   const shown = rowsForAgent(rows, selected);
+  // Keep the newest line in view while the clock runs, unless the reader scrolled up.
+  useEffect(() => {
+    const el = feed.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [shown.length]);
 
   return (
     <section className="panel board" aria-labelledby="board-title" data-testid="message-board">
@@ -34,19 +42,33 @@ export function MessageBoard() {
       {!last ? (
         <p className="empty">Start training to see what the agents tell each other.</p>
       ) : (
-        <ol className="board-feed" role="log" aria-live="off" aria-label="Messages of the latest showcase rollout, oldest first" data-testid="board-feed">
-          {shown.length === 0 && <li className="board-none">{selected === null ? 'No posts, reads, claims or messages in this rollout.' : `Agent ${selected} sent, read and claimed nothing in this rollout.`}</li>}
-          {shown.map((r, i) => (
-            <li key={i} className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
-              <span className="board-stamp">{r.stamp}</span>
-              <span className="board-author">
-                <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
-                agent {r.agent}
-              </span>
-              <span className="board-text">{r.text}</span>
-            </li>
-          ))}
-        </ol>
+        <div
+          className="board-feed"
+          role="log"
+          aria-live="off"
+          aria-label="Messages of the showcase rollout up to the playback clock, oldest first"
+          data-testid="board-feed"
+          ref={feed}
+          tabIndex={0}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            pinned.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
+          }}
+        >
+          <ol className="board-list">
+            {shown.length === 0 && <li className="board-none">{selected === null ? 'No posts, reads, claims or messages so far in this rollout.' : `Agent ${selected} sent, read and claimed nothing so far in this rollout.`}</li>}
+            {shown.map((r, i) => (
+              <li key={i} className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
+                <span className="board-stamp">{r.stamp}</span>
+                <span className="board-author">
+                  <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
+                  agent {r.agent}
+                </span>
+                <span className="board-text">{r.text}</span>
+              </li>
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );

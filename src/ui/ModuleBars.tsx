@@ -1,13 +1,14 @@
 import { scaleLinear } from 'd3';
 import { Explain } from './Explain';
 import { moduleProgress } from './feed';
-import { useShowcase } from './useShowcase';
+import { useFrame } from './usePlayback';
 
 /** One bar per module of the showcase task: its tests, and how many pass at the end of the episode. */
 export function ModuleBars() {
-  const last = useShowcase();
-  if (!last) return null;
-  const progress = moduleProgress(last.events, last.modules);
+  const frame = useFrame();
+  if (!frame) return null;
+  const last = frame.episode;
+  const progress = moduleProgress(frame.events, last.modules);
   const maxTests = Math.max(1, ...last.modules.map((m) => m.tests));
   const width = 640;
   const rowH = 16;
@@ -17,7 +18,7 @@ export function ModuleBars() {
   return (
     <section className="panel" aria-labelledby="modules-title" data-testid="module-bars">
       <h2 id="modules-title">
-        Modules and tests <Explain>Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing when the deadline hit. Tests pass as work gets done, all of them when the module is finished. A module that needs another one's interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.</Explain>
+        Modules and tests <Explain>Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing at the minute the playback clock shows (at the end: when the deadline hit). Tests pass as work gets done, all of them when the module is finished. A module that needs another one's interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.</Explain>
       </h2>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${progress.filter((p) => p.done).length} of ${last.modules.length} modules finished`}>
         {last.modules.map((m, k) => {

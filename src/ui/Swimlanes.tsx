@@ -1,8 +1,9 @@
 import { scaleBand } from 'd3';
 import type { EventKind, SimEvent } from '../sim/events';
-import { useApp } from '../store/store';
-import { useShowcase } from './useShowcase';
+import { useMemo } from 'react';
+import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
+import { useFrame } from './usePlayback';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
 export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
@@ -31,12 +32,13 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
     }));
 }
 
-/** One swimlane per agent: what it did each minute of this update's showcase rollout. */
+/** One swimlane per agent: what it did each minute of the showcase episode, up to the playback clock. */
 export function Swimlanes() {
-  const last = useShowcase();
-  const selected = useApp((s) => s.selectedAgent);
+  const frame = useFrame();
+  const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  if (!last) {
+  const cells = useMemo(() => (frame ? laneCells(frame.events) : []), [frame]);
+  if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
         <h2 id="lanes-title">What each agent did</h2>
@@ -44,29 +46,49 @@ export function Swimlanes() {
       </section>
     );
   }
-  const agents = Math.max(1, ...last.events.map((e) => e.agent + 1));
-  const minutes = last.metrics.tmax;
+  const { episode, tick, length } = frame;
+  const agents = Math.max(1, ...episode.events.map((e) => e.agent + 1));
+  const minutes = Math.max(1, episode.metrics.tmax);
   const width = 640;
   const left = 56;
   const rowH = 18;
   const height = agents * rowH + 22;
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
-  const completes = last.events.filter((e) => e.kind === 'complete');
+  const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
+  const completes = frame.events.filter((e) => e.kind === 'complete');
+  const toggle = (a: number) => select(selected === a ? null : a);
   return (
     <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
       <h2 id="lanes-title">
-        What each agent did <Explain>One row per agent, one box per minute of one rollout from the latest update. Blue boxes are work (the number is the module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes.</Explain>
+        What each agent did <Explain>One row per agent, one box per minute of one rollout from the latest update, filling in as the clock runs. Blue boxes are work (the number is the module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes. Click an agent's name to highlight it everywhere.</Explain>
       </h2>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Swimlanes of ${agents} agents over ${minutes} minutes`}>
+      <svg viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
         {Array.from({ length: agents }, (_, a) => (
           <g key={a} className={selected === a ? 'lane selected' : 'lane'}>
-            <text className="tick lane-label" x={left - 6} y={a * rowH + rowH / 2} dy="0.32em" textAnchor="end" onClick={() => select(selected === a ? null : a)}>
+            <text
+              className="tick lane-label"
+              x={left - 6}
+              y={a * rowH + rowH / 2}
+              dy="0.32em"
+              textAnchor="end"
+              tabIndex={0}
+              role="button"
+              aria-pressed={selected === a}
+              aria-label={`agent ${a}`}
+              onClick={() => toggle(a)}
+              onKeyDown={(ev) => {
+                if (ev.key === 'Enter' || ev.key === ' ') {
+                  ev.preventDefault();
+                  toggle(a);
+                }
+              }}
+            >
               agent {a}
             </text>
             <line className="grid" x1={left} x2={width - 4} y1={(a + 1) * rowH - 1} y2={(a + 1) * rowH - 1} />
           </g>
         ))}
-        {laneCells(last.events).map((c, i) => (
+        {cells.map((c, i) => (
           <g key={i}>
             <rect x={x(c.t)} y={c.agent * rowH + 2} width={x.bandwidth()} height={rowH - 5} fill={KIND_COLOURS[c.kind]} opacity={selected === null || selected === c.agent ? 1 : 0.3}>
               <title>{`minute ${c.t}, agent ${c.agent}: ${c.kind} ${c.label}`}</title>
@@ -78,6 +100,7 @@ export function Swimlanes() {
             )}
           </g>
         ))}
+        {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
         {completes.map((e, i) => (
           <text key={i} className="tick" x={(x(e.t) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
             ✓{e.module}

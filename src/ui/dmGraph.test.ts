@@ -93,10 +93,12 @@ describe('DmGraph render', () => {
   // Server rendering reads zustand's initial state, so the store is replaced by a plain snapshot here.
   async function render(last: unknown, selectedAgent: number | null): Promise<string> {
     vi.resetModules();
-    const state = { last, selectedAgent, selectAgent: () => {} };
+    const state = { episode: last, tick: 1000, selectedAgent, selectAgent: () => {} };
     vi.doMock('../store/store', () => ({
       useApp: (sel: (s: typeof state) => unknown) => sel(state),
-      selectLast: (s: typeof state) => s.last,
+      selectEpisode: (s: typeof state) => s.episode,
+      selectTick: (s: typeof state) => s.tick,
+      selectSelectedAgent: (s: typeof state) => s.selectedAgent,
     }));
     const { createElement } = await import('react');
     const { renderToStaticMarkup } = await import('react-dom/server');

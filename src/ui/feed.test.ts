@@ -127,10 +127,15 @@ describe('MessageBoard and Countdown render', () => {
   // Server rendering reads zustand's initial state, so the store is replaced by a plain snapshot here.
   async function render(last: unknown, selectedAgent: number | null) {
     vi.resetModules();
-    const state = { last, selectedAgent, selectAgent: () => {}, config: { agents: 3, tmaxEnd: 24 } };
+    const state = { last, episode: last, tick: 1000, selectedAgent, selectAgent: () => {}, playing: true, speed: 4, config: { agents: 3, tmaxEnd: 24 } };
     vi.doMock('../store/store', () => ({
       useApp: (sel: (s: typeof state) => unknown) => sel(state),
       selectLast: (s: typeof state) => s.last,
+      selectEpisode: (s: typeof state) => s.episode,
+      selectTick: (s: typeof state) => s.tick,
+      selectPlaying: (s: typeof state) => s.playing,
+      selectSpeed: (s: typeof state) => s.speed,
+      selectSelectedAgent: (s: typeof state) => s.selectedAgent,
       selectConfig: (s: typeof state) => s.config,
     }));
     const { createElement } = await import('react');

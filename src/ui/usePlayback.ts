@@ -1,0 +1,83 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { SimEvent } from '../sim/events';
+import { selectEpisode, selectLast, selectPlaying, selectSpeed, selectTick, useApp } from '../store/store';
+import type { UpdateMessage } from '../worker/protocol';
+import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from './playback';
+
+/** At speed 0 (whole episodes) the views follow new updates at most this often: they redraw hundreds of elements. */
+export const WHOLE_INTERVAL_MS = 1000;
+
+/**
+ * Runs the showcase playback clock (mount once, in the app root): advances the tick one simulated
+ * minute at a time at the chosen speed, holds the end of an episode for a moment, then moves on to
+ * the latest update's episode. Paused, it holds still whatever training does.
+ */
+export function usePlaybackDriver(): void {
+  const last = useApp(selectLast);
+  const episode = useApp(selectEpisode);
+  const tick = useApp(selectTick);
+  const playing = useApp(selectPlaying);
+  const speed = useApp(selectSpeed);
+  const shownAt = useRef(0);
+  const endAt = useRef<number | null>(null);
+  const length = episode ? episodeLength(episode) : 0;
+
+  // The clock: one minute per tick. Independent of new updates, so their rate cannot stall it.
+  useEffect(() => {
+    if (!episode || !playing) return;
+    if (speed === 0) {
+      if (tick < length) useApp.getState().setTick(length);
+      return;
+    }
+    if (tick >= length) {
+      endAt.current ??= performance.now();
+      return;
+    }
+    endAt.current = null;
+    const timer = setTimeout(() => useApp.getState().setTick(tick + 1), minuteMs(speed));
+    return () => clearTimeout(timer);
+  }, [episode, tick, playing, speed, length]);
+
+  // The next episode: the first one at once; later ones once the shown one has played out.
+  useEffect(() => {
+    const put = (u: UpdateMessage) => {
+      shownAt.current = performance.now();
+      endAt.current = null;
+      const s = useApp.getState();
+      s.showEpisode(u, s.speed === 0 ? episodeLength(u) : 0);
+    };
+    if (!last || last === episode) return;
+    if (!episode) {
+      put(last);
+      return;
+    }
+    if (!playing || tick < length) return;
+    const now = performance.now();
+    if (endAt.current === null) endAt.current = now;
+    const wait = speed === 0 ? shownAt.current + WHOLE_INTERVAL_MS - now : endAt.current + END_HOLD_MS - now;
+    const timer = setTimeout(() => put(last), Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [last, episode, tick, playing, speed, length]);
+}
+
+/** What the episode views draw: the episode on screen, the clock, and the events before it. */
+export interface Frame {
+  episode: UpdateMessage;
+  tick: number;
+  /** Minutes the episode lasts (finished early, or its deadline). */
+  length: number;
+  /** Events of the minutes before the clock. */
+  events: SimEvent[];
+}
+
+/** The current playback frame, or null before the first update. */
+export function useFrame(): Frame | null {
+  const episode = useApp(selectEpisode);
+  const tick = useApp(selectTick);
+  return useMemo(() => {
+    if (!episode) return null;
+    const length = episodeLength(episode);
+    const t = Math.min(tick, length);
+    return { episode, tick: t, length, events: t >= length ? episode.events : eventsBefore(episode.events, t) };
+  }, [episode, tick]);
+}
