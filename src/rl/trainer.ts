@@ -10,7 +10,7 @@ import { generateTask, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
-import { SwarmPolicy } from './policy';
+import { SwarmPolicy, type PolicyJSON } from './policy';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { tmaxAt } from './schedule';
 
@@ -89,6 +89,21 @@ export class Trainer {
     this.env = new SprintEnv(B, config.agents);
     this.actor = new PolicyActor(this.policy, config.seed);
     this.streams = Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize));
+  }
+
+  /**
+   * Replaces the policy's weights with saved ones (`SwarmPolicy.toJSON`, e.g. a run file's
+   * checkpoint) to continue training from them. Throws, changing nothing, if they were made for
+   * another network shape than this trainer's config. Adam's moment estimates are kept.
+   */
+  loadWeights(weights: PolicyJSON): void {
+    const { hidden, scorer } = this.policy.shape;
+    if (weights?.shape?.hidden !== hidden || weights.shape.scorer !== scorer) {
+      throw new Error(`the weights are for a policy of hidden ${weights?.shape?.hidden} / scorer ${weights?.shape?.scorer}, this trainer has ${hidden} / ${scorer}`);
+    }
+    const saved = SwarmPolicy.fromJSON(weights);
+    this.policy.copyFrom(saved);
+    saved.dispose();
   }
 
   /**
