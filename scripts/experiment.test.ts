@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodeRunFile } from '../src/core/runFile';
 
 const tsx = join('node_modules', '.bin', 'tsx');
 const run = (args: string[]) => spawnSync(tsx, ['scripts/experiment.ts', ...args], { encoding: 'utf8' });
@@ -20,6 +21,18 @@ describe('npm run experiment', () => {
     expect(csv.map((l) => l.split(',')[0])).toEqual(['organisation', 'random', 'single chain', 'best-of-N', 'scripted organisation', 'imitation prior', 'trained swarm']);
     expect(readFileSync(join(out, 'training-seed1.csv'), 'utf8').trim().split('\n')).toHaveLength(5);
     expect(JSON.parse(readFileSync(join(out, 'policy-seed1.json'), 'utf8')).format).toBe('swarm-policy');
+    const runFile = decodeRunFile(readFileSync(join(out, 'run-seed1.swarmrun.json.gz')));
+    expect(runFile.ok && runFile.run.metrics.map((m) => m.phase)).toEqual(['prior', 'rlcr', 'rlcr', 'rlcr']);
+  }, 60_000);
+
+  it('continues from the last checkpoint of a run file with --init-from', () => {
+    const from = join(out, 'run-seed1.swarmrun.json.gz');
+    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '1', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', join(out, 'continued')];
+    const r = run([...small, '--init-from', from]);
+    expect(r.status, r.stderr).toBe(0);
+    const bad = run([...small, '--init-from', from, '--hidden', '16']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--init-from: the weights are for a policy of hidden 64 \/ scorer 32, this trainer has 16 \/ 32/);
   }, 60_000);
 
   it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {

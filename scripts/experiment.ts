@@ -13,6 +13,7 @@ import { Trainer, type UpdateMetrics } from '../src/rl/trainer';
 import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { ProgressBar, formatDuration } from './lib/progress';
+import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { formatTable, toCsv } from './lib/table';
 
 const RUNNER_FLAGS: Record<string, string> = {
@@ -22,6 +23,7 @@ const RUNNER_FLAGS: Record<string, string> = {
   backend: `TF.js backend: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
   out: 'output folder (default results/<family>-<agents>a-<time>)',
   'load-policy': 'start from the weights in this JSON file (written by an earlier run)',
+  'init-from': 'start from the last checkpoint of this run file (run-seed*.swarmrun.json.gz)',
   quiet: 'no progress bar',
   help: 'show this help',
 };
@@ -53,6 +55,7 @@ interface Options {
   backend: NodeBackend;
   out: string;
   loadPolicy: string | null;
+  initFrom: string | null;
   quiet: boolean;
 }
 
@@ -92,7 +95,8 @@ function readOptions(argv: string[]): Options {
   const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
   if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
   for (const f of ['eval-greedy', 'quiet']) if (args.flags.has(f) && !args.bare.has(f)) errors.push(`--${f} takes no value`);
-  for (const f of ['out', 'load-policy', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
+  for (const f of ['out', 'load-policy', 'init-from', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
+  if (args.flags.has('load-policy') && args.flags.has('init-from')) errors.push('--load-policy and --init-from both give starting weights: use one');
   if (errors.length) fail(errors);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return {
@@ -103,6 +107,7 @@ function readOptions(argv: string[]): Options {
     backend,
     out: args.flags.get('out') ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
     loadPolicy: args.flags.get('load-policy') ?? null,
+    initFrom: args.flags.get('init-from') ?? null,
     quiet: args.flags.has('quiet'),
   };
 }
@@ -121,6 +126,14 @@ function loadPolicy(path: string): SwarmPolicy {
   }
 }
 
+function initFrom(trainer: Trainer, path: string): void {
+  try {
+    trainer.loadWeights(runFileCheckpoint(path).weights);
+  } catch (e) {
+    fail([`--init-from: ${(e as Error).message}`]);
+  }
+}
+
 const CURVE_COLUMNS: (keyof UpdateMetrics)[] = ['update', 'phase', 'tmax', 'ret', 'retStd', 'messages', 'messageRate', 'handoffs', 'useful', 'duplicate', 'blocked', 'emptyReads', 'idle', 'claims', 'entropy', 'loss', 'gradNorm', 'collectMs', 'learnMs'];
 
 interface SeedResult {
@@ -135,6 +148,8 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   const config = { ...opts.config, seed };
   const start = opts.loadPolicy ? loadPolicy(opts.loadPolicy) : undefined;
   const trainer = new Trainer(config, start);
+  if (opts.initFrom) initFrom(trainer, opts.initFrom);
+  const recording = new TrainingRecording(config, { name: `${config.family}, ${config.agents} agents, seed ${seed} (CLI)` });
   const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates);
   const curve: UpdateMetrics[] = [];
   const evalOpts = { family: config.family, agents: config.agents, tmax: config.tmaxEnd, tasks: opts.evalTasks, seed, greedy: opts.greedy };
@@ -142,7 +157,9 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   let evalSeconds = 0;
   const t0 = performance.now();
   while (!trainer.finished) {
-    const { metrics } = await trainer.step();
+    const result = await trainer.step();
+    const { metrics } = result;
+    await recording.record(trainer, result);
     curve.push(metrics);
     bar?.update(trainer.update, `${metrics.phase} Tmax ${metrics.tmax}  return ${metrics.ret.toFixed(2)}  msgs ${metrics.messages.toFixed(1)}`);
     if (config.prior > 0 && trainer.update === config.prior) {
@@ -151,10 +168,11 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
       evalSeconds += (performance.now() - e0) / 1000;
     }
   }
-  const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds;
+  const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds - recording.seconds;
   const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy });
   if (imitation) orgs.splice(orgs.length - 1, 0, imitation);
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
+  recording.write(join(opts.out, `run-seed${seed}.swarmrun.json.gz`), trainer);
   writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(CURVE_COLUMNS, curve.map((m) => CURVE_COLUMNS.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
   trainer.dispose();
   return { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
@@ -205,7 +223,7 @@ async function main(): Promise<void> {
     '',
     `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
     `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,
-    `Written to ${opts.out}/ (summary.json, summary.csv, training-seed*.csv, policy-seed*.json)`,
+    `Written to ${opts.out}/ (summary.json, summary.csv, training-seed*.csv, policy-seed*.json, run-seed*.swarmrun.json.gz)`,
   ].join('\n');
   process.stdout.write(report + '\n');
   writeFileSync(

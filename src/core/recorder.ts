@@ -8,6 +8,7 @@ import { scheduleOf, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
+import type { Task } from '../sim/task';
 import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type ThinningRule } from './runFile';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
@@ -246,6 +247,11 @@ export function episodeTicks(e: ShowcaseEpisode): number {
     last = Math.max(last, ev.t);
   }
   return e.modules.length > 0 && done.size >= e.modules.length ? Math.min(e.tmax, last + 1) : e.tmax;
+}
+
+/** The showcase task's modules as recorded: tests, prerequisite, this attempt's real work, luck. */
+export function showcaseModules(task: Task, work: readonly number[]): ModuleInfo[] {
+  return Array.from({ length: task.modules }, (_, k) => ({ tests: task.tests[k], dep: task.dep[k], work: work[k], luck: task.luck[k] > 0 }));
 }
 
 /** The newest checkpoint of a run, or undefined (e.g. to continue training from it). */

@@ -1,0 +1,60 @@
+/**
+ * Run files from the command line: record a training run the way the app does (same recorder,
+ * same format) and read a run file's last checkpoint to continue from it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { RunRecorder, lastCheckpoint, showcaseModules, type RecorderOptions } from '../../src/core/recorder';
+import { decodeRunFile, encodeRunFile } from '../../src/core/runFile';
+import { referenceReturns, type References } from '../../src/rl/compare';
+import type { Config } from '../../src/rl/config';
+import type { PolicyJSON } from '../../src/rl/policy';
+import type { Trainer, UpdateResult } from '../../src/rl/trainer';
+
+/** Records one training run into a run file, with the reference returns the app would show. */
+export class TrainingRecording {
+  readonly recorder: RunRecorder;
+  /** Seconds spent recording (reference returns, weight read-backs), to leave out of timings. */
+  seconds = 0;
+  private readonly references = new Map<number, References>();
+  private readonly config: Config;
+
+  constructor(config: Config, options: RecorderOptions = {}) {
+    this.config = config;
+    this.recorder = new RunRecorder(config, options);
+  }
+
+  /** Records the update `trainer` just ran (call right after `trainer.step()`). */
+  async record(trainer: Trainer, result: UpdateResult): Promise<void> {
+    const t0 = performance.now();
+    const { metrics } = result;
+    let references = this.references.get(metrics.tmax);
+    if (!references) {
+      references = await referenceReturns(this.config.family, this.config.agents, metrics.tmax);
+      this.references.set(metrics.tmax, references);
+    }
+    this.recorder.push({ metrics, events: result.events, modules: showcaseModules(result.showcaseTask, result.showcaseWork), total: trainer.totalUpdates, references });
+    if (this.recorder.wantsCheckpoint(trainer.update)) this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
+    this.seconds += (performance.now() - t0) / 1000;
+  }
+
+  /** Adds the trainer's final weights and writes the gzip run file to `path`. */
+  write(path: string, trainer: Trainer): void {
+    this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
+    writeFileSync(path, encodeRunFile(this.recorder.snapshot()));
+  }
+}
+
+/** The weights of a run file's last checkpoint; throws an Error that says what is wrong. */
+export function runFileCheckpoint(path: string): { weights: PolicyJSON; updates: number; name: string } {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw new Error(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  const r = decodeRunFile(bytes);
+  if (!r.ok) throw new Error(`${path}: ${r.error}`);
+  const last = lastCheckpoint(r.run);
+  if (!last) throw new Error(`${path} holds no policy checkpoint`);
+  return { weights: last.weights, updates: last.updates, name: r.run.name };
+}
