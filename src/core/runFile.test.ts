@@ -59,6 +59,14 @@ describe('run file encode/decode', () => {
     }
   });
 
+  it('saves a diverged policy: NaN weights read back as NaN', () => {
+    const run = fakeRun(2);
+    const w = run.checkpoints.items[0].weights;
+    const broken = { ...run, checkpoints: { ...run.checkpoints, items: [{ updates: 2, weights: { ...w, weights: { ...w.weights, b1: { shape: [2], data: [NaN, 1] } } } }] } };
+    const r = decodeRunFile(encodeRunFile(broken));
+    expect(r.ok && r.run.checkpoints.items[0].weights.weights.b1.data).toEqual([NaN, 1]);
+  });
+
   it('keeps hostile names as plain data', () => {
     const run = { ...fakeRun(2), name: '<img src=x onerror=alert(1)> "run" & </script>' };
     const r = decodeRunFile(encodeRunFile(run));
@@ -154,7 +162,7 @@ describe('run file rejections', () => {
     p.seed = 9;
     p.metrics[2].update = 7;
     p.episodes.items[2].update = 0;
-    p.schedule.end = 99;
+    p.schedule = { steps: p.schedule.steps, warmup: p.schedule.warmup, shape: p.schedule.shape, start: p.schedule.start, end: 99 };
     const lines = rejected(decodeRunFile(json(p))).error.split('\n');
     expect(lines).toContain('seed: 9 differs from config.seed (1)');
     expect(lines).toContain('metrics[2].update: 7 does not follow update 1: metrics must be consecutive');
@@ -190,9 +198,11 @@ describe('run file rejections', () => {
     expect(rejected(decodeRunFile(new Uint8Array(5000).fill(32), limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: 5000 bytes of JSON, the limit is 4096 bytes.' });
   });
 
-  it('validateRun accepts an in-memory run as it is', () => {
+  it('validateRun accepts an in-memory run as it is, fields in any order', () => {
     const run: RunFile = fakeRun(3);
     expect(validateRun(run)).toEqual({ ok: true, run });
+    const s = run.schedule;
+    expect(validateRun({ ...run, schedule: { steps: s.steps, warmup: s.warmup, shape: s.shape, end: s.end, start: s.start } }).ok).toBe(true);
     expect(strFromU8(json(run)).length).toBeGreaterThan(100);
   });
 });

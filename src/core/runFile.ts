@@ -114,7 +114,6 @@ export type DecodeResult = { ok: true; run: RunFile } | { ok: false; error: stri
  */
 export type DecodeErrorCode = 'empty' | 'too-large' | 'corrupt' | 'format' | 'version' | 'invalid';
 
-/** Every event kind, for validation. */
 /**
  * Every event kind a run file may hold, for validation. When sim/events.ts gains a kind, add it
  * here too: the check below fails to compile until every EventKind is listed.
@@ -209,7 +208,7 @@ const ruleSchema = z
   .strictObject({ every: int().positive(), maxKept: int().positive(), stride: int().positive() })
   .refine((r) => r.stride % r.every === 0 && isPowerOfTwo(r.stride / r.every), { message: 'stride must be `every` times a power of two', path: ['stride'] });
 
-const weightSchema = z.strictObject({ shape: z.array(count()), data: z.array(z.number()) }).refine((w) => w.data.length === w.shape.reduce((a, b) => a * b, 1), {
+const weightSchema = z.strictObject({ shape: z.array(count()), data: z.array(real()) }).refine((w) => w.data.length === w.shape.reduce((a, b) => a * b, 1), {
   message: 'data length does not match the shape',
   path: ['data'],
 });
@@ -244,7 +243,8 @@ const runSchema = z
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
     if (run.seed !== run.config.seed) issue(['seed'], `${run.seed} differs from config.seed (${run.config.seed})`);
     const expected = scheduleOf(run.config);
-    if (JSON.stringify(run.schedule) !== JSON.stringify(expected)) issue(['schedule'], `does not match the config's deadline settings (expected ${JSON.stringify(expected)})`);
+    const keys = Object.keys(expected) as (keyof DeadlineSchedule)[];
+    if (keys.some((k) => run.schedule[k] !== expected[k])) issue(['schedule'], `does not match the config's deadline settings (expected ${JSON.stringify(expected)})`);
     run.metrics.forEach((m, i) => {
       if (i > 0 && m.update !== run.metrics[i - 1].update + 1) issue(['metrics', i, 'update'], `${m.update} does not follow update ${run.metrics[i - 1].update}: metrics must be consecutive`);
     });
