@@ -210,10 +210,10 @@ async function startServer(): Promise<void> {
 
 // ---------------------------------------------------------------- measurement
 
-/** The update readout as a number: the index of the latest update, -1 before the first ('–'). */
+/** The update readout as a number: how many updates are done (it shows the latest, counting from 1), 0 before the first ('–'). */
 async function updateIndex(page: Page): Promise<number> {
   const text = ((await page.locator('[data-testid=update-count]').textContent()) ?? '').trim();
-  if (text === '' || text === '–' || text === '-') return -1;
+  if (text === '' || text === '–' || text === '-') return 0;
   const n = Number(text);
   if (!Number.isFinite(n)) throw new Error(`update count is not a number: "${text}"`);
   return n;

@@ -1,8 +1,8 @@
 import { scaleLinear } from 'd3';
-import { useId, useMemo, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
 import { Explain } from './Explain';
 import './dmGraph.css';
 
@@ -32,6 +32,10 @@ function useReducedMotion(): boolean {
 const EXPLAIN =
   'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the three minutes before the playback clock. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
+/** Force-layout ticks from scratch, and from the previous episode's layout. */
+const COLD_TICKS = 150;
+const WARM_TICKS = 50;
+
 /** Force layouts by graph shape, so an unchanged graph is not laid out again. */
 const layoutCache = new Map<string, ReturnType<typeof layoutGraph>>();
 
@@ -44,7 +48,9 @@ export function DmGraph() {
   const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
-  // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
+  // The layout comes from the whole episode, so nodes stay put while the playback clock runs; a new
+  // episode starts from the previous layout (warm), which is cheaper and keeps agents in place.
+  const previous = useRef<GraphLayout | null>(null);
   const placed = useMemo(() => {
     if (!episode) return null;
     const events = episode.events;
@@ -57,12 +63,16 @@ export function DmGraph() {
     const shape = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${board.map((b) => b.agent).join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
     let laid = layoutCache.get(shape);
     if (!laid) {
-      laid = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: 150 });
+      const from = previous.current && previous.current.nodes.length === agents ? previous.current : undefined;
+      laid = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from });
       if (layoutCache.size >= 64) layoutCache.clear();
       layoutCache.set(shape, laid);
     }
     return { agents, laid };
   }, [episode]);
+  useEffect(() => {
+    if (placed) previous.current = placed.laid;
+  }, [placed]);
 
   // What has happened up to the clock.
   const graph = useMemo(() => {

@@ -16,9 +16,15 @@ export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
   post: '#56b4e9',
   read: '#f0e442',
   idle: 'transparent',
+  // Structures only (CEO, orchestrator): drawn darker than the kinds above, labelled with the target.
+  assign: '#005a3c',
+  hire: '#3d2b7a',
+  fire: '#7a2e00',
 };
 
 const LEGEND: Exclude<EventKind, 'complete'>[] = ['work', 'dm', 'post', 'read', 'claim', 'collide', 'blocked', 'wasted', 'idle'];
+/** Kinds only some structures produce: in the legend when the episode has them. */
+const STRUCTURE_KINDS: Exclude<EventKind, 'complete'>[] = ['assign', 'hire', 'fire'];
 
 /** The cells of the swimlane chart: one per agent and minute, from the showcase rollout's events. */
 export function laneCells(events: readonly SimEvent[]): { t: number; agent: number; kind: Exclude<EventKind, 'complete'>; label: string }[] {
@@ -28,7 +34,7 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
       t: e.t,
       agent: e.agent,
       kind: e.kind,
-      label: e.kind === 'dm' ? `→${e.target}` : e.module >= 0 ? String(e.module) : '',
+      label: e.kind === 'dm' || e.kind === 'hire' || e.kind === 'fire' ? `→${e.target}` : e.kind === 'assign' ? `${e.module}→${e.target}` : e.module >= 0 ? String(e.module) : '',
     }));
 }
 
@@ -108,7 +114,7 @@ export function Swimlanes() {
         ))}
       </svg>
       <ul className="legend">
-        {LEGEND.map((k) => (
+        {[...LEGEND, ...STRUCTURE_KINDS.filter((k) => cells.some((c) => c.kind === k))].map((k) => (
           <li key={k}>
             <span className="swatch" style={{ background: KIND_COLOURS[k] }} />
             {k}

@@ -67,6 +67,16 @@ describe('layoutGraph', () => {
     }
   });
 
+  it('warm-started from the previous layout, keeps agents near where they were', () => {
+    const cold = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3], ticks: 150 });
+    const more = aggregateDms([dm(0, 0, 1), dm(1, 1, 0, true), dm(2, 1, 2), dm(3, 3, 4), dm(3, 4, 5), dm(4, 5, 0), dm(5, 6, 7)], 8);
+    const warm = layoutGraph(8, more, 640, 380, { boardAgents: [1, 3], ticks: 50, from: cold });
+    const moved = warm.nodes.reduce((a, p, i) => a + Math.hypot(p.x - cold.nodes[i].x, p.y - cold.nodes[i].y), 0) / 8;
+    expect(moved).toBeGreaterThan(0);
+    expect(moved).toBeLessThan(40);
+    expect(layoutGraph(8, more, 640, 380, { boardAgents: [1, 3], ticks: 50, from: cold })).toEqual(warm);
+  });
+
   it('is deterministic', () => {
     const a = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });
     const b = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });

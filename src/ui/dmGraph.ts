@@ -132,6 +132,11 @@ export interface LayoutOptions {
   radii?: readonly number[];
   /** Ticks to run (default 300). */
   ticks?: number;
+  /**
+   * Warm start: the previous layout. Agents (and the board) start where they were and the simulation
+   * starts cooler, so fewer ticks settle it and a slightly changed graph does not jump around.
+   */
+  from?: GraphLayout;
 }
 
 /**
@@ -153,6 +158,11 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
   });
   if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
   if (nodes.length === 0) return { nodes: [], board: null };
+  const from = options.from;
+  if (from) {
+    for (let i = 0; i < n && i < from.nodes.length; i++) Object.assign(nodes[i], from.nodes[i]);
+    if (withBoard && from.board) Object.assign(nodes[n], from.board);
+  }
 
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
   type Link = SimulationLinkDatum<LayoutNode> & { strength: number; distance: number };
@@ -168,6 +178,7 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     .force('x', forceX<LayoutNode>(cx).strength(0.04))
     .force('y', forceY<LayoutNode>(cy).strength(0.04))
     .force('collide', forceCollide<LayoutNode>((d) => d.r + 6))
+    .alpha(from ? 0.3 : 1)
     .stop();
   const ticks = options.ticks ?? 300;
   for (let i = 0; i < ticks; i++) sim.tick();
