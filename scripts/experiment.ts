@@ -14,6 +14,7 @@ import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
+import { runClaimsFromArgs } from './claims/runner';
 import { formatTable, toCsv } from './lib/table';
 
 const RUNNER_FLAGS: Record<string, string> = {
@@ -25,6 +26,8 @@ const RUNNER_FLAGS: Record<string, string> = {
   'load-policy': 'start from the weights in this JSON file (written by an earlier run)',
   'init-from': 'start from the last checkpoint of this run file (run-seed*.swarmrun.json.gz)',
   quiet: 'no progress bar',
+  claim: 'run a claim instead: C1..C9, a comma-separated list, or all (see docs/EXPERIMENTS.md)',
+  'claim-scale': 'budget of --claim: smoke (seconds) or full (the reproduction, default)',
   help: 'show this help',
 };
 
@@ -181,6 +184,7 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
 const pm = (xs: number[], digits: number) => (xs.length > 1 ? `${mean(xs).toFixed(digits)} ± ${std(xs).toFixed(digits)}` : mean(xs).toFixed(digits));
 
 async function main(): Promise<void> {
+  if (process.argv.slice(2).some((a) => a === '--claim' || a.startsWith('--claim='))) return runClaimsFromArgs(process.argv.slice(2));
   const opts = readOptions(process.argv.slice(2));
   mkdirSync(opts.out, { recursive: true });
   await useBackend(opts.backend);
