@@ -1,6 +1,7 @@
 import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK } from './actions';
 import type { SimEvent } from './events';
 import { mixSeed, nextFloat } from './rng';
+import type { StructureRules } from './structure';
 import { MAX_AGENTS, MAX_MODULES, type Task } from './task';
 
 /** Per-rollout counters, in agent-minutes unless noted. */
@@ -71,6 +72,7 @@ export class SprintEnv {
   readonly lastAction: Int32Array;
   readonly lastWasted: Uint8Array; // last minute was blocked, collided or wasted
   readonly gotNew: Uint8Array; // received a new interface last minute
+  /** 1 if the agent takes part; an inactive agent does nothing and cannot receive DMs (set by structures). */
   readonly active: Uint8Array;
   readonly credit: Float32Array; // tests credited to the agent's own work (individual-reward ablation)
 
@@ -78,7 +80,16 @@ export class SprintEnv {
   history: Float32Array = new Float32Array(0);
   /** Rollout whose events are logged, -1 for none. */
   logRollout = -1;
+  /** Number of consecutive rollouts logged from `logRollout` on (the islands of one swarm rollout). */
+  logCount = 1;
   readonly events: SimEvent[] = [];
+  /**
+   * Per rollout, added to agent ids in logged events (islands number their agents swarm-wide);
+   * null when ids are the rollout's own.
+   */
+  agentBase: Int32Array | null = null;
+  /** Rules of an organisation structure (CEO, islands, orchestrator); null for the flat default. */
+  rules: StructureRules | null = null;
 
   private readonly workers = new Int32Array(MM);
   private readonly workedOn: Int32Array;
@@ -174,6 +185,7 @@ export class SprintEnv {
       this.t90[b] = -1;
       this.needed[b] = this.computeNeeded(b);
     }
+    this.rules?.reset(this);
   }
 
   /** True once the deadline is reached or every rollout has passed all its tests. */
@@ -209,8 +221,19 @@ export class SprintEnv {
     return needed;
   }
 
-  private log(t: number, agent: number, kind: SimEvent['kind'], module: number, target: number, useful: boolean): void {
-    this.events.push({ t, agent, kind, module, target, useful });
+  /** Whether rollout b's events are logged. */
+  isLogged(b: number): boolean {
+    return b >= this.logRollout && b < this.logRollout + this.logCount;
+  }
+
+  /**
+   * Appends an event of rollout b to the log (call only for a logged rollout). With `agentBase`,
+   * agent ids are shifted by the rollout's base, and a target outside the rollout becomes -1.
+   */
+  log(b: number, t: number, agent: number, kind: SimEvent['kind'], module: number, target: number, useful: boolean): void {
+    const base = this.agentBase;
+    if (base === null) this.events.push({ t, agent, kind, module, target, useful });
+    else this.events.push({ t, agent: agent + base[b], kind, module, target: target < 0 ? target : target < this.N ? target + base[b] : -1, useful });
   }
 
   /** Every agent of every unfinished rollout takes its action `actions[b * N + i]` for one minute. */
@@ -219,13 +242,14 @@ export class SprintEnv {
     const t = this.t;
     const workers = this.workers;
     const snap = this.knownSnap;
+    const rules = this.rules;
     for (let b = 0; b < B; b++) {
       if (this.finished[b]) continue;
       const o = b * MM;
       const ao = b * N;
       const mo = b * NUM_METRICS;
       const M = this.M[b];
-      const logging = this.logRollout === b;
+      const logging = this.isLogged(b);
       const boardSnap = this.board[b];
       const needed = this.needed[b];
       let done = this.done[b];
@@ -239,18 +263,20 @@ export class SprintEnv {
         this.lastWasted[ai] = 0;
         this.gotNew[ai] = 0;
         this.workedOn[i] = -1;
+        if (!this.active[ai]) continue;
+        if (rules !== null && rules.act !== undefined && rules.act(this, b, i, a, logging)) continue;
         if (a < A_CLAIM) {
           const k = a - A_WORK;
           if (k >= M || ((done >>> k) & 1) === 1) {
             this.metrics[mo + 3]++;
             this.lastWasted[ai] = 1;
-            if (logging) this.log(t, i, 'wasted', k, -1, false);
+            if (logging) this.log(b, t, i, 'wasted', k, -1, false);
           } else {
             const d = this.dep[o + k];
             if (d >= 0 && ((snap[i] >>> d) & 1) === 0) {
               this.metrics[mo + 2]++;
               this.lastWasted[ai] = 1;
-              if (logging) this.log(t, i, 'blocked', k, -1, false);
+              if (logging) this.log(b, t, i, 'blocked', k, -1, false);
             } else {
               workers[k]++;
               this.workedOn[i] = k;
@@ -262,18 +288,18 @@ export class SprintEnv {
           if (k < M && ((done >>> k) & 1) === 0 && this.claim[o + k] === -1) {
             this.claim[o + k] = i;
             this.metrics[mo + 4]++;
-            if (logging) this.log(t, i, 'claim', k, -1, true);
+            if (logging) this.log(b, t, i, 'claim', k, -1, true);
           } else {
             this.metrics[mo + 3]++;
             this.lastWasted[ai] = 1;
-            if (logging) this.log(t, i, 'wasted', k, -1, false);
+            if (logging) this.log(b, t, i, 'wasted', k, -1, false);
           }
         } else if (a < A_POST) {
           const j = a - A_DM;
           if (j === i || j >= N || !this.active[ao + j]) {
             this.metrics[mo + 9]++;
             this.lastWasted[ai] = 1;
-            if (logging) this.log(t, i, 'dm', -1, j, false);
+            if (logging) this.log(b, t, i, 'dm', -1, j, false);
           } else {
             this.metrics[mo + 5]++;
             this.dmFrom[dmCount] = i;
@@ -283,7 +309,7 @@ export class SprintEnv {
           this.metrics[mo + 6]++;
           const fresh = snap[i] & ~this.board[b];
           this.board[b] |= snap[i];
-          if (logging) this.log(t, i, 'post', -1, -1, fresh !== 0);
+          if (logging) this.log(b, t, i, 'post', -1, -1, fresh !== 0);
         } else if (a === A_READ) {
           this.metrics[mo + 7]++;
           const fresh = boardSnap & ~this.known[ai];
@@ -292,10 +318,10 @@ export class SprintEnv {
           else this.gotNew[ai] = 1;
           const useful = (fresh & needed) !== 0;
           if (useful) this.metrics[mo + 11]++;
-          if (logging) this.log(t, i, 'read', -1, -1, useful);
+          if (logging) this.log(b, t, i, 'read', -1, -1, useful);
         } else {
           this.metrics[mo + 10]++;
-          if (logging) this.log(t, i, 'idle', -1, -1, false);
+          if (logging) this.log(b, t, i, 'idle', -1, -1, false);
         }
       }
       for (let m = 0; m < dmCount; m++) {
@@ -306,7 +332,8 @@ export class SprintEnv {
         if (fresh !== 0) this.gotNew[ao + j] = 1;
         const useful = (fresh & needed) !== 0;
         if (useful) this.metrics[mo + 11]++;
-        if (logging) this.log(t, i, 'dm', -1, j, useful);
+        const assigned = rules !== null && rules.assignWith !== undefined ? rules.assignWith(this, b, i, j) : -1;
+        if (logging) this.log(b, t, i, assigned >= 0 ? 'assign' : 'dm', assigned, j, useful);
       }
       let completed = false;
       for (let k = 0; k < M; k++) {
@@ -332,13 +359,13 @@ export class SprintEnv {
           this.credit[ai] += delta / w;
           if (first < 0) first = i;
           else this.lastWasted[ai] = 1;
-          if (logging) this.log(t, i, first === i ? 'work' : 'collide', k, -1, false);
+          if (logging) this.log(b, t, i, first === i ? 'work' : 'collide', k, -1, false);
         }
         if (finishedNow) {
           done |= 1 << k;
           completed = true;
           for (let i = 0; i < N; i++) if ((this.contributed[ao + i] >>> k) & 1) this.known[ao + i] |= 1 << k;
-          if (logging) this.log(t, first, 'complete', k, -1, true);
+          if (logging) this.log(b, t, first, 'complete', k, -1, true);
         }
       }
       this.done[b] = done;
@@ -351,6 +378,7 @@ export class SprintEnv {
       }
     }
     this.t = t + 1;
+    if (rules !== null && rules.afterStep !== undefined) rules.afterStep(this);
     const H = this.tmax + 1;
     if (this.t < H) for (let b = 0; b < B; b++) this.history[b * H + this.t] = this.returnOf(b);
   }

@@ -9,17 +9,24 @@ export type EventKind =
   | 'post'
   | 'read'
   | 'idle'
-  | 'complete'; // a module finished (agent = the agent whose minute finished it)
+  | 'complete' // a module finished (agent = the agent whose minute finished it)
+  | 'hire' // CEO structure: agent 0 activated `target` (it acts from the next minute on)
+  | 'fire' // CEO structure: agent 0 deactivated `target` (from the next minute on)
+  | 'assign'; // orchestrator structure: agent 0 handed `module` (its claim) and its interfaces to `target`
 
 export interface SimEvent {
   /** Minute the action was taken in (0-based). */
   t: number;
+  /** The acting agent; under the islands structure its id in the whole swarm (islands are numbered in order). */
   agent: number;
   kind: EventKind;
-  /** Module worked on, claimed or completed; -1 otherwise. */
+  /** Module worked on, claimed, completed or assigned; -1 otherwise. */
   module: number;
-  /** DM recipient; -1 otherwise. */
+  /** DM recipient, or the agent hired, fired or assigned to; -1 otherwise. */
   target: number;
-  /** dm/read: it handed over an interface that unblocks an unfinished module. post: anything new went up. */
+  /**
+   * dm/assign/read: it handed over an interface that unblocks an unfinished module. post: anything
+   * new went up. hire/fire: always true.
+   */
   useful: boolean;
 }

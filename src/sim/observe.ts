@@ -15,6 +15,8 @@ export const AGENT_DIM = 4;
 export const MODULES_OFFSET = GLOBAL_DIM;
 export const AGENTS_OFFSET = GLOBAL_DIM + MAX_MODULES * MODULE_DIM;
 export const OBS_DIM = AGENTS_OFFSET + MAX_AGENTS * AGENT_DIM;
+/** Index of the 'minutes left/30' feature in the global block. */
+export const G_MINUTES_LEFT = 18;
 
 /** Names of the features, for docs and inspection. */
 export const GLOBAL_FEATURES = [
@@ -101,7 +103,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
       out[base + i] = 1;
       out[base + 16] = N / 16;
       out[base + 17] = t / tmax;
-      out[base + 18] = (tmax - t) / 30;
+      out[base + G_MINUTES_LEFT] = (tmax - t) / 30;
       out[base + 19] = ret;
       out[base + 20] = env.gotNew[ai];
       out.set(shared, base + MODULES_OFFSET);
@@ -141,13 +143,15 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
       out.fill(0, ab, base + OBS_DIM);
     }
   }
+  env.rules?.observe?.(env, out, offset);
 }
 
 /**
  * Writes the legal-action mask (1 = allowed) of every agent into `out` from `offset`
  * (B * N * NUM_ACTIONS floats). Missing or finished modules, claims on claimed modules, DMs to
  * oneself or to inactive agents are masked; blocked work is allowed (it wastes the minute).
- * Inactive agents and agents of finished rollouts may only idle.
+ * Inactive agents and agents of finished rollouts may only idle. A structure's rules may adjust
+ * the mask of the others (e.g. the CEO's hires).
  */
 export function encodeMasks(env: SprintEnv, out: Float32Array, offset = 0): void {
   const { B, N } = env;
@@ -170,6 +174,7 @@ export function encodeMasks(env: SprintEnv, out: Float32Array, offset = 0): void
       for (let j = 0; j < N; j++) if (j !== i && env.active[b * N + j]) out[base + A_DM + j] = 1;
       out[base + A_POST] = 1;
       out[base + A_READ] = 1;
+      env.rules?.mask?.(env, b, i, out, base);
     }
   }
 }
