@@ -2,6 +2,8 @@ import { singleChain } from './baselines';
 import { METRICS, NUM_METRICS, SprintEnv, type Metric } from './env';
 import type { SimEvent } from './events';
 import type { ActionSource } from './policy';
+import { createStructure } from './presets';
+import type { StructureSettings } from './structure';
 import type { Task } from './task';
 
 /** What one rollout achieved by the deadline. */
@@ -21,6 +23,8 @@ export interface EpisodeRun {
   stats: EpisodeStats[];
   /** Event log of `logRollout`, if one was chosen. */
   events: SimEvent[];
+  /** Structure-specific numbers per rollout (head count, islands, critical steps); absent when flat. */
+  structure?: Record<string, number>[];
 }
 
 /** Reads the per-rollout results of a finished episode out of `env`. */
@@ -37,7 +41,11 @@ export function collectStats(env: SprintEnv): EpisodeStats[] {
   return out;
 }
 
-/** Plays one episode of `source` on every task (one rollout each) up to the deadline `tmax`. */
+/**
+ * Plays one episode of `source` on every task (one rollout each) up to the deadline `tmax`, under
+ * the organisation `structure` if one is given (flat otherwise). Under islands the source acts in
+ * the environment of the islands (one rollout per island) and each task's result is its best island.
+ */
 export async function runEpisodes(
   source: ActionSource,
   tasks: readonly Task[],
@@ -45,17 +53,32 @@ export async function runEpisodes(
   seed: number,
   tmax: number,
   logRollout = -1,
+  structure?: StructureSettings,
 ): Promise<EpisodeRun> {
+  if (structure && structure.structure !== 'flat') {
+    const s = createStructure(structure, agents);
+    const env = s.createEnv(tasks.length);
+    env.reset(s.cellTasks(tasks), seed, tmax, s.cellStreams(undefined, tasks.length));
+    env.logRollout = logRollout < 0 ? -1 : logRollout * s.cells;
+    env.logCount = s.cells;
+    await playOut(source, env);
+    return { stats: s.teamStats(collectStats(env)), events: env.events.slice(), structure: s.summaries(env) };
+  }
   const env = new SprintEnv(tasks.length, agents);
   env.reset(tasks, seed, tmax);
   env.logRollout = logRollout;
+  await playOut(source, env);
+  return { stats: collectStats(env), events: env.events.slice() };
+}
+
+/** Lets `source` play a freshly reset environment to the end of the episode. */
+async function playOut(source: ActionSource, env: SprintEnv): Promise<void> {
   source.reset?.(env);
   const actions = new Int32Array(env.B * env.N);
   while (!env.isOver()) {
     await source.act(env, actions);
     env.step(actions);
   }
-  return { stats: collectStats(env), events: env.events.slice() };
 }
 
 /**
