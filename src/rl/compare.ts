@@ -1,11 +1,21 @@
 import { randomPolicy, scriptedOrganisation, singleChain } from '../sim/baselines';
+import { scriptedCeo } from '../sim/ceo';
 import { bestOfN, mean, runEpisodes, summariseWork, type EpisodeStats, type WorkSummary } from '../sim/evaluate';
+import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
+import type { ActionSource } from '../sim/policy';
+import type { StructureSettings } from '../sim/structure';
 import { generateTask, type Family, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import type { SwarmPolicy } from './policy';
 import { evaluationSeed } from './trainer';
+import { workerSource, type WorkerSpec } from './workers';
 
-export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'imitation prior', 'trained swarm'] as const;
+/**
+ * The organisations of the comparison. The references (random to scripted organisation) are flat;
+ * `scripted structure` is the scripted organisation under the run's structure (CEO, islands or
+ * orchestrator; absent when flat), and the trained swarm plays under the run's structure.
+ */
+export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'imitation prior', 'trained swarm'] as const;
 export type Organisation = (typeof ORGANISATIONS)[number];
 
 /** Aggregates of one organisation over a set of evaluation episodes. */
@@ -36,18 +46,38 @@ export function evaluationTasks(family: Family, count: number): Task[] {
 }
 
 /**
- * Plays the reference organisations (and the trained swarm, if a policy is given) on the same
- * evaluation tasks at deadline `tmax`, with environment seed `seed`.
+ * How the trained swarm is organised in an evaluation: the structure (flat when absent) and, for
+ * the orchestrator, what its workers play (the live policy plays them when absent).
  */
-export async function compareOrganisations(opts: {
-  family: Family;
-  agents: number;
-  tmax: number;
-  tasks: number;
-  seed: number;
-  policy?: SwarmPolicy;
-  greedy?: boolean;
-}): Promise<OrgSummary[]> {
+export interface EvaluationSetup {
+  structure?: StructureSettings;
+  workers?: WorkerSpec;
+}
+
+/** The scripted organisation under a structure: the scripted CEO, the scripted orchestrator with scripted workers, or the scripted organisation on every island. */
+export function scriptedStructure(structure: StructureSettings): ActionSource {
+  if (structure.structure === 'ceo') return scriptedCeo;
+  if (structure.structure === 'orchestrator') return orchestrated(scriptedOrchestrator, scriptedWorkers);
+  return scriptedOrganisation;
+}
+
+/**
+ * Plays the reference organisations (and the trained swarm, if a policy is given) on the same
+ * evaluation tasks at deadline `tmax`, with environment seed `seed`. With a structure other than
+ * flat, the scripted organisation also plays under it ('scripted structure') and the trained swarm
+ * plays under it.
+ */
+export async function compareOrganisations(
+  opts: {
+    family: Family;
+    agents: number;
+    tmax: number;
+    tasks: number;
+    seed: number;
+    policy?: SwarmPolicy;
+    greedy?: boolean;
+  } & EvaluationSetup,
+): Promise<OrgSummary[]> {
   const tasks = evaluationTasks(opts.family, opts.tasks);
   const { agents, seed, tmax } = opts;
   const rows: OrgSummary[] = [];
@@ -57,19 +87,24 @@ export async function compareOrganisations(opts: {
   await play('single chain', singleChain);
   rows.push(summarise('best-of-N', await bestOfN(tasks, agents, seed, tmax), agents));
   await play('scripted organisation', scriptedOrganisation);
+  if (opts.structure && opts.structure.structure !== 'flat') {
+    rows.push(summarise('scripted structure', (await runEpisodes(scriptedStructure(opts.structure), tasks, agents, seed, tmax, -1, opts.structure)).stats, agents));
+  }
   if (opts.policy) rows.push(await evaluatePolicy(opts.policy, 'trained swarm', opts));
   return rows;
 }
 
-/** Plays a policy alone on the evaluation tasks (sampling, unless `greedy`). */
+/** Plays a policy alone on the evaluation tasks (sampling, unless `greedy`), under the setup's structure. */
 export async function evaluatePolicy(
   policy: SwarmPolicy,
   org: Organisation,
-  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean },
+  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean } & EvaluationSetup,
 ): Promise<OrgSummary> {
   const actor = new PolicyActor(policy, opts.seed);
   actor.greedy = opts.greedy ?? false;
-  const run = await runEpisodes(actor, evaluationTasks(opts.family, opts.tasks), opts.agents, opts.seed, opts.tmax);
+  const structure = opts.structure && opts.structure.structure !== 'flat' ? opts.structure : undefined;
+  const source = structure?.structure === 'orchestrator' && opts.workers ? orchestrated(actor, workerSource(opts.workers, opts.seed + 1)) : actor;
+  const run = await runEpisodes(source, evaluationTasks(opts.family, opts.tasks), opts.agents, opts.seed, opts.tmax, -1, structure);
   return summarise(org, run.stats, opts.agents);
 }
 

@@ -14,10 +14,16 @@ describe('config schema', () => {
   });
 
   it('round-trips through its text form', () => {
-    const c = { ...defaultConfig(), family: 'search' as const, agents: 4, lr: 0.01, critic: true, lambda: 0.95 };
+    const c = { ...defaultConfig(), family: 'search' as const, agents: 4, lr: 0.01, critic: true, lambda: 0.95, structure: 'ceo' as const, budget: 50, workerPolicy: 'snapshot' as const, shaping: 0.25 };
     const { config, issues } = configFromStrings(configToStrings(c), 'strict');
     expect(issues).toEqual([]);
     expect(config).toEqual(c);
+  });
+
+  it('rejects an unknown structure and out-of-range preset settings', () => {
+    const { issues } = configFromStrings({ structure: 'anarchy', budget: '0', islands: '17', workerPolicy: 'oracle' }, 'strict');
+    expect(issues.map((i) => i.key).sort()).toEqual(['budget', 'islands', 'structure', 'workerPolicy']);
+    expect(defaultConfig().structure).toBe('flat');
   });
 
   it('rejects unknown keys, bad numbers and out-of-range values in strict mode', () => {

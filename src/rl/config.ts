@@ -1,3 +1,4 @@
+import { STRUCTURES, WORKER_POLICIES, type StructureKind, type WorkerPolicy } from '../sim/structure';
 import { FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
 import { ADVANTAGES, type AdvantageForm } from './advantages';
 import { SCHEDULE_SHAPES, type DeadlineSchedule, type ScheduleShape } from './schedule';
@@ -29,6 +30,20 @@ export interface Config {
   prior: number;
   hidden: number;
   scorer: number;
+  /** Organisation preset: flat, ceo, islands or orchestrator (see sim/structure.ts). */
+  structure: StructureKind;
+  /** CEO: compute budget in agent-minutes. */
+  budget: number;
+  /** Islands: number of groups. */
+  islands: number;
+  /** Orchestrator: what the workers run. */
+  workerPolicy: WorkerPolicy;
+  /** Orchestrator with snapshot workers: the update at which the workers' weights are frozen. */
+  snapshotAt: number;
+  /** Orchestrator: weight of the shaping reward (parallel work, finished assignments). */
+  shaping: number;
+  /** Orchestrator: updates over which the shaping weight anneals to zero (0 = the whole run). */
+  shapingAnneal: number;
 }
 
 type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
@@ -63,12 +78,19 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   prior: { kind: 'int', min: 0, max: 100000, default: 0, help: 'imitation updates on the scripted organisation before RLCR (0 = off)' },
   hidden: { kind: 'int', min: 8, max: 512, default: 64, help: 'policy trunk width' },
   scorer: { kind: 'int', min: 4, max: 256, default: 32, help: 'width of the per-module and per-recipient scorers' },
+  structure: { kind: 'enum', values: STRUCTURES, default: 'flat', help: 'organisation: flat (all talk to all), ceo (agent 0 hires and fires), islands (groups on task variants, best counts), orchestrator (agent 0 assigns, frozen workers)' },
+  budget: { kind: 'int', min: 1, max: 100000, default: 120, help: 'ceo: compute budget in agent-minutes; each active agent spends one per minute' },
+  islands: { kind: 'int', min: 1, max: MAX_AGENTS, default: 2, help: 'islands: number of groups, each on its own variant of the task (at most one per agent)' },
+  workerPolicy: { kind: 'enum', values: WORKER_POLICIES, default: 'scripted', help: 'orchestrator: workers run the scripted worker or a frozen snapshot of the policy' },
+  snapshotAt: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator, snapshot workers: update at which the workers are frozen (until then all agents train)' },
+  shaping: { kind: 'float', min: 0, max: 10, default: 0, help: 'orchestrator: weight of the shaping reward for parallel work and finished assignments (0 = off)' },
+  shapingAnneal: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator: updates over which the shaping weight falls to 0 (0 = the whole run)' },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
-export const STRUCTURAL_KEYS: readonly (keyof Config)[] = ['family', 'agents', 'seed', 'tasksPerUpdate', 'groupSize', 'hidden', 'scorer', 'prior'];
+export const STRUCTURAL_KEYS: readonly (keyof Config)[] = ['family', 'agents', 'seed', 'tasksPerUpdate', 'groupSize', 'hidden', 'scorer', 'prior', 'structure', 'islands', 'workerPolicy', 'snapshotAt'];
 
 export function defaultConfig(): Config {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, SCHEMA[k].default])) as unknown as Config;

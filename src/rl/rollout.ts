@@ -35,6 +35,19 @@ export interface Batch {
   events: SimEvent[];
 }
 
+/** How a structure changes rollout collection (all optional; none for the flat default). */
+export interface CollectHooks {
+  /** Agents that follow a frozen policy (the orchestrator's workers): their actions are overwritten after the learner chose. */
+  workers?: {
+    reset(env: SprintEnv): void;
+    act(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array): void | Promise<void>;
+  };
+  /** Per agent index within a rollout: 1 if its decisions are learned from (default: every agent). */
+  learners?: Uint8Array;
+  /** Consecutive rollouts logged from rollout 0 (the islands of the showcase rollout; default 1). */
+  logCount?: number;
+}
+
 /** Reusable storage for batches, grown when a longer deadline needs more room. */
 export class BatchBuffers {
   obs = new Float32Array(0);
@@ -56,7 +69,8 @@ export class BatchBuffers {
 /**
  * Plays one episode of `tasks` (one rollout each) up to `tmax` and records every decision.
  * The actor picks the actions, unless a `behaviour` source does (imitation), in which case the
- * recorded log-probabilities are zero. `streams` is passed to `env.reset`.
+ * recorded log-probabilities are zero. `streams` is passed to `env.reset`. `hooks` adapt the
+ * collection to an organisation structure.
  */
 export async function collect(
   env: SprintEnv,
@@ -67,14 +81,18 @@ export async function collect(
   buffers: BatchBuffers,
   behaviour?: ActionSource,
   streams?: ArrayLike<number>,
+  hooks?: CollectHooks,
 ): Promise<Batch> {
   const { B, N } = env;
   const R = B * N;
+  const learners = hooks?.learners;
   buffers.ensure(tmax * R);
   env.reset(tasks, seed, tmax, streams);
   env.logRollout = 0;
+  env.logCount = hooks?.logCount ?? 1;
   actor.reset(env);
   behaviour?.reset?.(env);
+  hooks?.workers?.reset(env);
   const actions = new Int32Array(R);
   let T = 0;
   while (!env.isOver()) {
@@ -86,7 +104,7 @@ export async function collect(
     for (let r = 0; r < R; r++) {
       let choices = 0;
       for (let a = 0; a < NUM_ACTIONS && choices < 2; a++) choices += mask[r * NUM_ACTIONS + a];
-      buffers.live[off + r] = choices > 1 ? 1 : 0;
+      buffers.live[off + r] = choices > 1 && (!learners || learners[r % N] === 1) ? 1 : 0;
     }
     if (behaviour) {
       await behaviour.act(env, actions);
@@ -94,6 +112,7 @@ export async function collect(
     } else {
       await actor.choose(env, obs, mask, actions, buffers.logp.subarray(off, off + R));
     }
+    if (hooks?.workers) await hooks.workers.act(env, obs, mask, actions);
     buffers.actions.set(actions, off);
     env.step(actions);
     T++;

@@ -1,18 +1,24 @@
 import * as tf from '@tensorflow/tfjs';
 import { NUM_ACTIONS } from '../sim/actions';
 import { scriptedOrganisation } from '../sim/baselines';
-import { SprintEnv } from '../sim/env';
+import { CeoRules, scriptedCeo } from '../sim/ceo';
+import type { SprintEnv } from '../sim/env';
 import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { OBS_DIM } from '../sim/observe';
+import { orchestrated, OrchestratorRules, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
+import type { ActionSource } from '../sim/policy';
+import { createStructure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
+import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
 import { SwarmPolicy, type PolicyJSON } from './policy';
-import { BatchBuffers, collect, type Batch } from './rollout';
+import { BatchBuffers, collect, type Batch, type CollectHooks } from './rollout';
 import { tmaxAt } from './schedule';
+import { FrozenWorkers, type WorkerSpec } from './workers';
 
 /** Compact numbers about one update, streamed to the CLI progress line and the app's curves. */
 export interface UpdateMetrics extends WorkSummary {
@@ -28,7 +34,32 @@ export interface UpdateMetrics extends WorkSummary {
   gradNorm: number;
   collectMs: number;
   learnMs: number;
+  /** CEO: mean number of active agents per minute played. */
+  headCount?: number;
+  /** CEO: mean agent-minutes of the budget spent per episode. */
+  budgetSpent?: number;
+  /** CEO: hires per episode. */
+  hires?: number;
+  /** CEO: fires per episode. */
+  fires?: number;
+  /** Islands: mean return of the best island (equal to `ret`). */
+  islandBest?: number;
+  /** Islands: mean return over all islands. */
+  islandMean?: number;
+  /** Orchestrator: mean critical steps per episode (per stage, orchestrator steps + slowest worker's). */
+  criticalSteps?: number;
+  /** Orchestrator: assignments per episode. */
+  assigns?: number;
+  /** Orchestrator: share of the workers that got an assignment. */
+  parallelShare?: number;
+  /** Orchestrator: share of the assigned modules finished. */
+  finishShare?: number;
+  /** Orchestrator: weight of the shaping reward in this update (0 when off or annealed away). */
+  shapingWeight?: number;
 }
+
+/** The structure-specific metrics, in the order the CLI writes them. */
+export const STRUCTURE_METRICS = ['headCount', 'budgetSpent', 'hires', 'fires', 'islandBest', 'islandMean', 'criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'] as const satisfies readonly (keyof UpdateMetrics)[];
 
 export interface UpdateResult {
   metrics: UpdateMetrics;
@@ -38,6 +69,8 @@ export interface UpdateResult {
   showcaseTask: Task;
   /** Real work (agent-minutes) of each module in the showcase rollout's draw. */
   showcaseWork: number[];
+  /** The organisation structure of the showcase rollout (absent for flat). */
+  structure?: StructureView;
 }
 
 /** Adam whose learning rate can change mid-run without losing its moment estimates. */
@@ -75,20 +108,29 @@ export class Trainer {
   readonly policy: SwarmPolicy;
   /** Updates done so far (imitation and RLCR together). */
   update = 0;
+  /** How the organisation structure maps the swarm onto the environment. */
+  readonly structure: Structure;
+  /** The orchestrator's workers (null for the other structures). */
+  readonly workers: FrozenWorkers | null;
   private readonly optimizer: TunableAdam;
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
   private readonly buffers = new BatchBuffers();
-  private readonly streams: Int32Array;
+  private readonly streams: ArrayLike<number> | undefined;
 
   constructor(config: Config, policy?: SwarmPolicy) {
     this.config = config;
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
     this.optimizer = new TunableAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
-    this.env = new SprintEnv(B, config.agents);
+    this.structure = createStructure(config, config.agents);
+    this.env = this.structure.createEnv(B);
     this.actor = new PolicyActor(this.policy, config.seed);
-    this.streams = Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize));
+    this.streams = this.structure.cellStreams(
+      Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize)),
+      B,
+    );
+    this.workers = config.structure === 'orchestrator' ? new FrozenWorkers(config.workerPolicy, config.snapshotAt, this.policy) : null;
   }
 
   /**
@@ -148,38 +190,138 @@ export class Trainer {
     }
     const t0 = performance.now();
     this.actor.seed = mixSeed(c.seed, 3 + u);
-    const batch = await collect(this.env, tasks, mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, phase === 'prior' ? scriptedOrganisation : undefined, this.streams);
+    if (this.env.rules instanceof CeoRules) this.env.rules.budget = c.budget;
+    const hooks = this.hooks(u);
+    const cellTasks = this.structure.cellTasks(tasks);
+    const batch = await collect(this.env, cellTasks, mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, phase === 'prior' ? this.behaviour() : undefined, this.streams, hooks);
     const t1 = performance.now();
-    const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch);
+    const shaping = this.shapingWeight(u);
+    const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, this.shapingBonus(shaping));
     const t2 = performance.now();
     this.update++;
+    const stats = this.structure.teamStats(batch.stats);
     const metrics: UpdateMetrics = {
-      ...summariseWork(batch.stats, c.agents),
+      ...summariseWork(stats, c.agents),
       update: u,
       phase,
       tmax,
-      retStd: std(batch.stats.map((s) => s.ret)),
+      retStd: std(stats.map((s) => s.ret)),
       entropy: learned.entropy,
       loss: learned.loss,
       gradNorm: learned.gradNorm,
       collectMs: t1 - t0,
       learnMs: t2 - t1,
+      ...this.structureMetrics(shaping),
     };
-    return { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
+    const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
+    if (this.structure.kind !== 'flat') result.structure = this.structure.view(this.env, tasks[0]);
+    return result;
   }
 
-  /** Per-decision advantages for the batch, by the configured rule. */
-  private advantages(batch: Batch, values?: Float32Array): Float32Array {
+  /** How collection differs under the structure in update `u` (none when flat). */
+  private hooks(u: number): CollectHooks | undefined {
+    if (this.structure.kind === 'flat') return undefined;
+    const hooks: CollectHooks = { logCount: this.structure.cells };
+    if (this.workers && this.workers.prepare(u, mixSeed(mixSeed(this.config.seed, 3 + u), 17))) {
+      hooks.workers = this.workers;
+      hooks.learners = Uint8Array.from({ length: this.env.N }, (_, i) => (i === 0 ? 1 : 0));
+    }
+    return hooks;
+  }
+
+  private orchestratedPrior: ActionSource | null = null;
+
+  /** What the imitation prior imitates: the scripted organisation, or the structure's scripted version. */
+  private behaviour(): ActionSource {
+    if (this.structure.kind === 'ceo') return scriptedCeo;
+    if (this.structure.kind === 'orchestrator') return (this.orchestratedPrior ??= orchestrated(scriptedOrchestrator, scriptedWorkers));
+    return scriptedOrganisation;
+  }
+
+  /**
+   * Weight of the orchestrator's shaping reward in update `u`: `shaping` x (1 - r / anneal) for the
+   * r-th RLCR update, where anneal is `shapingAnneal` (or all RLCR updates when 0); never below 0.
+   */
+  shapingWeight(u: number = this.update): number {
+    const c = this.config;
+    if (c.structure !== 'orchestrator' || c.shaping <= 0) return 0;
+    const anneal = c.shapingAnneal > 0 ? c.shapingAnneal : c.updates;
+    return c.shaping * Math.max(0, 1 - Math.max(0, u - c.prior) / anneal);
+  }
+
+  /**
+   * The shaping bonus of every rollout of the last episode: `weight` x the mean of the share of
+   * workers that got an assignment (parallel work) and the share of assigned modules finished
+   * (Kimi Agent Swarm's PARL shaping). Null when the weight is 0.
+   */
+  private shapingBonus(weight: number): Float32Array | null {
+    const rules = this.env.rules;
+    if (weight <= 0 || !(rules instanceof OrchestratorRules)) return null;
+    return Float32Array.from({ length: this.env.B }, (_, b) => (weight * (rules.parallelShare(this.env, b) + rules.finishShare(this.env, b))) / 2);
+  }
+
+  /** Means of the structure's numbers over the last episode's rollouts (none when flat). */
+  private structureMetrics(shaping: number): Partial<UpdateMetrics> {
+    if (this.structure.kind === 'flat') return {};
+    const rows = this.structure.summaries(this.env);
+    const out: Record<string, number> = {};
+    for (const row of rows) for (const [k, v] of Object.entries(row)) out[k] = (out[k] ?? 0) + v / rows.length;
+    if (this.structure.kind === 'orchestrator') out.shapingWeight = shaping;
+    return out as Partial<UpdateMetrics>;
+  }
+
+  /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
+  evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
+    const c = this.config;
+    const structure: StructureSettings = { structure: c.structure, budget: c.budget, islands: c.islands };
+    const workers = this.workers?.spec;
+    return workers ? { structure, workers } : { structure };
+  }
+
+  /**
+   * The batch seen per rollout of the swarm: under islands the best island's return and anytime
+   * curve and the earliest end of the islands (`I` consecutive rollouts of the batch); otherwise the
+   * batch's own arrays.
+   */
+  private teams(batch: Batch): { I: number; returns: Float32Array; tEnd: Float32Array; history: Float32Array } {
+    const I = this.structure.cells;
+    if (I === 1) return { I, returns: batch.returns, tEnd: batch.tEnd, history: batch.history };
+    const teams = batch.B / I;
+    const H = batch.tmax + 1;
+    const returns = new Float32Array(teams);
+    const tEnd = new Float32Array(teams);
+    const history = new Float32Array(teams * H);
+    for (let team = 0; team < teams; team++) {
+      returns[team] = -Infinity;
+      tEnd[team] = Infinity;
+      for (let c = team * I; c < (team + 1) * I; c++) {
+        returns[team] = Math.max(returns[team], batch.returns[c]);
+        tEnd[team] = Math.min(tEnd[team], batch.tEnd[c]);
+        for (let t = 0; t < H; t++) history[team * H + t] = Math.max(history[team * H + t], batch.history[c * H + t]);
+      }
+    }
+    return { I, returns, tEnd, history };
+  }
+
+  /**
+   * Per-decision advantages for the batch, by the configured rule. Every rollout of the swarm (all
+   * its islands) gets its group-relative advantage; `bonus` (orchestrator shaping) is added to the
+   * collective return of each rollout before the comparison.
+   */
+  private advantages(batch: Batch, values?: Float32Array, bonus?: Float32Array | null): Float32Array {
     const c = this.config;
     const { B, N, R, T } = batch;
     const K = c.groupSize;
     const adv = new Float32Array(T * R);
+    const { I, returns: teamReturns, tEnd, history } = this.teams(batch);
+    const teams = B / I;
     if (c.critic && values) {
       const H = batch.tmax + 1;
       for (let b = 0; b < B; b++) {
+        const team = Math.floor(b / I);
         const len = Math.min(T, Math.round(batch.tEnd[b]));
         const rewards = new Float32Array(len);
-        for (let t = 0; t < len; t++) rewards[t] = batch.history[b * H + t + 1] - batch.history[b * H + t];
+        for (let t = 0; t < len; t++) rewards[t] = history[team * H + t + 1] - history[team * H + t];
         for (let i = 0; i < N; i++) {
           const v = new Float32Array(len);
           for (let t = 0; t < len; t++) v[t] = values[t * R + b * N + i];
@@ -190,20 +332,23 @@ export class Trainer {
       return adv;
     }
     if (c.rewards === 'individual') {
-      // Agent i of a rollout is compared with agent i of the other rollouts of its group.
+      // Agent i of a rollout (island g) is compared with agent i (of island g) of the other rollouts of its group.
       const perAgent = new Float32Array(B * N);
-      const col = new Float32Array(B);
-      for (let i = 0; i < N; i++) {
-        for (let b = 0; b < B; b++) col[b] = batch.credit[b * N + i];
-        const a = groupAdvantages(c.latencyPenalty > 0 ? latencyPenalised(col, batch.tEnd, batch.tmax, K, c.latencyPenalty) : col, K, c.advantage);
-        for (let b = 0; b < B; b++) perAgent[b * N + i] = a[b];
+      const col = new Float32Array(teams);
+      for (let g = 0; g < I; g++) {
+        for (let i = 0; i < N; i++) {
+          for (let team = 0; team < teams; team++) col[team] = batch.credit[(team * I + g) * N + i];
+          const a = groupAdvantages(c.latencyPenalty > 0 ? latencyPenalised(col, tEnd, batch.tmax, K, c.latencyPenalty) : col, K, c.advantage);
+          for (let team = 0; team < teams; team++) perAgent[(team * I + g) * N + i] = a[team];
+        }
       }
       for (let t = 0; t < T; t++) adv.set(perAgent, t * R);
       return adv;
     }
-    const returns = c.latencyPenalty > 0 ? latencyPenalised(batch.returns, batch.tEnd, batch.tmax, K, c.latencyPenalty) : batch.returns;
+    const shaped = bonus ? teamReturns.map((r, team) => r + bonus[team]) : teamReturns;
+    const returns = c.latencyPenalty > 0 ? latencyPenalised(shaped, tEnd, batch.tmax, K, c.latencyPenalty) : shaped;
     const perRollout = groupAdvantages(returns, K, c.advantage);
-    for (let t = 0; t < T; t++) for (let b = 0; b < B; b++) adv.fill(perRollout[b], t * R + b * N, t * R + (b + 1) * N);
+    for (let t = 0; t < T; t++) for (let b = 0; b < B; b++) adv.fill(perRollout[Math.floor(b / I)], t * R + b * N, t * R + (b + 1) * N);
     return adv;
   }
 
@@ -232,17 +377,17 @@ export class Trainer {
     const n = batch.T * batch.R;
     const vT = tf.tidy(() => {
       const obs = tf.tensor2d(batch.obs.subarray(0, n * OBS_DIM), [n, OBS_DIM]);
-      return this.policy.apply(obs, this.config.agents).value;
+      return this.policy.apply(obs, this.env.N).value;
     });
     const v = (await vT.data()) as Float32Array;
     vT.dispose();
     return v;
   }
 
-  private async learn(batch: Batch): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  private async learn(batch: Batch, bonus: Float32Array | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
     const c = this.config;
     const values = c.critic ? await this.values(batch) : undefined;
-    const adv = this.advantages(batch, values);
+    const adv = this.advantages(batch, values, bonus);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const p = this.pack(batch, [adv, batch.logp, targets]);
@@ -259,7 +404,7 @@ export class Trainer {
       for (let e = 0; e < c.epochs; e++) {
         let entropyT: tf.Scalar | null = null;
         const r = await this.applyLoss(() => {
-          const { logp, value } = this.policy.logProbs(obsT, maskT, c.agents);
+          const { logp, value } = this.policy.logProbs(obsT, maskT, this.env.N);
           const lpa = tf.sum(tf.mul(logp, hotT), 1);
           const ratio = tf.exp(tf.sub(lpa, oldT));
           const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
@@ -287,7 +432,7 @@ export class Trainer {
     const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
     const hotT = tf.tidy(() => tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS));
     try {
-      const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT, this.config.agents).logp, hotT), 1))) as tf.Scalar);
+      const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT, this.env.N).logp, hotT), 1))) as tf.Scalar);
       return { ...r, entropy: 0 };
     } finally {
       tf.dispose([obsT, maskT, hotT]);
@@ -312,5 +457,6 @@ export class Trainer {
   dispose(): void {
     this.optimizer.dispose();
     this.policy.dispose();
+    this.workers?.dispose();
   }
 }
