@@ -1,5 +1,6 @@
 import { scaleLinear } from 'd3';
-import { useEffect, useId, useMemo, useRef, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
 import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
@@ -39,6 +40,33 @@ const WARM_TICKS = 50;
 /** Force layouts by graph shape, so an unchanged graph is not laid out again. */
 const layoutCache = new Map<string, ReturnType<typeof layoutGraph>>();
 
+/** What the force layout of an episode depends on; `key` identifies layouts that would come out alike. */
+interface GraphShape {
+  key: string;
+  agents: number;
+  edges: ReturnType<typeof aggregateDms>;
+  boardAgents: number[];
+  radii: number[];
+}
+
+function graphShape(events: UpdateMessage['events']): GraphShape {
+  const agents = Math.max(1, ...events.map((e) => Math.max(e.agent, e.target) + 1));
+  const edges = aggregateDms(events, agents);
+  const boardAgents = boardLinks(events, agents).map((b) => b.agent);
+  const radii = sentCounts(events, agents).map(nodeRadius);
+  // Who talks to whom, counts on a log scale, node sizes: mostly unchanged between updates.
+  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
+  return { key, agents, edges, boardAgents, radii };
+}
+
+/** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
+function layOut(shape: GraphShape, from: GraphLayout | null): GraphLayout {
+  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined });
+  if (layoutCache.size >= 64) layoutCache.clear();
+  layoutCache.set(shape.key, laid);
+  return laid;
+}
+
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
 export function DmGraph() {
   const frame = useFrame();
@@ -48,31 +76,29 @@ export function DmGraph() {
   const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
-  // The layout comes from the whole episode, so nodes stay put while the playback clock runs; a new
-  // episode starts from the previous layout (warm), which is cheaper and keeps agents in place.
+  // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
+  const shape = useMemo(() => (episode ? graphShape(episode.events) : null), [episode]);
   const previous = useRef<GraphLayout | null>(null);
-  const placed = useMemo(() => {
-    if (!episode) return null;
-    const events = episode.events;
-    const agents = Math.max(1, ...events.map((e) => Math.max(e.agent, e.target) + 1));
-    const edges = aggregateDms(events, agents);
-    const board = boardLinks(events, agents);
-    const radii = sentCounts(events, agents).map(nodeRadius);
-    // The force layout is the costly part: reuse it while the graph's shape (who talks to whom,
-    // counts on a log scale, node sizes) stays the same, which it mostly does between updates.
-    const shape = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${board.map((b) => b.agent).join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
-    let laid = layoutCache.get(shape);
-    if (!laid) {
-      const from = previous.current && previous.current.nodes.length === agents ? previous.current : undefined;
-      laid = layoutGraph(agents, edges, WIDTH, HEIGHT, { boardAgents: board.map((b) => b.agent), radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from });
-      if (layoutCache.size >= 64) layoutCache.clear();
-      layoutCache.set(shape, laid);
-    }
-    return { agents, laid };
-  }, [episode]);
+  const [, laidOut] = useState(0);
+  const cached = shape ? layoutCache.get(shape.key) : undefined;
+  const warmFrom = shape && previous.current?.nodes.length === shape.agents ? previous.current : null;
+  // Force layouts run in a task of their own, after the render that brought the new episode, so the
+  // two never add up to one long task. Until it is done the previous layout serves (or, for the first
+  // episode or a new agent count, the agents on a circle). A later layout starts warm from the last
+  // one: fewer ticks, and agents stay where the eye left them.
+  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0 }) : null), [cached, warmFrom, shape]);
   useEffect(() => {
-    if (placed) previous.current = placed.laid;
-  }, [placed]);
+    if (!shape || layoutCache.has(shape.key)) return;
+    const timer = setTimeout(() => {
+      layOut(shape, previous.current?.nodes.length === shape.agents ? previous.current : null);
+      laidOut((n) => n + 1);
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [shape]);
+  useEffect(() => {
+    if (cached) previous.current = cached;
+  }, [cached]);
+  const placed = useMemo(() => (shape && laid ? { agents: shape.agents, laid } : null), [shape, laid]);
 
   // What has happened up to the clock.
   const graph = useMemo(() => {

@@ -1,12 +1,26 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import { selectConfig, selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
-import { agentColour, feedRows, rowsForAgent } from './feed';
+import { agentColour, feedRows, rowsForAgent, type FeedRow } from './feed';
 import { SelectField } from './Fields';
 import { useFrame } from './usePlayback';
 import './board.css';
 
 const ALL = 'all';
+
+/** One line of the feed; rows keep their identity through an episode, so a new minute renders only its own lines. */
+const Row = memo(function Row({ r }: { r: FeedRow }) {
+  return (
+    <li className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
+      <span className="board-stamp">{r.stamp}</span>
+      <span className="board-author">
+        <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
+        agent {r.agent}
+      </span>
+      <span className="board-text">{r.text}</span>
+    </li>
+  );
+});
 
 /** The showcase rollout's public board and DMs as a feed: who posted, read, claimed and handed over what, minute by minute. */
 export function MessageBoard() {
@@ -15,20 +29,15 @@ export function MessageBoard() {
   const config = useApp(selectConfig);
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  const rows = useMemo(() => (frame ? feedRows(frame.events) : []), [frame]);
-  const feed = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
+  const all = useMemo(() => (last ? feedRows(last.events) : []), [last]);
+  const tick = frame?.tick ?? 0;
+  const rows = useMemo(() => all.filter((r) => r.t < tick), [all, tick]);
 
   const agents = Math.max(1, config.agents, selected === null ? 0 : selected + 1, ...(last ? last.events.map((e) => e.agent + 1) : []));
   const options = [ALL, ...Array.from({ length: agents }, (_, a) => String(a))];
   const labels: Record<string, string> = { [ALL]: 'all agents' };
   for (let a = 0; a < agents; a++) labels[a] = `agent ${a}`;
   const shown = rowsForAgent(rows, selected);
-  // Keep the newest line in view while the clock runs, unless the reader scrolled up.
-  useEffect(() => {
-    const el = feed.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [shown.length]);
 
   return (
     <section className="panel board" aria-labelledby="board-title" data-testid="message-board">
@@ -48,24 +57,12 @@ export function MessageBoard() {
           aria-live="off"
           aria-label="Messages of the showcase rollout up to the playback clock, oldest first"
           data-testid="board-feed"
-          ref={feed}
           tabIndex={0}
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            pinned.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
-          }}
         >
           <ol className="board-list">
             {shown.length === 0 && <li className="board-none">{selected === null ? 'No posts, reads, claims or messages so far in this rollout.' : `Agent ${selected} sent, read and claimed nothing so far in this rollout.`}</li>}
-            {shown.map((r, i) => (
-              <li key={i} className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
-                <span className="board-stamp">{r.stamp}</span>
-                <span className="board-author">
-                  <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
-                  agent {r.agent}
-                </span>
-                <span className="board-text">{r.text}</span>
-              </li>
+            {shown.map((r) => (
+              <Row key={r.key} r={r} />
             ))}
           </ol>
         </div>

@@ -1,6 +1,6 @@
 import { scaleBand } from 'd3';
 import type { EventKind, SimEvent } from '../sim/events';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { useFrame } from './usePlayback';
@@ -38,12 +38,40 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
     }));
 }
 
+type Cell = ReturnType<typeof laneCells>[number];
+
+/** One minute of every lane; memoised, so the clock moving on renders only the new minute. */
+const Minute = memo(function Minute({ cells, x, width, rowH, selected }: { cells: readonly Cell[]; x: number; width: number; rowH: number; selected: number | null }) {
+  return (
+    <g>
+      {cells.map((c) => (
+        <g key={c.agent}>
+          <rect x={x} y={c.agent * rowH + 2} width={width} height={rowH - 5} fill={KIND_COLOURS[c.kind]} opacity={selected === null || selected === c.agent ? 1 : 0.3}>
+            <title>{`minute ${c.t}, agent ${c.agent}: ${c.kind} ${c.label}`}</title>
+          </rect>
+          {c.label && width > 12 && (
+            <text className="cell-label" x={x + width / 2} y={c.agent * rowH + rowH / 2} dy="0.1em" textAnchor="middle">
+              {c.label}
+            </text>
+          )}
+        </g>
+      ))}
+    </g>
+  );
+});
+
 /** One swimlane per agent: what it did each minute of the showcase episode, up to the playback clock. */
 export function Swimlanes() {
   const frame = useFrame();
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  const cells = useMemo(() => (frame ? laneCells(frame.events) : []), [frame]);
+  const episode = frame?.episode ?? null;
+  const byMinute = useMemo(() => {
+    const out: Cell[][] = [];
+    for (const c of episode ? laneCells(episode.events) : []) (out[c.t] ??= []).push(c);
+    return out;
+  }, [episode]);
+  const tick = frame?.tick ?? 0;
   if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -52,9 +80,9 @@ export function Swimlanes() {
       </section>
     );
   }
-  const { episode, tick, length } = frame;
-  const agents = Math.max(1, ...episode.events.map((e) => e.agent + 1));
-  const minutes = Math.max(1, episode.metrics.tmax);
+  const { length } = frame;
+  const agents = Math.max(1, ...frame.episode.events.map((e) => e.agent + 1));
+  const minutes = Math.max(1, frame.episode.metrics.tmax);
   const width = 640;
   const left = 56;
   const rowH = 18;
@@ -94,17 +122,8 @@ export function Swimlanes() {
             <line className="grid" x1={left} x2={width - 4} y1={(a + 1) * rowH - 1} y2={(a + 1) * rowH - 1} />
           </g>
         ))}
-        {cells.map((c, i) => (
-          <g key={i}>
-            <rect x={x(c.t)} y={c.agent * rowH + 2} width={x.bandwidth()} height={rowH - 5} fill={KIND_COLOURS[c.kind]} opacity={selected === null || selected === c.agent ? 1 : 0.3}>
-              <title>{`minute ${c.t}, agent ${c.agent}: ${c.kind} ${c.label}`}</title>
-            </rect>
-            {c.label && x.bandwidth() > 12 && (
-              <text className="cell-label" x={(x(c.t) ?? 0) + x.bandwidth() / 2} y={c.agent * rowH + rowH / 2} dy="0.1em" textAnchor="middle">
-                {c.label}
-              </text>
-            )}
-          </g>
+        {byMinute.slice(0, tick).map((cells, t) => (
+          <Minute key={t} cells={cells} x={x(t) ?? 0} width={x.bandwidth()} rowH={rowH} selected={selected} />
         ))}
         {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
         {completes.map((e, i) => (
@@ -114,7 +133,7 @@ export function Swimlanes() {
         ))}
       </svg>
       <ul className="legend">
-        {[...LEGEND, ...STRUCTURE_KINDS.filter((k) => cells.some((c) => c.kind === k))].map((k) => (
+        {[...LEGEND, ...STRUCTURE_KINDS.filter((k) => byMinute.some((m) => m.some((c) => c.kind === k)))].map((k) => (
           <li key={k}>
             <span className="swatch" style={{ background: KIND_COLOURS[k] }} />
             {k}

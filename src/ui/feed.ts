@@ -7,6 +7,8 @@ const FEED_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['post', 'read', '
 
 /** One line of the message board. */
 export interface FeedRow {
+  /** Stable within an episode (the event's index in the log), for list keys. */
+  key: number;
   /** Minute of the action (0-based), as in the event log. */
   t: number;
   /** "m07". */
@@ -48,7 +50,7 @@ export function feedRows(events: readonly SimEvent[]): FeedRow[] {
     .map((e, i) => ({ e, i }))
     .filter((x): x is { e: SimEvent & { kind: FeedKind }; i: number } => FEED_KINDS.has(x.e.kind))
     .sort((a, b) => a.e.t - b.e.t || a.i - b.i)
-    .map(({ e }) => ({ t: e.t, stamp: minuteStamp(e.t), agent: e.agent, kind: e.kind, target: e.target, module: e.module, useful: e.useful, text: rowText(e) }));
+    .map(({ e, i }) => ({ key: i, t: e.t, stamp: minuteStamp(e.t), agent: e.agent, kind: e.kind, target: e.target, module: e.module, useful: e.useful, text: rowText(e) }));
 }
 
 /** Rows that involve `agent`: what it did, and DMs sent to it. `null` keeps every row. */
