@@ -181,6 +181,18 @@ const metricsSchema = z.strictObject({
   gradNorm: real(),
   collectMs: real(),
   learnMs: real(),
+  // Structure presets (rl/trainer STRUCTURE_METRICS): present only under that structure.
+  headCount: real().optional(),
+  budgetSpent: real().optional(),
+  hires: real().optional(),
+  fires: real().optional(),
+  islandBest: real().optional(),
+  islandMean: real().optional(),
+  criticalSteps: real().optional(),
+  assigns: real().optional(),
+  parallelShare: real().optional(),
+  finishShare: real().optional(),
+  shapingWeight: real().optional(),
 });
 
 const eventSchema = z.strictObject({
