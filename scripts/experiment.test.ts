@@ -35,6 +35,18 @@ describe('npm run experiment', () => {
     expect(bad.stderr).toMatch(/--init-from: the weights are for a policy of hidden 64 \/ scorer 32, this trainer has 16 \/ 32/);
   }, 60_000);
 
+  it('trains and evaluates under a structure preset, with its numbers in the curves and the run file', () => {
+    const dir = join(out, 'ceo');
+    const r = run(['--structure', 'ceo', '--budget', '30', '--agents', '3', '--updates', '2', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '2', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/structure ceo \(budget 30 agent-minutes\)/);
+    expect(r.stdout).toMatch(/scripted structure/);
+    expect(r.stdout).toMatch(/headCount/);
+    expect(readFileSync(join(dir, 'training-seed1.csv'), 'utf8').split('\n')[0]).toMatch(/,headCount,budgetSpent,hires,fires$/);
+    const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
+    expect(runFile.ok && runFile.run.metrics.every((m) => (m.budgetSpent ?? Infinity) <= 30)).toBe(true);
+  }, 60_000);
+
   it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {
     const r = run(['--agentz', '3', '--agents', '40', '--out', out]);
     expect(r.status).toBe(2);

@@ -9,7 +9,7 @@ import { mean, std } from '../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
 import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
 import { SwarmPolicy } from '../src/rl/policy';
-import { Trainer, type UpdateMetrics } from '../src/rl/trainer';
+import { STRUCTURE_METRICS, Trainer, type UpdateMetrics } from '../src/rl/trainer';
 import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { ProgressBar, formatDuration } from './lib/progress';
@@ -167,18 +167,43 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
     bar?.update(trainer.update, `${metrics.phase} Tmax ${metrics.tmax}  return ${metrics.ret.toFixed(2)}  msgs ${metrics.messages.toFixed(1)}`);
     if (config.prior > 0 && trainer.update === config.prior) {
       const e0 = performance.now();
-      imitation = await evaluatePolicy(trainer.policy, 'imitation prior', evalOpts);
+      imitation = await evaluatePolicy(trainer.policy, 'imitation prior', { ...evalOpts, ...trainer.evaluationSetup() });
       evalSeconds += (performance.now() - e0) / 1000;
     }
   }
   const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds - recording.seconds;
-  const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy });
+  const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy, ...trainer.evaluationSetup() });
   if (imitation) orgs.splice(orgs.length - 1, 0, imitation);
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
   recording.write(join(opts.out, `run-seed${seed}.swarmrun.json.gz`), trainer);
-  writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(CURVE_COLUMNS, curve.map((m) => CURVE_COLUMNS.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
+  const columns = [...CURVE_COLUMNS, ...STRUCTURE_METRICS.filter((k) => curve.some((m) => m[k] !== undefined))];
+  writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(columns, curve.map((m) => columns.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
   trainer.dispose();
   return { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
+}
+
+/** "ceo (budget 120 agent-minutes), " and the like; empty for flat. */
+function describeStructure(c: Config): string {
+  switch (c.structure) {
+    case 'flat':
+      return '';
+    case 'ceo':
+      return `structure ceo (budget ${c.budget} agent-minutes), `;
+    case 'islands':
+      return `structure islands (${Math.min(c.islands, c.agents)} islands), `;
+    case 'orchestrator':
+      return `structure orchestrator (${c.workerPolicy} workers${c.workerPolicy === 'snapshot' ? ` frozen at update ${c.snapshotAt}` : ''}${c.shaping > 0 ? `, shaping ${c.shaping}` : ''}), `;
+  }
+}
+
+/** The structure's training numbers averaged over the last tenth of the updates of every seed, e.g. "head count 4.20". */
+function structureLine(results: SeedResult[]): string | null {
+  const parts: string[] = [];
+  for (const k of STRUCTURE_METRICS) {
+    const xs = results.flatMap((r) => r.curve.slice(-Math.max(1, Math.ceil(r.curve.length / 10))).map((m) => m[k])).filter((x): x is number => x !== undefined);
+    if (xs.length) parts.push(`${k} ${mean(xs).toFixed(2)}`);
+  }
+  return parts.length ? `Structure numbers in training (last tenth of the updates): ${parts.join(', ')}` : null;
 }
 
 const pm = (xs: number[], digits: number) => (xs.length > 1 ? `${mean(xs).toFixed(digits)} ± ${std(xs).toFixed(digits)}` : mean(xs).toFixed(digits));
@@ -192,7 +217,7 @@ async function main(): Promise<void> {
   process.stderr.write(
     `RLCR on ${c.family} tasks, ${c.agents} agents, ${c.updates} updates${c.prior ? ` after ${c.prior} imitation updates` : ''}, ` +
       `${c.tasksPerUpdate} tasks x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min (${c.tmaxShape}), ` +
-      `${c.advantage}, backend ${opts.backend}, seeds ${opts.seeds.join(',')}\n`,
+      `${c.advantage}, ${describeStructure(c)}backend ${opts.backend}, seeds ${opts.seeds.join(',')}\n`,
   );
   const results: SeedResult[] = [];
   for (const [i, seed] of opts.seeds.entries()) results.push(await runSeed(opts, seed, i));
@@ -220,6 +245,7 @@ async function main(): Promise<void> {
   }
   const secs = results.map((r) => r.trainSeconds);
   const rates = results.map((r) => r.updatesPerSecond);
+  const structureNote = structureLine(results);
   const report = [
     '',
     `Evaluation: ${opts.evalTasks} fresh ${c.family} tasks per seed, deadline ${c.tmaxEnd} min, ${c.agents} agents; ± is the spread (sd) over ${opts.seeds.length} seed(s).`,
@@ -227,6 +253,7 @@ async function main(): Promise<void> {
     '',
     `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
     `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,
+    ...(structureNote ? [structureNote] : []),
     `Written to ${opts.out}/ (summary.json, summary.csv, training-seed*.csv, policy-seed*.json, run-seed*.swarmrun.json.gz)`,
   ].join('\n');
   process.stdout.write(report + '\n');
