@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { PolicyActor } from '../../src/rl/actor';
 import { compareOrganisations, evaluationTasks } from '../../src/rl/compare';
-import { defaultConfig, type Config } from '../../src/rl/config';
+import { configToStrings, defaultConfig, type Config } from '../../src/rl/config';
 import { MutedActor } from '../../src/rl/muted';
 import { SwarmPolicy } from '../../src/rl/policy';
 import { Trainer } from '../../src/rl/trainer';
@@ -149,10 +149,14 @@ export class ConditionStore {
     return this.scale.config(fullConfig(id));
   }
 
-  /** Cache key of a condition and seed (hash of everything that determines the run). */
+  /**
+   * Cache key of a condition and seed: a hash of everything that determines the run. The config
+   * enters as its differences from the defaults, so a new config field whose default changes nothing
+   * leaves the keys (and the cache) valid.
+   */
   key(id: string, seed: number): string {
     const parent = CONDITIONS[id].from ? this.key(CONDITIONS[id].from!, seed) : null;
-    const what = { v: CACHE_VERSION, config: { ...this.config(id), seed }, parent, evalTasks: this.scale.evalTasks, checkpointTasks: this.scale.checkpointTasks, checkpoints: CHECKPOINTS };
+    const what = { v: CACHE_VERSION, config: configToStrings({ ...this.config(id), seed }), parent, evalTasks: this.scale.evalTasks, checkpointTasks: this.scale.checkpointTasks, checkpoints: CHECKPOINTS };
     return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16);
   }
 

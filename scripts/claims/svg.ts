@@ -122,6 +122,13 @@ function refLineMarks(refs: readonly RefLine[], y: (v: number) => number, box: B
 
 const LEGEND_WIDTH = 190;
 
+/** The range of `ys` with 8% headroom above, so labels of lines at the top stay inside the plot. */
+function dataDomain(ys: readonly number[]): [number, number] {
+  const lo = Math.min(...ys);
+  const hi = Math.max(...ys);
+  return hi > lo ? [lo, hi + 0.08 * (hi - lo)] : [lo, lo + 1];
+}
+
 function fmtTick(step: number): (v: number) => string {
   const digits = step >= 1 ? 0 : Math.min(4, Math.ceil(-Math.log10(step)));
   return (v: number) => v.toFixed(digits);
@@ -143,8 +150,7 @@ export function lineChart(spec: LineChartSpec): string {
   const x = scaleLinear()
     .domain([xMin, xMax > xMin ? xMax : xMin + 1])
     .range([box.left, box.right]);
-  const yDom = spec.yDomain ?? [Math.min(...ys), Math.max(...ys) > Math.min(...ys) ? Math.max(...ys) : Math.min(...ys) + 1];
-  const y = scaleLinear().domain(yDom).range([box.bottom, box.top]).nice();
+  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice();
   const body: string[] = [];
   const yTicks = y.ticks(6);
   body.push(...yAxis(y, yTicks, box, spec.yLabel, fmtTick(yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1)));
@@ -189,8 +195,7 @@ export function barChart(spec: BarChartSpec): string {
   const box: Box = { left: 64, top: 36, right: width - LEGEND_WIDTH, bottom: height - 48 };
   const vals = spec.groups.flatMap((g) => Object.values(g.values).flatMap((v) => [v.mean, v.mean + (v.sd ?? 0), v.mean - (v.sd ?? 0)])).filter(Number.isFinite);
   const ys = [...vals, ...(spec.refLines ?? []).map((r) => r.y), 0];
-  const yDom = spec.yDomain ?? [Math.min(...ys), Math.max(...ys) > Math.min(...ys) ? Math.max(...ys) : Math.min(...ys) + 1];
-  const y = scaleLinear().domain(yDom).range([box.bottom, box.top]).nice();
+  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice();
   const gx = scaleBand<string>()
     .domain(spec.groups.map((g) => g.label))
     .range([box.left, box.right])
