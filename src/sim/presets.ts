@@ -6,9 +6,6 @@ import { OrchestratorRules } from './orchestrator';
 import type { Structure, StructureKind, StructureRules, StructureSettings, StructureView } from './structure';
 import { MAX_MODULES, type Task } from './task';
 
-/** The flat default: no rules at all. */
-export const FLAT: StructureSettings = { structure: 'flat', budget: 1, islands: 1 };
-
 /** One environment rollout per swarm rollout (flat, CEO, orchestrator). */
 class SingleCellStructure implements Structure {
   readonly cells = 1;
