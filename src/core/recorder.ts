@@ -238,11 +238,11 @@ export function episodeNear(run: Pick<RunFile, 'episodes'>, update: number): Sho
  * How many minutes (ticks) an episode lasted: it stops at the minute its last module completed
  * when every module completed, otherwise at its deadline.
  */
-export function episodeTicks(e: ShowcaseEpisode): number {
+export function episodeTicks(e: Pick<ShowcaseEpisode, 'tmax' | 'events' | 'modules'>): number {
   const done = new Set<number>();
   let last = -1;
   for (const ev of e.events) {
-    if (ev.kind !== 'complete') continue;
+    if (ev.kind !== 'complete' || ev.module < 0 || ev.module >= e.modules.length) continue;
     done.add(ev.module);
     last = Math.max(last, ev.t);
   }

@@ -1,4 +1,5 @@
 import { gzipSync, strFromU8, strToU8 } from 'fflate';
+import { SCHEMA } from '../rl/config';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_COMPRESSED_BYTES,
@@ -155,6 +156,16 @@ describe('run file rejections', () => {
     expect(lines).toContain('config.family: "chaos" is not one of parallel, coupled, search, mixed');
     expect(lines).toContain('config.lr: expected a number, got the string "0.1"');
     expect(lines).toContain('config.turbo: unknown setting "turbo"');
+  });
+
+  it('reads a setting the file predates as its default', () => {
+    const p = plain();
+    delete p.config.structure;
+    delete p.config.budget;
+    const r = decodeRunFile(json(p));
+    if (!r.ok) throw new Error(r.error);
+    expect(r.run.config.structure).toBe('flat');
+    expect(r.run.config.budget).toBe(SCHEMA.budget.default);
   });
 
   it('inconsistent fields', () => {

@@ -142,6 +142,8 @@ const configSchema = z.record(z.string(), z.unknown()).superRefine((raw, ctx) =>
   }
   for (const key of CONFIG_KEYS) {
     const f = SCHEMA[key];
+    // A setting added after the file was written is read as its default (see docs/RUNFILE.md).
+    if (!(key in raw)) raw[key] = f.default;
     const v = raw[key];
     const type = f.kind === 'enum' ? 'string' : f.kind === 'bool' ? 'boolean' : 'number';
     if (typeof v !== type) {
@@ -463,6 +465,38 @@ export function encodeRunFile(run: RunFile): Uint8Array {
 export function cleanRunName(name: string, fallback = 'Untitled run'): string {
   const t = name.trim();
   return (t || fallback).slice(0, MAX_NAME_LENGTH);
+}
+
+/** What a run library lists about a run, computed once when it is stored. */
+export interface RunFacts {
+  /** Plain text: render it as text, never as markup. */
+  name: string;
+  /** When the run was recorded (ISO 8601). */
+  created: string;
+  /** e.g. "coupled, 8 agents, 600 updates, Tmax 8->24 linear, seed 1". */
+  configSummary: string;
+  /** Mean return of the last recorded update; null when nothing was recorded or it was not a number. */
+  finalReturn: number | null;
+  /** Updates recorded. */
+  updates: number;
+  /** Policy checkpoints held (0: the run cannot be continued). */
+  checkpoints: number;
+  /** Size of the stored (compressed) run file in bytes. */
+  bytes: number;
+}
+
+/** The list facts of `run`, whose encoded file is `bytes` long. */
+export function runFacts(run: RunFile, bytes: number): RunFacts {
+  const last = run.metrics[run.metrics.length - 1];
+  return {
+    name: run.name,
+    created: run.created,
+    configSummary: summariseConfig(run.config),
+    finalReturn: last && Number.isFinite(last.ret) ? last.ret : null,
+    updates: run.metrics.length,
+    checkpoints: run.checkpoints.items.length,
+    bytes,
+  };
 }
 
 /** A short description of a config for lists, e.g. "coupled, 8 agents, 600 updates, Tmax 8->24 linear, seed 1". */

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { strToU8 } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, type RunFile } from '../core/runFile';
+import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, runFacts, type RunFile } from '../core/runFile';
 import { fakeRun } from '../core/testing';
 import { LibraryError, RunLibrary } from './library';
 
@@ -65,6 +65,38 @@ describe('RunLibrary', () => {
     await expect(lib.rename(id, '   ')).rejects.toThrow('A run name cannot be empty.');
     await expect(lib.rename(42, 'x')).rejects.toMatchObject({ code: 'not-found', message: 'There is no run 42 in the library.' });
     lib.close();
+  });
+
+  it('replaces a run being recorded with its newer state, keeping a name given in the library', async () => {
+    const lib = await open();
+    const id = await lib.save(named('recording', '2024-05-01T10:00:00.000Z', 2));
+    await lib.rename(id, 'my demo');
+    const later = await lib.replace(id, named('recording', '2024-05-01T10:00:00.000Z', 5));
+    expect(later).toMatchObject({ id, name: 'my demo', updates: 5 });
+    expect((await lib.get(id))?.metrics).toHaveLength(5);
+    expect((await lib.get(id))?.name).toBe('my demo');
+    expect(await lib.list()).toHaveLength(1);
+    await expect(lib.replace(id + 100, named('x', '2024-05-01T10:00:00.000Z'))).rejects.toThrow(/no run/);
+    const before = await contents(lib);
+    quotaFull();
+    await expect(lib.replace(id, named('recording', '2024-05-01T10:00:00.000Z', 9))).rejects.toThrow(/Browser storage is full/);
+    vi.restoreAllMocks();
+    expect(await contents(lib)).toEqual(before);
+  });
+
+  it('stores a run encoded elsewhere, new or over itself, keeping a name given in the library', async () => {
+    const lib = await open();
+    const run = named('recording', '2024-05-01T10:00:00.000Z', 2);
+    const bytes = encodeRunFile(run);
+    const first = await lib.putEncoded(null, bytes, runFacts(run, bytes.length));
+    expect(first).toMatchObject({ name: 'recording', updates: 2 });
+    await lib.rename(first.id, 'class demo');
+    const more = named('recording', '2024-05-01T10:00:00.000Z', 7);
+    const bytes2 = encodeRunFile(more);
+    const second = await lib.putEncoded(first.id, bytes2, runFacts(more, bytes2.length));
+    expect(second).toMatchObject({ id: first.id, name: 'class demo', updates: 7 });
+    expect((await lib.get(first.id))?.metrics).toHaveLength(7);
+    await expect(lib.putEncoded(first.id + 50, bytes2, runFacts(more, bytes2.length))).rejects.toThrow(/no run/);
   });
 
   it('removes a run and restores it under the same id (undo)', async () => {

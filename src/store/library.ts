@@ -5,28 +5,14 @@
  * so a failure (a full disk included) leaves the library as it was.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { cleanRunName, decodeRunFile, encodeRunFile, suggestedFileName, summariseConfig, type RunFile } from '../core/runFile';
+import { cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts, type RunFile } from '../core/runFile';
 
 /** Key of a run in the library. */
 export type RunId = number;
 
 /** What the library list shows about a run, read without loading the run. */
-export interface RunSummary {
+export interface RunSummary extends RunFacts {
   id: RunId;
-  /** Plain text: render it as text, never as markup. */
-  name: string;
-  /** When the run was recorded (ISO 8601). */
-  created: string;
-  /** e.g. "coupled, 8 agents, 600 updates, Tmax 8->24 linear, seed 1". */
-  configSummary: string;
-  /** Mean return of the last recorded update; null when nothing was recorded or it was not a number. */
-  finalReturn: number | null;
-  /** Updates recorded. */
-  updates: number;
-  /** Policy checkpoints held (0: the run cannot be continued). */
-  checkpoints: number;
-  /** Size of the stored (compressed) run file in bytes. */
-  bytes: number;
 }
 
 /** Everything needed to undo a `remove`: pass it to `restore`. */
@@ -80,19 +66,6 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-function summaryOf(run: RunFile, bytes: number): Omit<RunSummary, 'id'> {
-  const last = run.metrics[run.metrics.length - 1];
-  return {
-    name: run.name,
-    created: run.created,
-    configSummary: summariseConfig(run.config),
-    finalReturn: last && Number.isFinite(last.ret) ? last.ret : null,
-    updates: run.metrics.length,
-    checkpoints: run.checkpoints.items.length,
-    bytes,
-  };
-}
-
 /** The run library. Open it with `RunLibrary.open()`; every method is safe to call concurrently. */
 export class RunLibrary {
   private readonly db: IDBPDatabase<LibrarySchema>;
@@ -139,6 +112,52 @@ export class RunLibrary {
   /** Adds a run (validated and compressed first) and returns its new id. */
   async save(run: RunFile): Promise<RunId> {
     return (await this.add(run)).id;
+  }
+
+  /**
+   * Replaces the stored run `id` with a newer state of the same run (the app saves the run it is
+   * recording this way) and returns its summary. A name changed in the library meanwhile is kept.
+   */
+  async replace(id: RunId, run: RunFile): Promise<RunSummary> {
+    let bytes: Uint8Array;
+    const existing = await this.db.get('summaries', id);
+    if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+    const named = { ...run, name: existing.name };
+    try {
+      bytes = encodeRunFile(named);
+    } catch (e) {
+      throw new LibraryError('invalid', (e as Error).message, { cause: e });
+    }
+    const next: RunSummary = { ...summaryOf(named, bytes.length), id };
+    return this.write('save the run', async (tx) => {
+      if (!(await tx.objectStore('summaries').get(id))) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+      await tx.objectStore('files').put({ id, bytes });
+      await tx.objectStore('summaries').put(next);
+      return next;
+    }, bytes.length);
+  }
+
+  /**
+   * Stores a run that was encoded elsewhere (the training worker records and compresses the run it
+   * trains, off the page's thread): as a new run when `id` is null, else over run `id`, keeping a
+   * name given in the library. The bytes are trusted to be a valid run file with these facts.
+   */
+  async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts): Promise<RunSummary> {
+    if (id === null) {
+      return this.write('save the run', async (tx) => {
+        const newId = await tx.objectStore('summaries').add(facts as RunSummary);
+        await tx.objectStore('files').put({ id: newId, bytes });
+        return { ...facts, id: newId };
+      }, bytes.length);
+    }
+    return this.write('save the run', async (tx) => {
+      const existing = await tx.objectStore('summaries').get(id);
+      if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+      const next: RunSummary = { ...facts, id, name: existing.name };
+      await tx.objectStore('files').put({ id, bytes });
+      await tx.objectStore('summaries').put(next);
+      return next;
+    }, bytes.length);
   }
 
   /** Changes a run's name (plain text; trimmed and cut to MAX_NAME_LENGTH) and returns its summary. */

@@ -3,6 +3,10 @@ import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { BackendChoice, BackendReport, RunState, UpdateMessage } from '../worker/protocol';
+import type { RunFile } from '../core/runFile';
+import { episodeLength } from './playback';
+import type { DeletedRun, RunId, RunSummary } from './library';
+import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
 import { configFromHash, hashFromConfig } from './urlConfig';
 
 /** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
@@ -67,7 +71,48 @@ export interface PlaybackSlice {
   setSpeed: (speed: number) => void;
 }
 
-export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice;
+/** The run library (IndexedDB) as the page shows it, and the recording of the current run. */
+export interface LibrarySlice {
+  /** Summaries of the stored runs, newest first; null until the library has been read. */
+  runs: RunSummary[] | null;
+  /** The latest outcome of a library action, shown as text (never as markup). */
+  libraryMessage: { kind: 'error' | 'info'; text: string } | null;
+  /** The last deleted run, while its undo is offered. */
+  undo: DeletedRun | null;
+  /** Whether the current training run is recorded (on by default). */
+  recording: boolean;
+  /** Library id of the run being recorded, once it has been saved. */
+  recordingId: RunId | null;
+  /** When the recording was last saved (ms since the epoch). */
+  savedAt: number | null;
+  setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt'>>) => void;
+  setRecording: (on: boolean) => void;
+}
+
+/** What the live run showed when a replay began; put back when it ends. */
+interface LiveStash {
+  metrics: UpdateMetrics[];
+  references: Record<number, References>;
+  last: UpdateMessage | null;
+  episode: UpdateMessage | null;
+  tick: number;
+}
+
+/** A recorded run driving the views instead of the trainer. */
+export interface ReplaySlice {
+  replay: { run: RunFile; id: RunId | null; index: number } | null;
+  stash: LiveStash | null;
+  /** Shows `run` in every view from its last update (the live run is put aside, not lost). */
+  enterReplay: (run: RunFile, id: RunId | null) => void;
+  /** Moves the replay to recorded update position `index` (in `run.metrics`), its episode from the start. */
+  seekUpdate: (index: number) => void;
+  /** Moves on to the next recorded episode; false at the end of the run. */
+  nextReplayEpisode: () => boolean;
+  /** Back to the live run as it was. */
+  leaveReplay: () => void;
+}
+
+export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice;
 
 function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice } {
   const hash = typeof location === 'undefined' ? '' : location.hash;
@@ -86,7 +131,7 @@ function writeHash(config: Config, backend: BackendChoice): void {
   if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend));
 }
 
-export const useApp = create<AppState>()((set) => ({
+export const useApp = create<AppState>()((set, get) => ({
   ...initialState(),
   setConfig: (patch) =>
     set((s) => {
@@ -128,6 +173,54 @@ export const useApp = create<AppState>()((set) => ({
   setTick: (tick) => set({ tick }),
   setPlaying: (playing) => set({ playing }),
   setSpeed: (speed) => set({ speed }),
+
+  runs: null,
+  libraryMessage: null,
+  undo: null,
+  recording: true,
+  recordingId: null,
+  savedAt: null,
+  setLibrary: (patch) => set(patch),
+  setRecording: (recording) => set({ recording }),
+
+  replay: null,
+  stash: null,
+  enterReplay: (run, id) =>
+    set((s) => {
+      const at = replayAt(run, run.metrics.length - 1);
+      const stash = s.stash ?? { metrics: s.metrics, references: s.references, last: s.last, episode: s.episode, tick: s.tick };
+      return {
+        stash,
+        replay: { run, id, index: Math.max(0, run.metrics.length - 1) },
+        metrics: run.metrics,
+        references: recordedReferences(run),
+        last: at?.last ?? null,
+        episode: at?.episode ?? null,
+        tick: at?.episode && s.speed === 0 ? episodeLength(at.episode) : 0,
+        playing: true,
+      };
+    }),
+  seekUpdate: (index) =>
+    set((s) => {
+      if (!s.replay) return {};
+      const at = replayAt(s.replay.run, index);
+      if (!at) return {};
+      const i = metricsIndex(s.replay.run, at.last.metrics.update);
+      const same = at.episode?.metrics.update === s.episode?.metrics.update;
+      // Scrubbed while paused, the update's episode shows whole; playing, it plays from its start.
+      const tick = same ? s.tick : at.episode && !s.playing ? episodeLength(at.episode) : 0;
+      return { replay: { ...s.replay, index: i }, last: at.last, episode: same ? s.episode : at.episode, tick };
+    }),
+  nextReplayEpisode: () => {
+    const s = get();
+    if (!s.replay || !s.episode) return false;
+    const next = nextEpisode(s.replay.run, s.episode.metrics.update);
+    if (!next) return false;
+    s.seekUpdate(metricsIndex(s.replay.run, next.update));
+    return true;
+  },
+  leaveReplay: () =>
+    set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
 }));
 
 /** Module-level selectors (stable references, as the zustand docs advise). */
@@ -144,3 +237,5 @@ export const selectTick = (s: AppState) => s.tick;
 export const selectPlaying = (s: AppState) => s.playing;
 export const selectSpeed = (s: AppState) => s.speed;
 export const selectSelectedAgent = (s: AppState) => s.selectedAgent;
+export const selectReplay = (s: AppState) => s.replay;
+export const selectRuns = (s: AppState) => s.runs;

@@ -5,12 +5,17 @@ import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
+import { ReplayBar } from './ReplayBar';
+import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
 import { SettingsPanel } from './SettingsPanel';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
 import { useTrainer } from './useTrainer';
+import { episodeFrameSource } from './video/frameSource';
+import { VideoExport } from './video/VideoExport';
+import { EPISODE_VIEWS } from './video/views';
 
 function BackendBadge() {
   const b = useApp(selectBackend);
@@ -55,6 +60,7 @@ export function App() {
       <header className="top">
         <h1>Swarm Playground</h1>
         <BackendBadge />
+        <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />
       </header>
       <p className="lede">
         A swarm of agents shares one policy and earns one team reward: the share of tests passing when
@@ -62,6 +68,7 @@ export function App() {
         and when handing work over is worth a minute.
       </p>
       <Notices />
+      <ReplayBar controls={controls} />
       <Controls controls={controls} />
       <SettingsPanel controls={controls} />
       <div className="grid">
@@ -78,6 +85,7 @@ export function App() {
         <DmGraph />
         <MessageBoard />
       </div>
+      <RunLibraryPanel controls={controls} />
     </main>
   );
 }

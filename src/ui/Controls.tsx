@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ADVANTAGES } from '../rl/advantages';
 import { SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
@@ -15,13 +16,26 @@ export function Controls({ controls }: { controls: TrainerControls }) {
   const choice = useApp((s) => s.backendChoice);
   const live = useApp((s) => s.live);
   const running = state === 'running';
+  const replaying = useApp((s) => s.replay !== null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const copyLink = () => {
+    const url = location.href;
+    if (!navigator.clipboard) {
+      setCopied(`Copy this link: ${url}`);
+      return;
+    }
+    navigator.clipboard.writeText(url).then(
+      () => setCopied('Link copied: it opens these settings and this seed.'),
+      () => setCopied(`Copy this link: ${url}`),
+    );
+  };
   return (
     <section className="panel controls" aria-label="Training controls">
       <div className="buttons">
-        <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished'} data-testid="play">
+        <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
           {running ? 'Pause' : 'Train'}
         </button>
-        <button type="button" onClick={controls.step} disabled={running || state === 'finished'} data-testid="step">
+        <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
           Step
         </button>
         <button type="button" onClick={controls.reset} data-testid="reset">
@@ -33,6 +47,14 @@ export function Controls({ controls }: { controls: TrainerControls }) {
         <span className={`state state-${state}`} role="status" data-testid="run-state">
           {state}
         </span>
+        <button type="button" onClick={copyLink} title="Copy a link that opens the app with these settings and seed" data-testid="copy-link">
+          Copy link
+        </button>
+        {copied && (
+          <span className="copied" role="status" data-testid="copy-status">
+            {copied}
+          </span>
+        )}
       </div>
       <div className="settings">
         <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure({ family })} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectConfig, selectMetrics, selectReferences, useApp } from '../store/store';
+import { selectConfig, selectMetrics, selectReferences, selectReplay, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { CHART, chartScales, seriesPath } from './geometry';
 
@@ -16,17 +16,19 @@ export function Curves() {
   const metrics = useApp(selectMetrics);
   const config = useApp(selectConfig);
   const refs = useApp(selectReferences);
+  const replay = useApp(selectReplay);
   const [hover, setHover] = useState<number | null>(null);
 
-  const total = Math.max(config.prior + config.updates, metrics.length, 2);
+  const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const { x, y } = chartScales(CHART, total, 0, 1);
   const ret = seriesPath(metrics.map((m, i) => [i, m.ret]), x, y);
   const refPaths = REFS.map((r) => ({
     ...r,
     d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])), x, y),
   }));
-  const shown: UpdateMetrics | undefined = hover !== null ? metrics[hover] : metrics[metrics.length - 1];
-  const shownIndex = hover ?? metrics.length - 1;
+  // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
+  const marked = hover ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
+  const shown: UpdateMetrics | undefined = marked !== null ? metrics[marked] : metrics[metrics.length - 1];
   const ref = shown ? refs[shown.tmax] : undefined;
 
   return (
@@ -37,7 +39,7 @@ export function Curves() {
       <svg
         viewBox={`0 0 ${CHART.width} ${CHART.height}`}
         role="img"
-        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shownIndex + 1}` : 'No updates yet'}
+        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}` : 'No updates yet'}
         onMouseMove={(e) => {
           const box = e.currentTarget.getBoundingClientRect();
           const u = Math.round(x.invert(((e.clientX - box.left) / box.width) * CHART.width));
@@ -62,12 +64,12 @@ export function Curves() {
           <path key={r.key} className={`ref ${r.className}`} d={r.d} />
         ))}
         <path className="series-return" d={ret} data-testid="return-path" />
-        {hover !== null && <line className="cursor" x1={x(hover)} x2={x(hover)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} />}
+        {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} data-testid="curve-cursor" />}
       </svg>
       <dl className="readout" data-testid="readout">
         <div>
           <dt>update</dt>
-          <dd data-testid="update-count">{shown ? shownIndex + 1 : '–'}</dd>
+          <dd data-testid="update-count">{shown ? shown.update + 1 : '–'}</dd>
         </div>
         <div>
           <dt>deadline</dt>

@@ -1,6 +1,6 @@
 import { selectPlaying, selectSpeed, useApp } from '../store/store';
 import { SelectField } from './Fields';
-import { clampTick, PLAYBACK_SPEEDS, speedLabel } from './playback';
+import { clampTick, PLAYBACK_SPEEDS, speedLabel } from '../store/playback';
 import type { Frame } from './usePlayback';
 
 const SPEED_OPTIONS = PLAYBACK_SPEEDS.map(String);

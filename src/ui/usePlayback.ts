@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { SimEvent } from '../sim/events';
 import { selectEpisode, selectLast, selectPlaying, selectSpeed, selectTick, useApp } from '../store/store';
 import type { UpdateMessage } from '../worker/protocol';
-import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from './playback';
+import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from '../store/playback';
 
 /** At speed 0 (whole episodes) the views follow new updates at most this often: they redraw hundreds of elements. */
 export const WHOLE_INTERVAL_MS = 1000;
@@ -18,6 +18,7 @@ export function usePlaybackDriver(): void {
   const tick = useApp(selectTick);
   const playing = useApp(selectPlaying);
   const speed = useApp(selectSpeed);
+  const replaying = useApp((s) => s.replay !== null);
   const shownAt = useRef(0);
   const endAt = useRef<number | null>(null);
   const length = episode ? episodeLength(episode) : 0;
@@ -46,6 +47,17 @@ export function usePlaybackDriver(): void {
       const s = useApp.getState();
       s.showEpisode(u, s.speed === 0 ? episodeLength(u) : 0);
     };
+    if (replaying) {
+      // A replay moves on through the recorded episodes, and stops at the last one.
+      if (!episode || !playing || tick < length) return;
+      const now = performance.now();
+      if (endAt.current === null) endAt.current = now;
+      const timer = setTimeout(() => {
+        endAt.current = null;
+        if (!useApp.getState().nextReplayEpisode()) useApp.getState().setPlaying(false);
+      }, Math.max(0, endAt.current + (speed === 0 ? WHOLE_INTERVAL_MS : END_HOLD_MS) - now));
+      return () => clearTimeout(timer);
+    }
     if (!last || last === episode) return;
     if (!episode) {
       put(last);
@@ -57,7 +69,7 @@ export function usePlaybackDriver(): void {
     const wait = speed === 0 ? shownAt.current + WHOLE_INTERVAL_MS - now : endAt.current + END_HOLD_MS - now;
     const timer = setTimeout(() => put(last), Math.max(0, wait));
     return () => clearTimeout(timer);
-  }, [last, episode, tick, playing, speed, length]);
+  }, [last, episode, tick, playing, speed, length, replaying]);
 }
 
 /** What the episode views draw: the episode on screen, the clock, and the events before it. */

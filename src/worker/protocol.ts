@@ -1,6 +1,8 @@
 import type { ModuleInfo } from '../core/runFile';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
+import type { RunFacts } from '../core/runFile';
+import type { PolicyJSON } from '../rl/policy';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
 
@@ -37,6 +39,12 @@ export interface UpdateMessage {
   references: References;
 }
 
+/** A recorded run, encoded as a run file, with the facts a library lists about it. */
+export interface EncodedRun {
+  bytes: Uint8Array;
+  facts: RunFacts;
+}
+
 /** Worker state as the UI shows it. */
 export type RunState = 'idle' | 'running' | 'paused' | 'finished';
 
@@ -56,6 +64,18 @@ export interface TrainerApi {
   reset(config?: Config): Promise<void>;
   /** Replaces the config between updates (deadline schedule, learning settings). */
   setConfig(config: Config): Promise<void>;
+  /** The policy's weights now, and how many updates made them (between updates). */
+  weights(): Promise<{ updates: number; weights: PolicyJSON }>;
+  /** Replaces the policy's weights (same network size), e.g. to continue training a recorded swarm. */
+  loadWeights(weights: PolicyJSON): Promise<void>;
+  /** Records the run from now on (on by default), or stops recording it. */
+  setRecording(on: boolean): Promise<void>;
+  /**
+   * The run recorded so far, with the current weights as its last checkpoint, encoded as a run file
+   * (the encoding happens here, off the page's thread); null when nothing is recorded yet.
+   * `name` names the run (the name it has in the library).
+   */
+  recording(name?: string): Promise<EncodedRun | null>;
   /** Registers the receiver of updates and state changes (wrap with Comlink.proxy). */
   subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
 import type { RunState, UpdateMessage } from './protocol';
 import { TrainerService } from './service';
+import { decodeRunFile } from '../core/runFile';
 
 const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 6, tmaxEnd: 6, updates: 3, hidden: 16, scorer: 8 };
 
@@ -70,6 +71,46 @@ describe('TrainerService', () => {
     expect(updates.at(-1)!.metrics.update).toBe(0);
     await svc.reset();
     expect(states.at(-1)).toBe('idle');
+  });
+
+  it('hands out the weights with their update count, and takes weights in to continue from them', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.step();
+    const a = await svc.weights();
+    expect(a.updates).toBe(1);
+    await svc.reset(tiny);
+    const fresh = await svc.weights();
+    expect(fresh.updates).toBe(0);
+    expect(fresh.weights.weights).not.toEqual(a.weights.weights);
+    await svc.loadWeights(a.weights);
+    expect((await svc.weights()).weights.weights).toEqual(a.weights.weights);
+    await expect(svc.loadWeights({ ...a.weights, shape: { ...a.weights.shape, hidden: 32 } })).rejects.toThrow(/hidden 32/);
+  });
+
+  it('records the run it trains: every update, episodes, a final checkpoint, a fresh recording per reset', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    expect(await svc.recording()).toBeNull();
+    await svc.step();
+    await svc.step();
+    const rec = await svc.recording('class demo');
+    expect(rec).not.toBeNull();
+    const decoded = decodeRunFile(rec!.bytes);
+    if (!decoded.ok) throw new Error(decoded.error);
+    expect(decoded.run.name).toBe('class demo');
+    expect(decoded.run.metrics.map((m) => m.update)).toEqual([0, 1]);
+    expect(decoded.run.episodes.items.map((e) => e.update)).toEqual([0, 1]);
+    expect(decoded.run.checkpoints.items.at(-1)?.updates).toBe(2);
+    expect(rec!.facts).toMatchObject({ name: 'class demo', updates: 2, bytes: rec!.bytes.length });
+    await svc.setRecording(false);
+    await svc.step();
+    expect(await svc.recording()).toBeNull();
+    await svc.setRecording(true);
+    await svc.reset(tiny);
+    await svc.step();
+    const again = decodeRunFile((await svc.recording())!.bytes);
+    expect(again.ok && again.run.metrics.map((m) => m.update)).toEqual([0]);
   });
 
   it('rejects commands before init, and reports the error of a failing update to the caller', async () => {

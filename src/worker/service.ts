@@ -1,9 +1,12 @@
+import { RunRecorder, showcaseModules } from '../core/recorder';
+import { cleanRunName, encodeRunFile, runFacts } from '../core/runFile';
 import type { Config } from '../rl/config';
+import type { PolicyJSON } from '../rl/policy';
 import { referenceReturns, type References } from '../rl/compare';
 import { Trainer } from '../rl/trainer';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, RunState, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RunState, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -40,6 +43,9 @@ export class TrainerService implements TrainerApi {
   /** Reference returns by family/agents/deadline. */
   private readonly references = new Map<string, References>();
   private readonly chooseOptions: Partial<ChooseOptions>;
+  /** Records the run being trained (updates, showcase episodes, checkpoints) while `record` is on. */
+  private recorder: RunRecorder | null = null;
+  private record = true;
 
   constructor(chooseOptions: Partial<ChooseOptions> = {}) {
     this.chooseOptions = chooseOptions;
@@ -63,7 +69,7 @@ export class TrainerService implements TrainerApi {
       } finally {
         probe.dispose();
       }
-      this.trainer = new Trainer({ ...config });
+      this.fresh(config);
       this.setState('idle');
       return report;
     });
@@ -105,7 +111,7 @@ export class TrainerService implements TrainerApi {
       const next = { ...(config ?? this.requireTrainer().config) };
       this.trainer?.dispose();
       this.trainer = null;
-      this.trainer = new Trainer(next);
+      this.fresh(next);
       this.setState('idle');
     });
   }
@@ -115,14 +121,55 @@ export class TrainerService implements TrainerApi {
     await this.exclusive(async () => {
       const t = this.requireTrainer();
       if (t.reconfigure({ ...config })) {
+        this.recorder?.setConfig(t.config);
         if (!this.loop) this.settleState();
         return;
       }
       t.dispose();
       this.trainer = null;
-      this.trainer = new Trainer({ ...config });
+      this.fresh(config);
       if (!this.loop) this.setState('idle');
     });
+  }
+
+  async weights(): Promise<{ updates: number; weights: PolicyJSON }> {
+    this.requireTrainer();
+    return this.exclusive(async () => {
+      const t = this.requireTrainer();
+      return { updates: t.update, weights: t.policy.toJSON() };
+    });
+  }
+
+  async loadWeights(weights: PolicyJSON): Promise<void> {
+    this.requireTrainer();
+    await this.exclusive(async () => this.requireTrainer().loadWeights(weights));
+  }
+
+  async setRecording(on: boolean): Promise<void> {
+    await this.exclusive(async () => {
+      this.record = on;
+      if (!on) this.recorder = null;
+      else if (!this.recorder && this.trainer) this.recorder = new RunRecorder(this.trainer.config);
+    });
+  }
+
+  async recording(name?: string): Promise<EncodedRun | null> {
+    return this.exclusive(async () => {
+      const t = this.trainer;
+      const r = this.recorder;
+      if (!t || !r || r.updates === 0) return null;
+      r.addCheckpoint(t.update, t.policy.toJSON());
+      if (name !== undefined) r.name = cleanRunName(name, r.name);
+      const run = r.snapshot();
+      const bytes = encodeRunFile(run);
+      return { bytes, facts: runFacts(run, bytes.length) };
+    });
+  }
+
+  /** A new trainer for `config`, and a new recording of it. */
+  private fresh(config: Config): void {
+    this.trainer = new Trainer({ ...config });
+    this.recorder = this.record ? new RunRecorder(this.trainer.config) : null;
   }
 
   /** Runs `f` after every operation queued before it, whether those succeeded or failed. */
@@ -137,12 +184,7 @@ export class TrainerService implements TrainerApi {
     const t = this.trainer;
     if (!t || t.finished) return true;
     const { metrics, events, showcaseTask, showcaseWork } = await t.step();
-    const modules = Array.from({ length: showcaseTask.modules }, (_, k) => ({
-      tests: showcaseTask.tests[k],
-      dep: showcaseTask.dep[k],
-      work: showcaseWork[k],
-      luck: showcaseTask.luck[k] > 0,
-    }));
+    const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
     const key = `${c.family}/${c.agents}/${metrics.tmax}`;
     let references = this.references.get(key);
@@ -150,7 +192,13 @@ export class TrainerService implements TrainerApi {
       references = await referenceReturns(c.family, c.agents, metrics.tmax);
       this.references.set(key, references);
     }
-    if (this.onUpdate) this.deliver(this.onUpdate, { metrics, events, modules, total: t.totalUpdates, references });
+    const message: UpdateMessage = { metrics, events, modules, total: t.totalUpdates, references };
+    const r = this.recorder;
+    if (r) {
+      r.push(message);
+      if (r.wantsCheckpoint(t.update)) r.addCheckpoint(t.update, t.policy.toJSON());
+    }
+    if (this.onUpdate) this.deliver(this.onUpdate, message);
     return t.finished;
   }
 

@@ -1,3 +1,4 @@
+import { episodeTicks } from '../core/recorder';
 import type { SimEvent } from '../sim/events';
 import type { ModuleInfo } from '../worker/protocol';
 
@@ -20,20 +21,11 @@ export interface EpisodeLike {
 }
 
 /**
- * Minutes the episode lasted: up to the minute its last module finished when every module did,
- * else its deadline. Playback runs from 0 to this.
+ * Minutes the episode lasted (at least 1): up to the minute its last module finished when every
+ * module did, else its deadline. Playback runs from 0 to this.
  */
 export function episodeLength(ep: EpisodeLike): number {
-  const tmax = Math.max(1, ep.metrics.tmax);
-  if (ep.modules.length === 0) return tmax;
-  const done = new Set<number>();
-  let end = 0;
-  for (const e of ep.events) {
-    if (e.kind !== 'complete' || e.module < 0 || e.module >= ep.modules.length) continue;
-    done.add(e.module);
-    end = Math.max(end, e.t + 1);
-  }
-  return done.size >= ep.modules.length ? Math.min(tmax, Math.max(1, end)) : tmax;
+  return Math.max(1, episodeTicks({ tmax: Math.max(1, ep.metrics.tmax), events: ep.events as SimEvent[], modules: ep.modules as ModuleInfo[] }));
 }
 
 /** The events of the minutes before `tick` (the clock reads `tick` minutes): what has happened so far. */

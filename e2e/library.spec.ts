@@ -1,0 +1,108 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+
+/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
+const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
+
+async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
+}
+
+/** Trains `n` updates with Step, then pauses (which saves the recording). */
+async function record(page: Page, n: number): Promise<void> {
+  for (let i = 1; i <= n; i++) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('update-count')).toHaveText(String(i), { timeout: 60_000 });
+  }
+}
+
+async function names(page: Page): Promise<string[]> {
+  return page.getByTestId('library-name').allTextContents();
+}
+
+async function downloadBytes(page: Page, click: () => Promise<void>): Promise<Uint8Array> {
+  const [dl] = await Promise.all([page.waitForEvent('download'), click()]);
+  return new Uint8Array(readFileSync((await dl.path())!));
+}
+
+test('a recorded run survives a reload, replays at a chosen update and minute, and exports and re-imports', async ({ page }) => {
+  await page.goto(`/#${SMALL}`);
+  await ready(page);
+  await record(page, 5);
+  await expect(page.getByTestId('record-status')).toContainText('last saved', { timeout: 30_000 });
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+
+  await page.reload();
+  await ready(page);
+  const row = page.getByTestId('library-row').first();
+  await expect(row).toContainText('coupled, 3 agents, seed 5');
+  await expect(row.locator('td.num').nth(1)).toHaveText('5');
+
+  // Replay: every view follows the run; the scrubbers pick an update and a minute of its episode.
+  await row.getByTestId('library-replay').click();
+  await expect(page.getByTestId('replay-badge')).toBeVisible();
+  await expect(page.getByTestId('play')).toBeDisabled();
+  await page.getByTestId('replay-update').fill('2');
+  await expect(page.getByTestId('replay-update-label')).toHaveText('3 / 200');
+  await expect(page.getByTestId('update-count')).toHaveText('3');
+  await expect(page.getByTestId('playback-update')).toHaveText('rollout of update 3');
+  await expect(page.getByTestId('curve-cursor')).toHaveCount(1);
+  await page.getByTestId('playback-tick').fill('2');
+  await expect(page.getByTestId('playback-minute')).toHaveText(/^2\//);
+  await expect(page.getByTestId('swimlanes').locator('svg rect')).toHaveCount(6);
+
+  // Rename, export, re-import: the copy carries the new name.
+  await row.getByTestId('library-rename').click();
+  await page.getByTestId('library-rename-input').fill('lecture demo');
+  await page.getByTestId('library-rename-input').press('Enter');
+  await expect(page.getByTestId('library-name').first()).toHaveText('lecture demo');
+  const bytes = await downloadBytes(page, () => row.getByTestId('library-export').click());
+  expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+  await page.getByTestId('library-import').setInputFiles({ name: 'demo.swarmrun.json.gz', mimeType: 'application/gzip', buffer: Buffer.from(bytes) });
+  await expect(page.getByTestId('library-message')).toContainText('Imported 1 run');
+  expect(await names(page)).toEqual(['lecture demo', 'lecture demo']);
+
+  // Delete with undo.
+  await page.getByTestId('library-delete').first().click();
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+  await page.getByTestId('library-undo').click();
+  await expect(page.getByTestId('library-row')).toHaveCount(2);
+
+  // After the reload the live run is a fresh one: back to it, the views are empty again.
+  await page.getByTestId('replay-leave').click();
+  await expect(page.getByTestId('replay-bar')).toHaveCount(0);
+  await expect(page.getByTestId('update-count')).toHaveText('–');
+});
+
+test('malformed run files are refused with a reason and change nothing; markup in a name stays text', async ({ page }, testInfo) => {
+  await page.goto(`/#${SMALL}`);
+  await ready(page);
+  await record(page, 2);
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  const good = await downloadBytes(page, () => page.getByTestId('library-export').first().click());
+  const json = JSON.parse(strFromU8(gunzipSync(good)));
+  const before = await names(page);
+
+  const bad: [string, Uint8Array, RegExp][] = [
+    ['truncated.swarmrun.json.gz', good.slice(0, Math.floor(good.length / 2)), /truncated|corrupt|damaged|cannot be read/i],
+    ['v9.swarmrun.json.gz', gzipSync(strToU8(JSON.stringify({ ...json, version: 9 }))), /version 9/],
+    ['types.swarmrun.json.gz', gzipSync(strToU8(JSON.stringify({ ...json, metrics: 'many' }))), /metrics/],
+    ['other.json', strToU8(JSON.stringify({ hello: 'world' })), /not a run file|format/i],
+  ];
+  const huge = testInfo.outputPath('huge.swarmrun.json.gz');
+  writeFileSync(huge, new Uint8Array(51 * 1024 * 1024));
+  for (const [name, bytes, why] of [...bad, ['huge.swarmrun.json.gz', null, /at most 50\.0 MB/] as const]) {
+    await page.getByTestId('library-import').setInputFiles(bytes ? { name, mimeType: 'application/gzip', buffer: Buffer.from(bytes) } : huge);
+    const msg = page.getByTestId('library-message');
+    await expect(msg).toContainText(name);
+    await expect(msg).toContainText(why);
+    expect(await names(page)).toEqual(before);
+  }
+
+  const hostile = '<img src=x onerror="window.__pwned=1">';
+  await page.getByTestId('library-import').setInputFiles({ name: 'hostile.swarmrun.json.gz', mimeType: 'application/gzip', buffer: Buffer.from(gzipSync(strToU8(JSON.stringify({ ...json, name: hostile })))) });
+  await expect(page.getByTestId('library-name').filter({ hasText: hostile })).toHaveCount(1);
+  await expect(page.locator('[data-testid=library] img')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});

@@ -1,0 +1,63 @@
+import { selectReplay, useApp } from '../store/store';
+import { canContinue, keepRun } from './runLibrary';
+import type { TrainerControls } from './useTrainer';
+
+/** Shown while a recorded run drives the views: which run, a scrubber over its updates, and the way back. */
+export function ReplayBar({ controls }: { controls: TrainerControls }) {
+  const replay = useApp(selectReplay);
+  const seek = useApp((s) => s.seekUpdate);
+  if (!replay) return null;
+  const { run, index, id } = replay;
+  const n = run.metrics.length;
+  const m = run.metrics[index];
+  const kept = run.episodes.items.length;
+  return (
+    <section className="panel replay-bar" aria-label="Replay of a recorded run" data-testid="replay-bar">
+      <p className="replay-title">
+        <span className="replay-badge" data-testid="replay-badge">
+          Replay
+        </span>{' '}
+        <span className="replay-name" data-testid="replay-name">
+          {run.name}
+        </span>
+        <span className="replay-meta">
+          {' '}
+          — recorded {new Date(run.created).toLocaleString()}, {n} updates, {kept} episodes kept
+          {run.episodes.rule.stride > 1 ? ` (every ${run.episodes.rule.stride}th)` : ''}
+        </span>
+      </p>
+      <div className="replay-controls">
+        <label className="scrub">
+          <span>update</span>
+          <input
+            type="range"
+            min={0}
+            max={Math.max(0, n - 1)}
+            step={1}
+            value={index}
+            onChange={(e) => {
+              useApp.getState().setPlaying(false);
+              seek(Number(e.currentTarget.value));
+            }}
+            aria-valuetext={m ? `update ${m.update + 1} of ${run.totalUpdates}` : 'no updates'}
+            data-testid="replay-update"
+          />
+          <output data-testid="replay-update-label">{m ? `${m.update + 1} / ${run.totalUpdates}` : '–'}</output>
+        </label>
+        {canContinue(run) && (
+          <button type="button" onClick={() => controls.continueFrom(run)} data-testid="replay-continue" title="Load this run's settings and its last weights, and train on from there">
+            Train on from this swarm
+          </button>
+        )}
+        {id === null && (
+          <button type="button" onClick={() => void keepRun(run)} data-testid="replay-keep">
+            Save to library
+          </button>
+        )}
+        <button type="button" onClick={controls.leaveReplay} data-testid="replay-leave">
+          Back to live training
+        </button>
+      </div>
+    </section>
+  );
+}

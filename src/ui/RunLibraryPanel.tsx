@@ -1,0 +1,181 @@
+import { useState, type DragEvent } from 'react';
+import type { RunSummary } from '../store/library';
+import { selectRuns, useApp } from '../store/store';
+import { Explain } from './Explain';
+import { deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from './runLibrary';
+import type { TrainerControls } from './useTrainer';
+import './library.css';
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** One stored run: its facts, and replay / rename / export / delete. */
+function RunRow({ run, controls, recordingId }: { run: RunSummary; controls: TrainerControls; recordingId: number | null }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const save = () => {
+    if (editing !== null && editing.trim() && editing !== run.name) void renameRun(run.id, editing);
+    setEditing(null);
+  };
+  return (
+    <tr data-testid="library-row">
+      <td className="run-name">
+        {editing === null ? (
+          <span data-testid="library-name">{run.name}</span>
+        ) : (
+          <input
+            aria-label={`New name for ${run.name}`}
+            value={editing}
+            maxLength={120}
+            autoFocus
+            data-testid="library-rename-input"
+            onChange={(e) => setEditing(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') save();
+              if (e.key === 'Escape') setEditing(null);
+            }}
+            onBlur={save}
+          />
+        )}
+        {recordingId === run.id && <span className="run-live"> (this run, recording)</span>}
+      </td>
+      <td>{new Date(run.created).toLocaleString()}</td>
+      <td className="run-config">{run.configSummary}</td>
+      <td className="num">{run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}</td>
+      <td className="num">{run.updates}</td>
+      <td className="num">{sizeText(run.bytes)}</td>
+      <td className="run-actions">
+        <button type="button" onClick={() => controls.replay(() => replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
+          Replay
+        </button>
+        <button type="button" onClick={() => setEditing(run.name)} aria-label={`Rename ${run.name}`} data-testid="library-rename">
+          Rename
+        </button>
+        <button type="button" onClick={() => void exportRun(run.id)} aria-label={`Export ${run.name} as a file`} data-testid="library-export">
+          Export
+        </button>
+        <button type="button" onClick={() => void deleteRun(run.id)} aria-label={`Delete ${run.name}`} data-testid="library-delete">
+          Delete
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** Recorded runs kept in this browser: record, replay, rename, export, import, and the pretrained swarms. */
+export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
+  const runs = useApp(selectRuns);
+  const msg = useApp((s) => s.libraryMessage);
+  const undo = useApp((s) => s.undo);
+  const recording = useApp((s) => s.recording);
+  const recordingId = useApp((s) => s.recordingId);
+  const savedAt = useApp((s) => s.savedAt);
+  const [dragging, setDragging] = useState(false);
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const files = [...e.dataTransfer.files];
+    if (files.length) void importFiles(files);
+  };
+  const status = !recording ? 'Recording is off: this run will not be kept.' : savedAt === null ? 'Recording this run; it is saved here when you pause, and every minute while it trains.' : `Recording this run; last saved at ${new Date(savedAt).toLocaleTimeString()}.`;
+  return (
+    <section
+      className={`panel library${dragging ? ' dragging' : ''}`}
+      aria-labelledby="library-title"
+      data-testid="library"
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <h2 id="library-title">
+        Run library{' '}
+        <Explain>Every training run is recorded: its curves, the rollouts the views show, and the swarm's weights now and then. Runs are kept in this browser; export one to keep it as a file or to give it to someone, and drop run files here to import them. Replay shows a recorded run in every view without training again. A pretrained swarm shows a coordinated swarm at once.</Explain>
+      </h2>
+      <div className="library-bar">
+        <label className="toggle">
+          <input type="checkbox" checked={recording} onChange={(e) => controls.setRecording(e.currentTarget.checked)} data-testid="record-toggle" /> record training runs
+        </label>
+        <span className="library-status" data-testid="record-status">
+          {status}
+        </span>
+        <button type="button" onClick={() => void controls.saveNow()} disabled={!recording} data-testid="record-save">
+          Save now
+        </button>
+        <button type="button" onClick={() => void exportCurrentRun(controls.api())} data-testid="record-export">
+          Export this run
+        </button>
+      </div>
+      <div className="library-bar">
+        <label className="file-button">
+          Import run files…
+          <input
+            type="file"
+            multiple
+            accept=".gz,.json,application/gzip,application/json"
+            data-testid="library-import"
+            onChange={(e) => {
+              const files = [...(e.currentTarget.files ?? [])];
+              e.currentTarget.value = '';
+              if (files.length) void importFiles(files);
+            }}
+          />
+        </label>
+        <span className="library-hint">or drop them on this panel.</span>
+        <span className="pretrained">
+          Load a trained swarm:{' '}
+          {PRETRAINED.map((f) => (
+            <button key={f} type="button" onClick={() => controls.replay(() => openPretrained(f))} data-testid={`pretrained-${f}`}>
+              {f}
+            </button>
+          ))}
+        </span>
+      </div>
+      {msg && (
+        <p className={`library-message ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : 'status'} data-testid="library-message">
+          {msg.text}
+          {undo && msg.kind === 'info' && (
+            <button type="button" onClick={() => void undoDelete()} data-testid="library-undo">
+              Undo
+            </button>
+          )}
+        </p>
+      )}
+      {runs === null ? (
+        <p className="empty">Reading the library…</p>
+      ) : runs.length === 0 ? (
+        <p className="empty" data-testid="library-empty">
+          No runs yet. Train, and the run is recorded here.
+        </p>
+      ) : (
+        <div className="library-table-wrap">
+          <table className="library-table" data-testid="library-table">
+            <caption className="visually-hidden">Recorded runs, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Recorded</th>
+                <th scope="col">Settings</th>
+                <th scope="col">Final return</th>
+                <th scope="col">Updates</th>
+                <th scope="col">Size</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((r) => (
+                <RunRow key={r.id} run={r} controls={controls} recordingId={recordingId} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
