@@ -435,5 +435,8 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
   const t0 = performance.now();
   const reports = await runClaims({ claims: opts.claims, scale: opts.scale, out: opts.out, quiet: opts.quiet });
   writeSummary(opts.out, SCALES[opts.scale]);
-  process.stdout.write(`${reports.map((r) => `${r.id}: ${VERDICT_MARK[r.verdict]}`).join('\n')}\n\nWritten to ${opts.out}/ in ${formatDuration((performance.now() - t0) / 1000)}.\n`);
+  const cpu = process.cpuUsage();
+  process.stdout.write(
+    `${reports.map((r) => `${r.id}: ${VERDICT_MARK[r.verdict]}`).join('\n')}\n\nWritten to ${opts.out}/ in ${formatDuration((performance.now() - t0) / 1000)} (CPU time of this process ${formatDuration((cpu.user + cpu.system) / 1e6)}).\n`,
+  );
 }

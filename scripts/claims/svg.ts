@@ -115,7 +115,7 @@ function refLineMarks(refs: readonly RefLine[], y: (v: number) => number, box: B
     const color = r.color ?? '#555';
     return [
       `<line class="ref" x1="${box.left}" x2="${box.right}" y1="${py}" y2="${py}" stroke="${color}" stroke-dasharray="2 3"/>`,
-      `<text x="${box.right - 4}" y="${py}" dy="-0.4em" text-anchor="end" fill="${color}" font-size="11">${escapeXml(r.label)}</text>`,
+      `<text x="${box.left + 4}" y="${py}" dy="-0.4em" text-anchor="start" fill="${color}" font-size="11">${escapeXml(r.label)}</text>`,
     ];
   });
 }
