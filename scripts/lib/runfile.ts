@@ -3,7 +3,7 @@
  * same format) and read a run file's last checkpoint to continue from it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { RunRecorder, lastCheckpoint, showcaseModules, type RecorderOptions } from '../../src/core/recorder';
+import { RunRecorder, lastCheckpoint, showcaseModules, structureInfo, type RecorderOptions } from '../../src/core/recorder';
 import { decodeRunFile, encodeRunFile } from '../../src/core/runFile';
 import { referenceReturns, type References } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
@@ -32,7 +32,7 @@ export class TrainingRecording {
       references = await referenceReturns(this.config.family, this.config.agents, metrics.tmax);
       this.references.set(metrics.tmax, references);
     }
-    this.recorder.push({ metrics, events: result.events, modules: showcaseModules(result.showcaseTask, result.showcaseWork), total: trainer.totalUpdates, references });
+    this.recorder.push({ metrics, events: result.events, modules: showcaseModules(result.showcaseTask, result.showcaseWork), total: trainer.totalUpdates, references, structure: structureInfo(result.structure) });
     if (this.recorder.wantsCheckpoint(trainer.update)) this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
     this.seconds += (performance.now() - t0) / 1000;
   }

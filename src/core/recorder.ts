@@ -8,8 +8,9 @@ import { scheduleOf, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
+import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
-import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type ThinningRule } from './runFile';
+import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type ThinningRule } from './runFile';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
 export interface RecordedUpdate {
@@ -19,6 +20,22 @@ export interface RecordedUpdate {
   /** Updates planned in all (imitation + RLCR). */
   total: number;
   references: References;
+  /** The structure's part of the showcase rollout (absent when flat). */
+  structure?: StructureInfo;
+}
+
+/**
+ * What the views need of a structure's showcase view (the islands' own tasks are left out: the
+ * views draw island 0's task and every island's agents).
+ */
+export function structureInfo(v: StructureView | undefined): StructureInfo | undefined {
+  if (!v || v.kind === 'flat') return undefined;
+  const out: StructureInfo = { kind: v.kind };
+  if (v.islandOf) out.islandOf = [...v.islandOf];
+  if (v.headCount) out.headCount = [...v.headCount];
+  if (v.assignment) out.assignment = [...v.assignment];
+  if (v.criticalSteps !== undefined) out.criticalSteps = v.criticalSteps;
+  return out;
 }
 
 /** How much a recorder keeps. Every field has a default. */
@@ -163,7 +180,9 @@ export class RunRecorder {
     if (this.metrics.length && m.update !== this.nextUpdate) throw new Error(`update ${m.update} arrived after update ${this.nextUpdate - 1}: a new run needs a new recorder`);
     this.metrics.push({ ...m });
     this.total = u.total;
-    this.episodes.add(m.update, { update: m.update, tmax: m.tmax, events: u.events, modules: u.modules, references: u.references });
+    const episode: ShowcaseEpisode = { update: m.update, tmax: m.tmax, events: u.events, modules: u.modules, references: u.references };
+    if (u.structure) episode.structure = u.structure;
+    this.episodes.add(m.update, episode);
   }
 
   /** Notes settings that apply from the next update on (nothing is recorded if they did not change). */

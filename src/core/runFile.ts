@@ -36,6 +36,19 @@ export interface ModuleInfo {
   luck: boolean;
 }
 
+/** How an organisation structure shaped the showcase rollout (absent under the flat structure). */
+export interface StructureInfo {
+  kind: 'ceo' | 'islands' | 'orchestrator';
+  /** Islands: the island of every agent, in swarm order. */
+  islandOf?: number[];
+  /** CEO: agents active in each minute played. */
+  headCount?: number[];
+  /** Orchestrator: module assigned to each agent at the end (-1 for none; index 0 is the orchestrator). */
+  assignment?: number[];
+  /** Orchestrator: critical steps of the rollout (per stage, the orchestrator's minutes plus the slowest worker's). */
+  criticalSteps?: number;
+}
+
 /** One recorded showcase rollout: what the live views showed after update `update`. */
 export interface ShowcaseEpisode {
   /** Index of the update (0-based) whose showcase rollout this is. */
@@ -48,6 +61,8 @@ export interface ShowcaseEpisode {
   modules: ModuleInfo[];
   /** The reference organisations' mean return at this deadline. */
   references: References;
+  /** The structure's part of the rollout (head count, islands, assignments); absent when flat. */
+  structure?: StructureInfo;
 }
 
 /**
@@ -210,12 +225,21 @@ const moduleSchema = z.strictObject({ tests: count(), dep: int().min(-1), work: 
 
 const referencesSchema = z.strictObject({ chain: real(), bestOfN: real(), scripted: real() });
 
+const structureSchema = z.strictObject({
+  kind: z.enum(['ceo', 'islands', 'orchestrator']),
+  islandOf: z.array(count()).optional(),
+  headCount: z.array(count()).optional(),
+  assignment: z.array(int().min(-1)).optional(),
+  criticalSteps: count().optional(),
+});
+
 const episodeSchema = z.strictObject({
   update: count(),
   tmax: int().positive(),
   events: z.array(eventSchema),
   modules: z.array(moduleSchema),
   references: referencesSchema,
+  structure: structureSchema.optional(),
 });
 
 const ruleSchema = z

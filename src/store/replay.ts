@@ -7,7 +7,9 @@ import type { UpdateMessage } from '../worker/protocol';
 export function episodeMessage(run: RunFile, ep: ShowcaseEpisode): UpdateMessage {
   const first = run.metrics[0]?.update ?? 0;
   const metrics = run.metrics[ep.update - first] ?? { ...run.metrics[run.metrics.length - 1], update: ep.update, tmax: ep.tmax };
-  return { metrics, events: ep.events, modules: ep.modules, total: run.totalUpdates, references: ep.references };
+  const message: UpdateMessage = { metrics, events: ep.events, modules: ep.modules, total: run.totalUpdates, references: ep.references };
+  if (ep.structure) message.structure = ep.structure;
+  return message;
 }
 
 /**

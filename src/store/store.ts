@@ -87,6 +87,9 @@ export interface LibrarySlice {
   savedAt: number | null;
   setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt'>>) => void;
   setRecording: (on: boolean) => void;
+  /** A recorded run drawn over the training curve for comparison (e.g. the run an ablation is measured against). */
+  overlay: { id: RunId; name: string; metrics: UpdateMetrics[] } | null;
+  setOverlay: (overlay: LibrarySlice['overlay']) => void;
 }
 
 /** What the live run showed when a replay began; put back when it ends. */
@@ -182,6 +185,8 @@ export const useApp = create<AppState>()((set, get) => ({
   savedAt: null,
   setLibrary: (patch) => set(patch),
   setRecording: (recording) => set({ recording }),
+  overlay: null,
+  setOverlay: (overlay) => set({ overlay }),
 
   replay: null,
   stash: null,

@@ -1,10 +1,12 @@
 import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { AblationsPanel } from './AblationsPanel';
 import { Controls } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
+import { OrganisationsPanel } from './OrganisationsPanel';
 import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
@@ -70,6 +72,7 @@ export function App() {
       <Notices />
       <ReplayBar controls={controls} />
       <Controls controls={controls} />
+      <AblationsPanel controls={controls} />
       <SettingsPanel controls={controls} />
       <div className="grid">
         <Curves />
@@ -85,6 +88,7 @@ export function App() {
         <DmGraph />
         <MessageBoard />
       </div>
+      <OrganisationsPanel controls={controls} />
       <RunLibraryPanel controls={controls} />
     </main>
   );

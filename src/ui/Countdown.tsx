@@ -1,10 +1,27 @@
 import { scaleLinear } from 'd3';
 import { selectConfig, selectLast, useApp } from '../store/store';
+import type { StructureInfo } from '../core/runFile';
 import { Explain } from './Explain';
 import { episodeSummary, scheduleStatus } from './feed';
 import { PlaybackControls } from './PlaybackControls';
 import { useFrame } from './usePlayback';
 import './board.css';
+
+/** One line on what the structure did in the rollout so far. */
+export function structureLine(st: StructureInfo, tick: number, budget: number): string {
+  if (st.kind === 'ceo') {
+    const heads = st.headCount ?? [];
+    const now = heads[Math.max(0, Math.min(heads.length, tick) - 1)] ?? 1;
+    const spent = heads.slice(0, tick).reduce((a, b) => a + b, 0);
+    return `Head count ${now}; ${spent} of ${budget} agent-minutes of budget spent.`;
+  }
+  if (st.kind === 'islands') {
+    const n = new Set(st.islandOf ?? []).size;
+    return `${n} islands, each on its own variant of the task; the best island's tests count.`;
+  }
+  const assigned = (st.assignment ?? []).filter((m, a) => a > 0 && m >= 0).length;
+  return `Critical steps: ${st.criticalSteps ?? 0} (per stage, the orchestrator's minutes plus its slowest worker's); ${assigned} workers hold an assignment at the end.`;
+}
 
 /** The showcase rollout's clock against its deadline, and where training stands on the deadline schedule. */
 export function Countdown() {
@@ -75,6 +92,11 @@ export function Countdown() {
         ))}
         <line className="clock-deadline" x1={x(tmax)} x2={x(tmax)} y1={barY - 4} y2={barY + barH + 4} />
       </svg>
+      {episode.structure && (
+        <p className="structure-line" data-testid="structure-line">
+          {structureLine(episode.structure, tick, config.budget)}
+        </p>
+      )}
       <PlaybackControls frame={frame} newest={last.metrics.update} />
       <div className="schedule-status">
         <span data-testid="countdown-schedule">{sched.text}</span>

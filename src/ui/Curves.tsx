@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectConfig, selectMetrics, selectReferences, selectReplay, useApp } from '../store/store';
+import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
+import { activeAblations } from './AblationsPanel';
+import { SelectField } from './Fields';
+import { runLibrary } from './runLibrary';
 import { Explain } from './Explain';
 import { CHART, chartScales, seriesPath } from './geometry';
 
@@ -11,17 +14,49 @@ const REFS: { key: keyof References; label: string; className: string }[] = [
   { key: 'chain', label: 'single chain', className: 'ref-chain' },
 ];
 
+/** The structure's numbers, shown when the run has them (CEO, islands, orchestrator). */
+const STRUCTURE_READOUT: { key: keyof UpdateMetrics; label: string; digits: number }[] = [
+  { key: 'headCount', label: 'head count', digits: 1 },
+  { key: 'budgetSpent', label: 'budget spent', digits: 0 },
+  { key: 'islandBest', label: 'best island', digits: 3 },
+  { key: 'islandMean', label: 'island mean', digits: 3 },
+  { key: 'assigns', label: 'assignments', digits: 1 },
+  { key: 'criticalSteps', label: 'critical steps', digits: 1 },
+];
+
+const NONE = 'none';
+
+/** Draws a stored run's curve over the live one (or clears it). */
+async function chooseOverlay(id: number | null): Promise<void> {
+  const s = useApp.getState();
+  if (id === null) {
+    s.setOverlay(null);
+    return;
+  }
+  try {
+    const run = await (await runLibrary()).get(id);
+    if (!run) throw new Error(`There is no run ${id} in the library.`);
+    useApp.getState().setOverlay({ id, name: run.name, metrics: run.metrics });
+  } catch (e) {
+    useApp.getState().setLibrary({ libraryMessage: { kind: 'error', text: `The run to compare with could not be read: ${e instanceof Error ? e.message : String(e)}` } });
+  }
+}
+
 /** Return at the deadline per update, with the reference organisations at each update's deadline. */
 export function Curves() {
   const metrics = useApp(selectMetrics);
   const config = useApp(selectConfig);
   const refs = useApp(selectReferences);
   const replay = useApp(selectReplay);
+  const overlay = useApp((s) => s.overlay);
+  const runs = useApp(selectRuns);
+  const ablations = activeAblations(config);
   const [hover, setHover] = useState<number | null>(null);
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const { x, y } = chartScales(CHART, total, 0, 1);
   const ret = seriesPath(metrics.map((m, i) => [i, m.ret]), x, y);
+  const overlayPath = overlay ? seriesPath(overlay.metrics.map((m, i) => [i, m.ret]), x, y) : null;
   const refPaths = REFS.map((r) => ({
     ...r,
     d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])), x, y),
@@ -63,9 +98,31 @@ export function Curves() {
         {refPaths.map((r) => (
           <path key={r.key} className={`ref ${r.className}`} d={r.d} />
         ))}
+        {overlayPath && <path className="series-overlay" d={overlayPath} data-testid="overlay-path" />}
         <path className="series-return" d={ret} data-testid="return-path" />
         {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} data-testid="curve-cursor" />}
       </svg>
+      <div className="curve-compare">
+        {ablations.length > 0 && (
+          <span className="ablation-badge" data-testid="ablation-badge">
+            ablations on: {ablations.join('; ')}
+          </span>
+        )}
+        <SelectField
+          label="compare with"
+          testId="overlay-choice"
+          value={overlay ? String(overlay.id) : NONE}
+          options={[NONE, ...(runs ?? []).map((r) => String(r.id))]}
+          labels={{ [NONE]: 'no other run', ...Object.fromEntries((runs ?? []).map((r) => [String(r.id), `${r.name} (${r.configSummary})`])) }}
+          onChange={(v) => void chooseOverlay(v === NONE ? null : Number(v))}
+        />
+        {overlay && (
+          <span className="overlay-key" data-testid="overlay-key">
+            dotted: {overlay.name}
+            {overlay.metrics.at(-1) ? `, ${overlay.metrics.at(-1)!.ret.toFixed(3)} at its last update` : ''}
+          </span>
+        )}
+      </div>
       <dl className="readout" data-testid="readout">
         <div>
           <dt>update</dt>
@@ -101,6 +158,13 @@ export function Curves() {
           <dt>blocked work</dt>
           <dd>{shown ? shown.blocked.toFixed(1) : '–'}</dd>
         </div>
+        {shown &&
+          STRUCTURE_READOUT.filter((r) => shown[r.key] !== undefined).map((r) => (
+            <div key={r.key} data-testid={`readout-${r.key}`}>
+              <dt>{r.label}</dt>
+              <dd>{(shown[r.key] as number).toFixed(r.digits)}</dd>
+            </div>
+          ))}
       </dl>
     </section>
   );

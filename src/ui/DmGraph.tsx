@@ -47,24 +47,43 @@ interface GraphShape {
   edges: ReturnType<typeof aggregateDms>;
   boardAgents: number[];
   radii: number[];
+  /** Island of every agent (islands structure), else undefined. */
+  groups?: number[];
 }
 
-function graphShape(events: UpdateMessage['events']): GraphShape {
-  const agents = Math.max(1, ...events.map((e) => Math.max(e.agent, e.target) + 1));
+function graphShape(episode: UpdateMessage): GraphShape {
+  const events = episode.events;
+  const groups = episode.structure?.islandOf;
+  const agents = Math.max(1, groups?.length ?? 0, ...events.map((e) => Math.max(e.agent, e.target) + 1));
   const edges = aggregateDms(events, agents);
   const boardAgents = boardLinks(events, agents).map((b) => b.agent);
   const radii = sentCounts(events, agents).map(nodeRadius);
   // Who talks to whom, counts on a log scale, node sizes: mostly unchanged between updates.
-  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}`;
-  return { key, agents, edges, boardAgents, radii };
+  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}`;
+  return { key, agents, edges, boardAgents, radii, groups };
 }
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
 function layOut(shape: GraphShape, from: GraphLayout | null): GraphLayout {
-  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined });
+  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
   if (layoutCache.size >= 64) layoutCache.clear();
   layoutCache.set(shape.key, laid);
   return laid;
+}
+
+/** A circle around each island's agents, for the islands structure. */
+function islandHulls(groups: readonly number[] | undefined, nodes: readonly { x: number; y: number }[], radii: readonly number[]): { island: number; x: number; y: number; r: number }[] {
+  if (!groups) return [];
+  const out = [];
+  for (const island of [...new Set(groups)].sort((a, b) => a - b)) {
+    const members = nodes.map((p, a) => ({ p, a })).filter(({ a }) => groups[a] === island);
+    if (!members.length) continue;
+    const x = members.reduce((s, m) => s + m.p.x, 0) / members.length;
+    const y = members.reduce((s, m) => s + m.p.y, 0) / members.length;
+    const r = Math.max(...members.map((m) => Math.hypot(m.p.x - x, m.p.y - y) + (radii[m.a] ?? 10))) + 14;
+    out.push({ island, x, y, r });
+  }
+  return out;
 }
 
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
@@ -77,7 +96,7 @@ export function DmGraph() {
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
   // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
-  const shape = useMemo(() => (episode ? graphShape(episode.events) : null), [episode]);
+  const shape = useMemo(() => (episode ? graphShape(episode) : null), [episode]);
   const previous = useRef<GraphLayout | null>(null);
   const [, laidOut] = useState(0);
   const cached = shape ? layoutCache.get(shape.key) : undefined;
@@ -86,7 +105,7 @@ export function DmGraph() {
   // two never add up to one long task. Until it is done the previous layout serves (or, for the first
   // episode or a new agent count, the agents on a circle). A later layout starts warm from the last
   // one: fewer ticks, and agents stay where the eye left them.
-  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0 }) : null), [cached, warmFrom, shape]);
+  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
     const timer = setTimeout(() => {
@@ -134,6 +153,7 @@ export function DmGraph() {
     }
   };
   const total = sent.reduce((a, b) => a + b, 0);
+  const islands = islandHulls(shape?.groups, layout.nodes, radii);
   const useful = edges.reduce((a, e) => a + e.usefulCount, 0);
 
   return (
@@ -150,6 +170,14 @@ export function DmGraph() {
           ))}
         </defs>
 
+        {islands.map((h) => (
+          <g key={`i${h.island}`} className="dm-island" data-testid="island-hull">
+            <circle cx={h.x} cy={h.y} r={h.r} />
+            <text className="dm-island-label" x={h.x} y={h.y - h.r + 12} textAnchor="middle">
+              island {h.island}
+            </text>
+          </g>
+        ))}
         {boardPos &&
           board.map((b) => {
             const s = edgeSegment(boardPos, layout.nodes[b.agent], BOARD_HALF, radii[b.agent]);

@@ -8,7 +8,10 @@ export function ModuleBars() {
   const frame = useFrame();
   if (!frame) return null;
   const last = frame.episode;
-  const progress = moduleProgress(frame.events, last.modules);
+  // Islands play their own task variants: the bars show island 0's, the showcase task.
+  const islandOf = last.structure?.islandOf;
+  const events = islandOf ? frame.events.filter((e) => islandOf[e.agent] === 0) : frame.events;
+  const progress = moduleProgress(events, last.modules);
   const maxTests = Math.max(1, ...last.modules.map((m) => m.tests));
   const width = 640;
   const rowH = 16;
@@ -18,7 +21,7 @@ export function ModuleBars() {
   return (
     <section className="panel" aria-labelledby="modules-title" data-testid="module-bars">
       <h2 id="modules-title">
-        Modules and tests <Explain>Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing at the minute the playback clock shows (at the end: when the deadline hit). Tests pass as work gets done, all of them when the module is finished. A module that needs another one's interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.</Explain>
+        Modules and tests{islandOf ? ' (island 0)' : ''} <Explain>Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing at the minute the playback clock shows (at the end: when the deadline hit). Tests pass as work gets done, all of them when the module is finished. A module that needs another one's interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.</Explain>
       </h2>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${progress.filter((p) => p.done).length} of ${last.modules.length} modules finished`}>
         {last.modules.map((m, k) => {

@@ -4,7 +4,7 @@ import { selectConfig, useApp } from '../store/store';
 import type { TrainerControls } from './useTrainer';
 
 /** Fields with their own control elsewhere on the page (the controls row and the schedule editor). */
-export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = ['family', 'agents', 'advantage', 'seed', 'tmaxStart', 'tmaxEnd', 'tmaxShape', 'tmaxWarmup', 'tmaxSteps'];
+export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = ['family', 'agents', 'advantage', 'seed', 'tmaxStart', 'tmaxEnd', 'tmaxShape', 'tmaxWarmup', 'tmaxSteps', 'structure'];
 
 /** "tasksPerUpdate" -> "tasks per update". */
 export function fieldLabel(key: string): string {
@@ -12,7 +12,7 @@ export function fieldLabel(key: string): string {
 }
 
 /** One schema field as a labelled input; numbers are checked on the way in and explained when clamped. */
-function SchemaField({ name, value, onChange }: { name: keyof Config; value: Config[keyof Config]; onChange: (patch: Partial<Config>) => void }) {
+export function SchemaField({ name, value, onChange }: { name: keyof Config; value: Config[keyof Config]; onChange: (patch: Partial<Config>) => void }) {
   const f = SCHEMA[name];
   const id = useId();
   const [draft, setDraft] = useState(String(value));

@@ -1,4 +1,5 @@
 import { scaleBand } from 'd3';
+import type { StructureInfo } from '../core/runFile';
 import type { EventKind, SimEvent } from '../sim/events';
 import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
@@ -60,6 +61,18 @@ const Minute = memo(function Minute({ cells, x, width, rowH, selected }: { cells
   );
 });
 
+/** An agent's lane label, with its part in the structure: CEO, orchestrator and assignment, or island. */
+export function laneLabel(a: number, st: StructureInfo | undefined): string {
+  if (st?.kind === 'ceo' && a === 0) return 'agent 0 · CEO';
+  if (st?.kind === 'orchestrator') {
+    if (a === 0) return 'agent 0 · orch.';
+    const m = st.assignment?.[a] ?? -1;
+    return m >= 0 ? `agent ${a} · m${m}` : `agent ${a}`;
+  }
+  if (st?.kind === 'islands' && st.islandOf) return `agent ${a} · isl. ${st.islandOf[a]}`;
+  return `agent ${a}`;
+}
+
 /** One swimlane per agent: what it did each minute of the showcase episode, up to the playback clock. */
 export function Swimlanes() {
   const frame = useFrame();
@@ -72,6 +85,8 @@ export function Swimlanes() {
     return out;
   }, [episode]);
   const tick = frame?.tick ?? 0;
+  // Under the CEO structure agents who were never hired still get a (blank) lane.
+  const swarmSize = useApp((s) => (s.replay ? s.replay.run.config.agents : s.config.agents));
   if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -81,12 +96,15 @@ export function Swimlanes() {
     );
   }
   const { length } = frame;
-  const agents = Math.max(1, ...frame.episode.events.map((e) => e.agent + 1));
+  const st = frame.episode.structure;
+  const agents = Math.max(1, st?.islandOf?.length ?? 0, st?.kind === 'ceo' ? swarmSize : 0, ...frame.episode.events.map((e) => e.agent + 1));
   const minutes = Math.max(1, frame.episode.metrics.tmax);
   const width = 640;
-  const left = 56;
+  const left = st ? 96 : 56;
   const rowH = 18;
-  const height = agents * rowH + 22;
+  const heads = st?.headCount;
+  const headsY = agents * rowH + 4;
+  const height = agents * rowH + 22 + (heads ? rowH : 0);
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
   const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
   const completes = frame.events.filter((e) => e.kind === 'complete');
@@ -117,7 +135,7 @@ export function Swimlanes() {
                 }
               }}
             >
-              agent {a}
+              {laneLabel(a, st)}
             </text>
             <line className="grid" x1={left} x2={width - 4} y1={(a + 1) * rowH - 1} y2={(a + 1) * rowH - 1} />
           </g>
@@ -125,6 +143,18 @@ export function Swimlanes() {
         {byMinute.slice(0, tick).map((cells, t) => (
           <Minute key={t} cells={cells} x={x(t) ?? 0} width={x.bandwidth()} rowH={rowH} selected={selected} />
         ))}
+        {heads && (
+          <g data-testid="headcount">
+            <text className="tick lane-label" x={left - 6} y={headsY + rowH / 2} dy="0.32em" textAnchor="end">
+              head count
+            </text>
+            {heads.slice(0, tick).map((h, t) => (
+              <text key={t} className="tick" x={(x(t) ?? 0) + x.bandwidth() / 2} y={headsY + rowH / 2} dy="0.32em" textAnchor="middle">
+                {h}
+              </text>
+            ))}
+          </g>
+        )}
         {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
         {completes.map((e, i) => (
           <text key={i} className="tick" x={(x(e.t) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">

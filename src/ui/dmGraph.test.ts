@@ -77,6 +77,20 @@ describe('layoutGraph', () => {
     expect(layoutGraph(8, more, 640, 380, { boardAgents: [1, 3], ticks: 50, from: cold })).toEqual(warm);
   });
 
+  it('with groups (islands), keeps each group together, apart from the others', () => {
+    const islandEdges = aggregateDms([dm(0, 0, 1), dm(1, 2, 3), dm(2, 4, 5), dm(3, 6, 7)], 8);
+    const groups = [0, 0, 0, 0, 1, 1, 1, 1];
+    const { nodes } = layoutGraph(8, islandEdges, 640, 380, { groups, ticks: 150 });
+    const centre = (g: number) => {
+      const ps = nodes.filter((_, i) => groups[i] === g);
+      return { x: ps.reduce((a, p) => a + p.x, 0) / ps.length, y: ps.reduce((a, p) => a + p.y, 0) / ps.length };
+    };
+    const spread = (g: number) => Math.max(...nodes.filter((_, i) => groups[i] === g).map((p) => Math.hypot(p.x - centre(g).x, p.y - centre(g).y)));
+    const apart = Math.hypot(centre(0).x - centre(1).x, centre(0).y - centre(1).y);
+    expect(apart).toBeGreaterThan(spread(0));
+    expect(apart).toBeGreaterThan(spread(1));
+  });
+
   it('is deterministic', () => {
     const a = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });
     const b = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3] });

@@ -137,6 +137,16 @@ export interface LayoutOptions {
    * starts cooler, so fewer ticks settle it and a slightly changed graph does not jump around.
    */
   from?: GraphLayout;
+  /** Group of every agent (the islands structure): each group is pulled towards its own point on a ring. */
+  groups?: readonly number[];
+}
+
+/** Where group g of `count` sits: on a ring around the box's centre (the centre for one group). */
+export function groupAnchor(g: number, count: number, width: number, height: number): Point {
+  if (count <= 1) return { x: width / 2, y: height / 2 };
+  const angle = (2 * Math.PI * g) / count - Math.PI / 2;
+  const r = Math.min(width, height) * 0.28;
+  return { x: width / 2 + r * Math.cos(angle), y: height / 2 + r * Math.sin(angle) };
 }
 
 /**
@@ -164,6 +174,12 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     if (withBoard && from.board) Object.assign(nodes[n], from.board);
   }
 
+  const groups = options.groups && options.groups.length >= n ? options.groups : null;
+  const groupCount = groups ? Math.max(1, ...groups.slice(0, n).map((g) => g + 1)) : 1;
+  const anchor = (d: LayoutNode): Point => {
+    const i = d.index ?? n;
+    return groups && i < n ? groupAnchor(groups[i], groupCount, width, height) : { x: cx, y: cy };
+  };
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
   type Link = SimulationLinkDatum<LayoutNode> & { strength: number; distance: number };
   const links: Link[] = edges
@@ -175,8 +191,8 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     .force('charge', forceManyBody<LayoutNode>().strength(-220))
     .force('link', forceLink<LayoutNode, Link>(links).strength((l) => l.strength).distance((l) => l.distance))
     .force('center', forceCenter<LayoutNode>(cx, cy))
-    .force('x', forceX<LayoutNode>(cx).strength(0.04))
-    .force('y', forceY<LayoutNode>(cy).strength(0.04))
+    .force('x', forceX<LayoutNode>((d) => anchor(d).x).strength(groups ? 0.25 : 0.04))
+    .force('y', forceY<LayoutNode>((d) => anchor(d).y).strength(groups ? 0.25 : 0.04))
     .force('collide', forceCollide<LayoutNode>((d) => d.r + 6))
     .alpha(from ? 0.3 : 1)
     .stop();

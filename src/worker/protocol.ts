@@ -1,8 +1,9 @@
 import type { ModuleInfo } from '../core/runFile';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
-import type { RunFacts } from '../core/runFile';
+import type { RunFacts, StructureInfo } from '../core/runFile';
 import type { PolicyJSON } from '../rl/policy';
+import type { RaceResult, ScalingPoint } from '../sim/organisations';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
 
@@ -37,12 +38,37 @@ export interface UpdateMessage {
   total: number;
   /** The reference organisations at this update's deadline (computed in the worker, cached). */
   references: References;
+  /** How the organisation structure shaped the showcase rollout (absent when flat). */
+  structure?: StructureInfo;
 }
 
 /** A recorded run, encoded as a run file, with the facts a library lists about it. */
 export interface EncodedRun {
   bytes: Uint8Array;
   facts: RunFacts;
+}
+
+/** What to race: the share of tests that counts as acceptable, and how long the N-agent organisations may run. */
+export interface RaceRequest {
+  threshold: number;
+  /** Minutes for the N-agent organisations; the single chain gets agents x horizon (the same agent-minutes). */
+  horizon: number;
+  /** Tasks per organisation. */
+  tasks: number;
+  /** Swarm sizes of the scaling view. */
+  agentCounts: number[];
+}
+
+/** The organisations raced on the current task family, with the swarm as trained so far. */
+export interface RaceReport {
+  family: string;
+  agents: number;
+  /** Updates the swarm had when it raced. */
+  updates: number;
+  race: RaceResult[];
+  scaling: ScalingPoint[];
+  /** Milliseconds the race took in the worker. */
+  ms: number;
 }
 
 /** Worker state as the UI shows it. */
@@ -76,6 +102,8 @@ export interface TrainerApi {
    * `name` names the run (the name it has in the library).
    */
   recording(name?: string): Promise<EncodedRun | null>;
+  /** Races the single chain, best-of-N, the scripted organisation and the swarm as trained so far (between updates). */
+  race(request: RaceRequest): Promise<RaceReport>;
   /** Registers the receiver of updates and state changes (wrap with Comlink.proxy). */
   subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void>;
 }

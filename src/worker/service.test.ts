@@ -113,6 +113,34 @@ describe('TrainerService', () => {
     expect(again.ok && again.run.metrics.map((m) => m.update)).toEqual([0]);
   });
 
+  it('sends and records how a structure shaped the showcase rollout', async () => {
+    const { svc, updates } = await subscribed();
+    await svc.init({ ...tiny, agents: 4, structure: 'islands', islands: 2 }, 'cpu');
+    await svc.step();
+    await flush();
+    expect(updates[0].structure?.kind).toBe('islands');
+    expect(updates[0].structure?.islandOf).toHaveLength(4);
+    const r = decodeRunFile((await svc.recording())!.bytes);
+    expect(r.ok && r.run.episodes.items[0].structure?.islandOf).toEqual(updates[0].structure?.islandOf);
+    await svc.reset({ ...tiny, agents: 3, structure: 'ceo', budget: 30 });
+    await svc.step();
+    await flush();
+    expect(updates[1].structure?.kind).toBe('ceo');
+    expect(updates[1].structure?.headCount?.length).toBeGreaterThan(0);
+  });
+
+  it('races the organisations, the swarm as trained so far included, on the current family', async () => {
+    const { svc } = await subscribed();
+    await svc.init({ ...tiny, agents: 3 }, 'cpu');
+    await svc.step();
+    const r = await svc.race({ threshold: 0.9, horizon: 24, tasks: 3, agentCounts: [1, 2] });
+    expect(r.race.map((x) => x.org)).toEqual(['single chain', 'best-of-N', 'scripted organisation', 'trained swarm']);
+    expect(r.race[0].horizon).toBe(3 * 24);
+    expect(r.updates).toBe(1);
+    expect(r.scaling.filter((p) => p.org === 'trained swarm').map((p) => p.agents)).toEqual([1, 2]);
+    for (const x of r.race) expect(x.curve.mean.every((v, i, a) => i === 0 || v >= a[i - 1] - 1e-12)).toBe(true);
+  });
+
   it('rejects commands before init, and reports the error of a failing update to the caller', async () => {
     const { svc } = await subscribed();
     await expect(svc.step()).rejects.toThrow(/init first/);

@@ -1,12 +1,14 @@
-import { RunRecorder, showcaseModules } from '../core/recorder';
+import { RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
 import { cleanRunName, encodeRunFile, runFacts } from '../core/runFile';
 import type { Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import { referenceReturns, type References } from '../rl/compare';
+import { PolicyActor } from '../rl/actor';
 import { Trainer } from '../rl/trainer';
+import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RunState, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -166,6 +168,19 @@ export class TrainerService implements TrainerApi {
     });
   }
 
+  async race(request: RaceRequest): Promise<RaceReport> {
+    this.requireTrainer();
+    return this.exclusive(async () => {
+      const t = this.requireTrainer();
+      const t0 = performance.now();
+      const c = t.config;
+      const opts = { tasks: c.family, threshold: request.threshold, horizon: request.horizon, count: request.tasks, seed: 1 };
+      const race = await raceOrganisations({ ...opts, agents: c.agents, swarm: new PolicyActor(t.policy, 1) });
+      const scaling = await scaleOrganisations({ ...opts, agentCounts: request.agentCounts, swarm: () => new PolicyActor(t.policy, 1) });
+      return { family: c.family, agents: c.agents, updates: t.update, race, scaling, ms: performance.now() - t0 };
+    });
+  }
+
   /** A new trainer for `config`, and a new recording of it. */
   private fresh(config: Config): void {
     this.trainer = new Trainer({ ...config });
@@ -183,7 +198,7 @@ export class TrainerService implements TrainerApi {
   private async updateOnce(): Promise<boolean> {
     const t = this.trainer;
     if (!t || t.finished) return true;
-    const { metrics, events, showcaseTask, showcaseWork } = await t.step();
+    const { metrics, events, showcaseTask, showcaseWork, structure } = await t.step();
     const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
     const key = `${c.family}/${c.agents}/${metrics.tmax}`;
@@ -193,6 +208,8 @@ export class TrainerService implements TrainerApi {
       this.references.set(key, references);
     }
     const message: UpdateMessage = { metrics, events, modules, total: t.totalUpdates, references };
+    const info = structureInfo(structure);
+    if (info) message.structure = info;
     const r = this.recorder;
     if (r) {
       r.push(message);

@@ -1,0 +1,77 @@
+/**
+ * Trains the pretrained swarms the app ships (`public/pretrained/<family>.swarmrun.json.gz`): one
+ * run per task family with the default settings and a short imitation prior, recorded like the app
+ * records (fewer episodes kept, only the final weights, so each file stays small).
+ *
+ *   npm run pretrain -- [--families coupled,parallel] [--updates 600] [--prior 100] [--out public/pretrained]
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultConfig } from '../src/rl/config';
+import { Trainer } from '../src/rl/trainer';
+import { FAMILIES, type Family } from '../src/sim/task';
+import { useBackend } from './lib/backend';
+import { readCommandLine, UsageError } from './lib/cli';
+import { ProgressBar } from './lib/progress';
+import { TrainingRecording } from './lib/runfile';
+
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates 600] [--prior 100] [--out public/pretrained]`;
+
+interface Options {
+  families: Family[];
+  updates: number;
+  prior: number;
+  out: string;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        families: { type: 'string', default: FAMILIES.join(',') },
+        updates: { type: 'string', default: '600' },
+        prior: { type: 'string', default: '100' },
+        out: { type: 'string', default: 'public/pretrained' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (values.help) return 'help';
+  const families = values.families.split(',').map((f) => f.trim()) as Family[];
+  const bad = families.filter((f) => !FAMILIES.includes(f));
+  if (bad.length) throw new UsageError(`unknown task families: ${bad.join(', ')} (known: ${FAMILIES.join(', ')})`);
+  const updates = Number(values.updates);
+  const prior = Number(values.prior);
+  if (!Number.isInteger(updates) || updates < 1) throw new UsageError(`--updates takes a whole number of at least 1, not "${values.updates}"`);
+  if (!Number.isInteger(prior) || prior < 0) throw new UsageError(`--prior takes a whole number of at least 0, not "${values.prior}"`);
+  return { families, updates, prior, out: values.out };
+}
+
+async function main(): Promise<void> {
+  const values = readCommandLine('pretrain', USAGE, parseOptions);
+  await useBackend('wasm');
+  mkdirSync(values.out, { recursive: true });
+  for (const family of values.families) {
+    const config = { ...defaultConfig(), family, updates: values.updates, prior: values.prior };
+    const trainer = new Trainer(config);
+    const recording = new TrainingRecording(config, { name: `Pretrained swarm: ${family} tasks, ${config.agents} agents`, maxEpisodes: 48, checkpointEvery: 1_000_000, maxCheckpoints: 1 });
+    const bar = new ProgressBar(family, trainer.totalUpdates);
+    while (!trainer.finished) {
+      const result = await trainer.step();
+      await recording.record(trainer, result);
+      bar.update(trainer.update, `ret ${result.metrics.ret.toFixed(3)}`);
+    }
+    const path = join(values.out, `${family}.swarmrun.json.gz`);
+    recording.write(path, trainer);
+    const last = recording.recorder.snapshot().metrics.at(-1);
+    console.log(`${family}: final return ${last?.ret.toFixed(3)} at Tmax ${last?.tmax} -> ${path}`);
+    trainer.dispose();
+  }
+}
+
+void main();
