@@ -75,8 +75,8 @@ const ABLATIONS: { name: string; on: (page: Page) => Promise<void>; badge: RegEx
     },
     badge: /critic \+ GAE \(γ 0\.9, λ 1\)/,
   },
-  { name: 'individual rewards', on: (page) => page.getByTestId('ablation-rewards').selectOption('individual'), badge: /individual rewards/ },
-  { name: 'rloo', on: (page) => page.getByTestId('ablation-advantage').selectOption('rloo'), badge: /rloo/ },
+  { name: 'individual rewards', on: async (page) => void (await page.getByTestId('ablation-rewards').selectOption('individual')), badge: /individual rewards/ },
+  { name: 'rloo', on: async (page) => void (await page.getByTestId('ablation-advantage').selectOption('rloo')), badge: /rloo/ },
 ];
 
 for (const a of ABLATIONS) {

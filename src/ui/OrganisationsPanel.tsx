@@ -1,4 +1,4 @@
-import { area, line, scaleLinear, scaleLog } from 'd3';
+import { area, line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
 import { useMemo, useState } from 'react';
 import { inferenceScaling, type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
 import { selectMetrics, useApp } from '../store/store';
@@ -24,6 +24,22 @@ export function anytimeSpan(race: readonly RaceResult[]): number {
   const times = race.map((r) => r.time.q75 ?? r.time.median).filter((t): t is number => t !== null);
   const shortest = Math.min(...race.map((r) => r.horizon));
   return Math.max(10, Math.ceil(Math.max(shortest, ...times) * 1.1));
+}
+
+/** Horizontal grid lines with their values on the left. */
+function YGrid({ y, digits }: { y: ScaleLinear<number, number>; digits?: number }) {
+  return (
+    <>
+      {y.ticks(5).map((t) => (
+        <g key={t}>
+          <line className="grid" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
+          <text className="tick" x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+            {digits === undefined ? t : t.toFixed(digits)}
+          </text>
+        </g>
+      ))}
+    </>
+  );
 }
 
 function TimeBars({ race }: { race: RaceResult[] }) {
@@ -77,14 +93,7 @@ function Anytime({ race, threshold }: { race: RaceResult[]; threshold: number })
   const cut = (a: number[]) => a.slice(0, span + 1);
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Share of tests passing against minutes, up to ${span} minutes`} data-testid="race-anytime">
-      {y.ticks(5).map((t) => (
-        <g key={t}>
-          <line className="grid" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
-          <text className="tick" x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-            {t.toFixed(1)}
-          </text>
-        </g>
-      ))}
+      <YGrid y={y} digits={1} />
       {x.ticks(8).map((t) => (
         <text key={t} className="tick" x={x(t)} y={H - 10} textAnchor="middle">
           {t}
@@ -126,14 +135,7 @@ function Scaling({ points }: { points: ScalingPoint[] }) {
   const orgs = [...new Set(points.map((p) => p.org))];
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Minutes to an acceptable result against the number of agents" data-testid="race-scaling">
-      {y.ticks(5).map((t) => (
-        <g key={t}>
-          <line className="grid" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
-          <text className="tick" x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-            {t}
-          </text>
-        </g>
-      ))}
+      <YGrid y={y} />
       {counts.map((n) => (
         <text key={n} className="tick" x={x(n)} y={H - 10} textAnchor="middle">
           {n}
@@ -166,14 +168,7 @@ function InferenceScaling() {
   const path = (f: (p: (typeof pts)[number]) => number) => line<(typeof pts)[number]>().x((p) => x(p.update)).y((p) => y(f(p)))(pts) ?? '';
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Useful parallel work and messages per episode against training updates" data-testid="inference-scaling">
-      {y.ticks(5).map((t) => (
-        <g key={t}>
-          <line className="grid" x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} />
-          <text className="tick" x={M.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
-            {t}
-          </text>
-        </g>
-      ))}
+      <YGrid y={y} />
       {x
         .ticks(6)
         .filter((t) => Number.isInteger(t))

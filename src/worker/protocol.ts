@@ -1,11 +1,8 @@
-import type { ModuleInfo } from '../core/runFile';
-import type { References } from '../rl/compare';
+import type { RecordedUpdate } from '../core/recorder';
+import type { ModuleInfo, RunFacts } from '../core/runFile';
 import type { Config } from '../rl/config';
-import type { RunFacts, StructureInfo } from '../core/runFile';
 import type { PolicyJSON } from '../rl/policy';
 import type { RaceResult, ScalingPoint } from '../sim/organisations';
-import type { UpdateMetrics } from '../rl/trainer';
-import type { SimEvent } from '../sim/events';
 
 /** TF.js backends the app can train on, in order of preference. */
 export const BACKENDS = ['webgpu', 'webgl', 'wasm', 'cpu'] as const;
@@ -27,20 +24,12 @@ export interface BackendReport {
 /** One module of the showcase task as the views need it (defined with the run-file format). */
 export type { ModuleInfo };
 
-/** What the worker streams after every update. */
-export interface UpdateMessage {
-  metrics: UpdateMetrics;
-  /** Event log of the showcase rollout of this update. */
-  events: SimEvent[];
-  /** Modules of the showcase task, for the per-module test bars. */
-  modules: ModuleInfo[];
-  /** Updates planned in all (imitation + RLCR). */
-  total: number;
-  /** The reference organisations at this update's deadline (computed in the worker, cached). */
-  references: References;
-  /** How the organisation structure shaped the showcase rollout (absent when flat). */
-  structure?: StructureInfo;
-}
+/**
+ * What the worker streams after every update: the update's numbers, the showcase rollout's event
+ * log, modules and structure, and the reference organisations at its deadline. It is exactly what
+ * the recorder records.
+ */
+export type UpdateMessage = RecordedUpdate;
 
 /** A recorded run, encoded as a run file, with the facts a library lists about it. */
 export interface EncodedRun {
