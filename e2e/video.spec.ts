@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readWebm } from '../src/ui/video/webm';
 
@@ -37,8 +38,10 @@ test('exports a short WebM of the dashboard that states its duration, seeks and 
   const link = page.getByTestId('video-download');
   await expect(link).toBeVisible({ timeout: 120_000 });
   await expect(link).toHaveAttribute('download', 'swarm-episode-update-1.webm');
+  const axe = await new AxeBuilder({ page }).include('[data-testid="video-export"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   const summary = (await page.getByTestId('video-summary').textContent()) ?? '';
-  console.log(`video export: ${frames} frames at 854x480: ${summary}`);
+  console.log(`video export: ${frames} frames at 854x480: ${summary} (${await page.getByTestId('video-summary').getAttribute('title')})`);
 
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
   expect(download.suggestedFilename()).toBe('swarm-episode-update-1.webm');
@@ -116,5 +119,24 @@ test('a cancelled export stops, says so and offers no file', async ({ page }) =>
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('playback-toggle')).toHaveText('Pause episode');
+  expect(errors).toEqual([]);
+});
+
+test('before any episode, and without WebCodecs, the dialog says why it cannot export', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.addInitScript(() => {
+    Reflect.deleteProperty(window, 'VideoEncoder');
+  });
+  await page.goto(`/#${SMALL}`);
+  const open = page.getByTestId('video-export-open');
+  await open.click();
+  const dialog = page.getByRole('dialog', { name: 'Export video' });
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('video-unsupported')).toContainText('no WebCodecs VideoEncoder');
+  await expect(page.getByTestId('video-plan')).toContainText('Nothing to record yet');
+  await expect(page.getByTestId('video-start')).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(open).toBeFocused();
   expect(errors).toEqual([]);
 });

@@ -106,15 +106,16 @@ export function episodeFrameSource(timing: FrameTiming): FrameSource | null {
     caption: (i) => `minute ${tickAtFrame(i, minutes, timing)} of ${minutes}`,
     async show(i) {
       const s = useApp.getState();
-      if (!paused) {
+      const first = !paused;
+      if (first) {
         s.setPlaying(false);
         paused = true;
       }
       const tick = tickAtFrame(i, minutes, timing);
       // Most frames repeat the minute before: the page already shows them.
-      if (s.episode === episode && s.tick === tick) return;
+      if (!first && s.episode === episode && s.tick === tick) return;
       if (s.episode !== episode) s.showEpisode(episode, tick);
-      else s.setTick(tick);
+      else if (s.tick !== tick) s.setTick(tick);
       await afterRender();
     },
     release() {

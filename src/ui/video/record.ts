@@ -1,4 +1,4 @@
-import { createWebmEncoder, type WebmCodec } from './encode';
+import { createWebmEncoder, type FrameEncoder, type WebmCodec } from './encode';
 import type { FrameSource } from './frameSource';
 import { Rasterizer, type RasterTimings, type VideoView } from './rasterize';
 import { readWebm } from './webm';
@@ -70,10 +70,12 @@ export async function recordVideo(opts: RecordOptions): Promise<RecordResult> {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
-  const raster = new Rasterizer(canvas, views);
-  const encoder = await createWebmEncoder(width, height, source.fps);
   const title = opts.heading ? `${opts.heading} · ${source.title}` : source.title;
+  let raster: Rasterizer | null = null;
+  let encoder: FrameEncoder | null = null;
   try {
+    encoder = await createWebmEncoder(width, height, source.fps);
+    raster = new Rasterizer(canvas, views);
     for (let i = 0; i < source.frames; i++) {
       if (signal?.aborted) throw abortError();
       const t0 = performance.now();
@@ -98,11 +100,13 @@ export async function recordVideo(opts: RecordOptions): Promise<RecordResult> {
     timings.msPerFrame = timings.totalMs / Math.max(1, source.frames);
     return { blob: new Blob([bytes as BlobPart], { type: 'video/webm' }), fileName: `${source.fileStem}.webm`, frames: source.frames, codec: encoder.codec, durationS: info.durationS, timings };
   } catch (e) {
-    await encoder.cancel().catch(() => undefined);
+    await encoder?.cancel().catch(() => undefined);
     throw e;
   } finally {
-    timings.raster = { ...raster.timings };
-    raster.dispose();
+    if (raster) {
+      timings.raster = { ...raster.timings };
+      raster.dispose();
+    }
     source.release();
   }
 }

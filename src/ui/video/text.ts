@@ -32,7 +32,7 @@ export interface Placed {
   width: number;
 }
 
-/** Pixel widths of the gaps and of a swatch, relative to the font size. */
+/** Pixel width of a gap at this font size. */
 export function gapWidth(gap: Gap, fontPx: number): number {
   return gap === 0 ? 0 : gap === 1 ? fontPx * 0.3 : fontPx * 0.9;
 }
