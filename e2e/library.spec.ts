@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
+import { readWebm } from '../src/ui/video/webm';
 
 /** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
 const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
@@ -51,6 +52,20 @@ test('a recorded run survives a reload, replays at a chosen update and minute, a
   await page.getByTestId('playback-tick').fill('2');
   await expect(page.getByTestId('playback-minute')).toHaveText(/^2\//);
   await expect(page.getByTestId('swimlanes').locator('svg rect')).toHaveCount(6);
+
+  // A timelapse video of the recorded run: one frame per recorded update at 10 updates/s, then a 1 s hold.
+  await page.getByTestId('timelapse-export-open').click();
+  const dialog = page.getByRole('dialog', { name: 'Export a timelapse' });
+  await dialog.getByLabel('Resolution').selectOption({ label: '854×480' });
+  await dialog.getByLabel('Speed').selectOption({ label: '10 updates/s' });
+  await dialog.getByTestId('video-start').click();
+  const [video] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), dialog.getByTestId('video-download').click({ timeout: 120_000 })]);
+  const info = readWebm(new Uint8Array(readFileSync((await video.path())!)));
+  expect(info.docType).toBe('webm');
+  expect(info.blocks).toBe(15 + 30);
+  expect(info.durationS ?? 0).toBeCloseTo(45 / 30, 1);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByTestId('replay-update-label')).toHaveText('3 / 200');
 
   // Rename, export, re-import: the copy carries the new name.
   await row.getByTestId('library-rename').click();

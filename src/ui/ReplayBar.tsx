@@ -1,6 +1,12 @@
 import { selectReplay, useApp } from '../store/store';
 import { canContinue, keepRun } from './runLibrary';
 import type { TrainerControls } from './useTrainer';
+import { replayTimelapseSource } from './video/frameSource';
+import { VideoExport } from './video/VideoExport';
+import { EPISODE_VIEWS } from './video/views';
+
+/** Recorded updates per second of a timelapse video. */
+const TIMELAPSE_SPEEDS = [2, 5, 10, 20, 50] as const;
 
 /** Shown while a recorded run drives the views: which run, a scrubber over its updates, and the way back. */
 export function ReplayBar({ controls }: { controls: TrainerControls }) {
@@ -54,6 +60,7 @@ export function ReplayBar({ controls }: { controls: TrainerControls }) {
             Save to library
           </button>
         )}
+        <VideoExport source={replayTimelapseSource} views={EPISODE_VIEWS} speeds={TIMELAPSE_SPEEDS} speedUnit="updates/s" label="Export a timelapse" testId="timelapse-export" />
         <button type="button" onClick={controls.leaveReplay} data-testid="replay-leave">
           Back to live training
         </button>

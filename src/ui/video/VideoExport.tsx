@@ -47,6 +47,12 @@ export interface VideoExportProps {
   /** Drawn at the top left of every frame before the source's title. */
   heading?: string;
   speeds?: readonly number[];
+  /** Unit of `speeds` as the dialog shows it (default "min/s": simulated minutes per second of video). */
+  speedUnit?: string;
+  /** Text of the button that opens the dialog, and the dialog's title. */
+  label?: string;
+  /** Test id prefix of the button (several exporters may sit on one page). */
+  testId?: string;
   resolutions?: readonly Resolution[];
 }
 
@@ -74,7 +80,7 @@ export function timingText(r: RecordResult): string {
  * "Export video…": a dialog to record the dashboard or one view as a WebM while the source replays,
  * at a chosen resolution and speed, with progress, cancel and a download link at the end.
  */
-export function VideoExport({ source, views, heading = 'Swarm Playground', speeds = VIDEO_SPEEDS, resolutions = RESOLUTIONS }: VideoExportProps) {
+export function VideoExport({ source, views, heading = 'Swarm Playground', speeds = VIDEO_SPEEDS, speedUnit = 'min/s', label = 'Export video', testId = 'video-export', resolutions = RESOLUTIONS }: VideoExportProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const preview = useRef<HTMLCanvasElement>(null);
   const abort = useRef<AbortController | null>(null);
@@ -137,14 +143,14 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
 
   return (
     <>
-      <button type="button" className="video-open" onClick={show} data-testid="video-export-open">
-        Export video…
+      <button type="button" className="video-open" onClick={show} data-testid={`${testId}-open`}>
+        {label}…
       </button>
       <dialog
         ref={dialog}
         className="video-dialog"
         aria-labelledby={titleId}
-        data-testid="video-export"
+        data-testid={testId}
         onCancel={(e) => {
           // Escape during an export cancels the export and keeps the dialog open to say so.
           if (running) {
@@ -154,7 +160,7 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
         }}
         onClose={() => setOpen(false)}
       >
-        <h2 id={titleId}>Export video</h2>
+        <h2 id={titleId}>{label}</h2>
         {!supported && (
           <p className="video-error" role="alert" data-testid="video-unsupported">
             This browser cannot encode video: it has no WebCodecs VideoEncoder. Use a recent Chrome, Edge, Firefox or Safari, and open the app over https or on localhost.
@@ -187,7 +193,7 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
             <select value={speed} disabled={running} onChange={(e) => setSpeed(Number(e.currentTarget.value))} data-testid="video-speed">
               {speeds.map((s) => (
                 <option key={s} value={s}>
-                  {s} min/s
+                  {s} {speedUnit}
                 </option>
               ))}
             </select>

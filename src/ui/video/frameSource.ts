@@ -126,3 +126,44 @@ export function episodeFrameSource(timing: FrameTiming): FrameSource | null {
     },
   };
 }
+
+/**
+ * A timelapse of the recorded run in replay: the updates one after another at `speed` recorded
+ * updates per second of video, each with its episode shown whole, then a hold on the last one.
+ */
+export function replayTimelapseSource(timing: FrameTiming): FrameSource | null {
+  const start = useApp.getState();
+  const replay = start.replay;
+  if (!replay || replay.run.metrics.length === 0) return null;
+  const { run } = replay;
+  const n = run.metrics.length;
+  const before = { index: replay.index, playing: start.playing };
+  const indexAt = (i: number) => Math.min(n - 1, Math.floor((i * Math.max(1e-3, timing.speed)) / timing.fps + 1e-9));
+  let paused = false;
+  return {
+    frames: Math.ceil(n / Math.max(1e-3, timing.speed) * timing.fps - 1e-9) + holdFrames(timing.fps, timing.holdSeconds),
+    fps: timing.fps,
+    title: `${run.name}: training timelapse`,
+    fileStem: `swarm-timelapse-${run.created.slice(0, 10)}`,
+    caption: (i) => `update ${run.metrics[indexAt(i)].update + 1} of ${run.totalUpdates}`,
+    async show(i) {
+      const s = useApp.getState();
+      if (!s.replay || s.replay.run !== run) throw new Error('the replay was closed during the export');
+      const first = !paused;
+      if (first) {
+        s.setPlaying(false);
+        paused = true;
+      }
+      const index = indexAt(i);
+      if (!first && s.replay.index === index) return;
+      s.seekUpdate(index);
+      await afterRender();
+    },
+    release() {
+      if (!paused) return;
+      const s = useApp.getState();
+      if (s.replay?.run === run) s.seekUpdate(before.index);
+      s.setPlaying(before.playing);
+    },
+  };
+}
