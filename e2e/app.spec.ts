@@ -156,6 +156,11 @@ test('the page has no serious accessibility violations (axe, WCAG 2 A/AA)', asyn
   await page.getByTestId('step').click();
   await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 60_000 });
   await page.getByText(/All settings/).click();
+  await page.getByTestId('ablations').locator('summary').click();
+  await page.getByTestId('ablation-critic').check();
+  await page.getByTestId('race-run').click();
+  await expect(page.getByTestId('race-times')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   expect(serious).toEqual([]);
