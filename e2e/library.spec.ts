@@ -77,6 +77,18 @@ test('a recorded run survives a reload, replays at a chosen update and minute, a
   await page.getByTestId('library-import').setInputFiles({ name: 'demo.swarmrun.json.gz', mimeType: 'application/gzip', buffer: Buffer.from(bytes) });
   await expect(page.getByTestId('library-message')).toContainText('Imported 1 run');
   expect(await names(page)).toEqual(['lecture demo', 'lecture demo']);
+  // The same file dropped on the library panel.
+  await page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'dropped.swarmrun.json.gz', { type: 'application/gzip' }));
+    const panel = document.querySelector('[data-testid=library]')!;
+    panel.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    panel.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, Buffer.from(bytes).toString('base64'));
+  await expect(page.getByTestId('library-row')).toHaveCount(3);
+  await page.getByTestId('library-delete').first().click();
+  await expect(page.getByTestId('library-row')).toHaveCount(2);
 
   // Delete with undo.
   await page.getByTestId('library-delete').first().click();
