@@ -133,8 +133,9 @@ export function useTrainer() {
     /** The worker's API, for exports of the run in memory. */
     api: useCallback(() => client.current?.api ?? null, []),
     /**
-     * Trains on from a recorded run: its settings, and the weights of its last checkpoint. The deadline
-     * schedule starts again from its beginning.
+     * Trains on from a recorded run: its settings (without the imitation prior, which the weights
+     * already went through) and the weights of its last checkpoint. The deadline schedule starts again
+     * from its beginning.
      */
     continueFrom: useCallback(
       (run: RunFile) => {
@@ -148,7 +149,8 @@ export function useTrainer() {
         void recordingSaver.save(client.current?.api ?? null);
         recordingSaver.begin();
         held.current = [];
-        s.setConfig(run.config);
+        // The imitation prior, if the run had one, is behind these weights already.
+        s.setConfig({ ...run.config, prior: 0 });
         s.clearRun();
         const config = useApp.getState().config;
         call(async (c) => {
