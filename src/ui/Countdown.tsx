@@ -2,7 +2,7 @@ import { scaleLinear } from 'd3';
 import { selectConfig, selectLast, useApp } from '../store/store';
 import type { StructureInfo } from '../core/runFile';
 import { Explain } from './Explain';
-import { episodeSummary, scheduleStatus } from './feed';
+import { completionsByMinute, episodeSummary, scheduleStatus } from './feed';
 import { PlaybackControls } from './PlaybackControls';
 import { useFrame } from './usePlayback';
 import './board.css';
@@ -81,12 +81,12 @@ export function Countdown() {
             </text>
           </g>
         ))}
-        {s.completions.map((c) => (
-          <g key={c.module}>
+        {completionsByMinute(s.completions).map((c) => (
+          <g key={c.minute}>
             <line className="clock-mark" x1={x(c.minute)} x2={x(c.minute)} y1={barY - 2} y2={barY + barH + 2} />
             <text className="tick" x={x(c.minute)} y={barY - 5} textAnchor="middle">
-              ✓{c.module}
-              <title>{`module ${c.module} finished by minute ${c.minute}`}</title>
+              ✓{c.modules.join(',')}
+              <title>{`${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}`}</title>
             </text>
           </g>
         ))}

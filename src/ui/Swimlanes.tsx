@@ -4,6 +4,7 @@ import type { EventKind, SimEvent } from '../sim/events';
 import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
+import { completionsByMinute } from './feed';
 import { useFrame } from './usePlayback';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
@@ -107,7 +108,7 @@ export function Swimlanes() {
   const height = agents * rowH + 22 + (heads ? rowH : 0);
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
   const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
-  const completes = frame.events.filter((e) => e.kind === 'complete');
+  const completes = completionsByMinute(frame.events.filter((e) => e.kind === 'complete').map((e) => ({ minute: e.t, module: e.module })));
   const toggle = (a: number) => select(selected === a ? null : a);
   return (
     <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -156,9 +157,9 @@ export function Swimlanes() {
           </g>
         )}
         {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
-        {completes.map((e, i) => (
-          <text key={i} className="tick" x={(x(e.t) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
-            ✓{e.module}
+        {completes.map((c) => (
+          <text key={c.minute} className="tick" x={(x(c.minute) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
+            ✓{c.modules.join(',')}
           </text>
         ))}
       </svg>

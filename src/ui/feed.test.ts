@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EventKind, SimEvent } from '../sim/events';
-import { agentColour, episodeSummary, moduleProgress, feedRows, minuteStamp, rowsForAgent, scheduleStatus } from './feed';
+import { agentColour, completionsByMinute, episodeSummary, feedRows, minuteStamp, moduleProgress, rowsForAgent, scheduleStatus } from './feed';
 
 function ev(t: number, agent: number, kind: EventKind, module = -1, target = -1, useful = false): SimEvent {
   return { t, agent, kind, module, target, useful };
@@ -184,5 +184,21 @@ describe('moduleProgress', () => {
     expect(p.map((m) => m.passing)).toEqual([2, 0, 2]);
     expect(p.map((m) => m.worked)).toEqual([2, 2, 2]);
     expect(p[2].done).toBe(true);
+  });
+});
+
+describe('completionsByMinute', () => {
+  it('joins completions of one minute into one label, in minute and module order', () => {
+    expect(
+      completionsByMinute([
+        { minute: 9, module: 10 },
+        { minute: 3, module: 2 },
+        { minute: 9, module: 5 },
+      ]),
+    ).toEqual([
+      { minute: 3, modules: [2] },
+      { minute: 9, modules: [5, 10] },
+    ]);
+    expect(completionsByMinute([])).toEqual([]);
   });
 });

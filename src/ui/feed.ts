@@ -140,3 +140,10 @@ export function scheduleStatus(update: number, total: number, tmaxNow: number, t
   if (tmaxNow === tmaxEnd) return { text: `${head} — deadline ${tmaxNow} min${shown >= total ? ' (final)' : ''}`, progress };
   return { text: `${head} — deadline now ${tmaxNow} min, ${tmaxEnd > tmaxNow ? 'growing' : 'shrinking'} to ${tmaxEnd}`, progress };
 }
+
+/** Completions grouped by minute, modules in order: one "✓3,7" label per minute instead of overlapping ones. */
+export function completionsByMinute(completions: readonly { minute: number; module: number }[]): { minute: number; modules: number[] }[] {
+  const by = new Map<number, number[]>();
+  for (const c of completions) by.set(c.minute, [...(by.get(c.minute) ?? []), c.module]);
+  return [...by].sort((a, b) => a[0] - b[0]).map(([minute, modules]) => ({ minute, modules: modules.sort((a, b) => a - b) }));
+}
