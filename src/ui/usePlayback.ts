@@ -39,7 +39,7 @@ export function usePlaybackDriver(): void {
     return () => clearTimeout(timer);
   }, [episode, tick, playing, speed, length]);
 
-  // The next episode: the first one at once; later ones once the shown one has played out.
+  // The next episode: the first one right away; later ones once the shown one has played out.
   useEffect(() => {
     const put = (u: UpdateMessage) => {
       shownAt.current = performance.now();
@@ -60,8 +60,9 @@ export function usePlaybackDriver(): void {
     }
     if (!last || last === episode) return;
     if (!episode) {
-      put(last);
-      return;
+      // In a task of its own: the first update also mounts every chart, and together they made a long task.
+      const timer = setTimeout(() => put(last), 0);
+      return () => clearTimeout(timer);
     }
     if (!playing || tick < length) return;
     const now = performance.now();
