@@ -19,6 +19,29 @@ function unfinishedDependents(env: SprintEnv, b: number, k: number): number {
   return n;
 }
 
+/**
+ * The agents agent i could unblock in rollout b: claimers of unfinished modules whose prerequisite
+ * interface i knows and they lack. How many (each agent once), and the first of them (-1: none).
+ */
+export function handoffRecipients(env: SprintEnv, b: number, i: number): { first: number; count: number } {
+  const o = b * MAX_MODULES;
+  const done = env.done[b];
+  const known = env.known[b * env.N + i];
+  let first = -1;
+  let count = 0;
+  let seen = 0;
+  for (let m = 0; m < env.M[b]; m++) {
+    const d = env.dep[o + m];
+    const j = env.claim[o + m];
+    if (d < 0 || j < 0 || j === i || ((done >>> m) & 1) === 1) continue;
+    if (((known >>> d) & 1) === 0 || ((env.known[b * env.N + j] >>> d) & 1) === 1 || (seen >>> j) & 1) continue;
+    seen |= 1 << j;
+    count++;
+    if (first < 0) first = j;
+  }
+  return { first, count };
+}
+
 function workable(env: SprintEnv, b: number, i: number, k: number): boolean {
   return ((env.done[b] >>> k) & 1) === 0 && !env.blockedFor(b, i, k);
 }
@@ -81,19 +104,7 @@ export const scriptedOrganisation: ActionSource = {
         if (env.finished[b] || !env.active[ai]) continue;
         const known = env.known[ai];
         // 1. Handoffs: claimers of unfinished modules blocked on an interface I know.
-        let firstRecipient = -1;
-        let recipients = 0;
-        let recipientMask = 0;
-        for (let m = 0; m < M; m++) {
-          const d = env.dep[o + m];
-          const j = env.claim[o + m];
-          if (d < 0 || j < 0 || j === i || ((done >>> m) & 1) === 1) continue;
-          if (((known >>> d) & 1) === 0 || ((env.known[b * N + j] >>> d) & 1) === 1) continue;
-          if ((recipientMask >>> j) & 1) continue;
-          recipientMask |= 1 << j;
-          recipients++;
-          if (firstRecipient < 0) firstRecipient = j;
-        }
+        const { first: firstRecipient, count: recipients } = handoffRecipients(env, b, i);
         const boardHas = (env.board[b] & known) === known;
         if (recipients >= 3 && !boardHas) {
           out[ai] = A_POST;

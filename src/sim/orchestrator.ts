@@ -1,5 +1,6 @@
 import { A_DM, A_IDLE, A_POST, A_READ, claim, work } from './actions';
 import { popcount, type SprintEnv } from './env';
+import { handoffRecipients } from './baselines';
 import type { ActionSource } from './policy';
 import { playedLastMinute, type StructureRules } from './structure';
 import { MAX_MODULES } from './task';
@@ -181,18 +182,7 @@ export const scriptedWorkers: ActionSource = {
         out[ai] = A_IDLE;
         if (env.finished[b] || !env.active[ai]) continue;
         const known = env.known[ai];
-        let first = -1;
-        let recipients = 0;
-        let seen = 0;
-        for (let m = 0; m < M; m++) {
-          const d = env.dep[o + m];
-          const j = env.claim[o + m];
-          if (d < 0 || j < 0 || j === i || ((done >>> m) & 1) === 1) continue;
-          if (((known >>> d) & 1) === 0 || ((env.known[b * N + j] >>> d) & 1) === 1 || (seen >>> j) & 1) continue;
-          seen |= 1 << j;
-          recipients++;
-          if (first < 0) first = j;
-        }
+        const { first, count: recipients } = handoffRecipients(env, b, i);
         const boardHas = (env.board[b] & known) === known;
         if (recipients >= 3 && !boardHas) {
           out[ai] = A_POST;
