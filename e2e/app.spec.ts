@@ -1,21 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-
-/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
-const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
-}
+import { expect, test } from '@playwright/test';
+import { ready, SMALL, watchErrors } from './helpers';
 
 test('training starts in the worker and the curve and readout update', async ({ page }) => {
   const errors = watchErrors(page);

@@ -2,13 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
 import { readWebm } from '../src/ui/video/webm';
-
-/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
-const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
-}
+import { ready, SMALL } from './helpers';
 
 /** Trains `n` updates with Step, then pauses (which saves the recording). */
 async function record(page: Page, n: number): Promise<void> {
@@ -28,7 +22,7 @@ async function downloadBytes(page: Page, click: () => Promise<void>): Promise<Ui
 }
 
 test('a recorded run survives a reload, replays at a chosen update and minute, and exports and re-imports', async ({ page }) => {
-  await page.goto(`/#${SMALL}`);
+  await page.goto(`/#${SMALL}&backend=cpu`);
   await ready(page);
   await record(page, 5);
   await expect(page.getByTestId('record-status')).toContainText('last saved', { timeout: 30_000 });
@@ -103,7 +97,7 @@ test('a recorded run survives a reload, replays at a chosen update and minute, a
 });
 
 test('malformed run files are refused with a reason and change nothing; markup in a name stays text', async ({ page }, testInfo) => {
-  await page.goto(`/#${SMALL}`);
+  await page.goto(`/#${SMALL}&backend=cpu`);
   await ready(page);
   await record(page, 2);
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });

@@ -2,23 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readWebm } from '../src/ui/video/webm';
-
-/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
-const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
+import { ready, SMALL, watchErrors } from './helpers';
 
 /** Opens the app, trains one update and waits for its showcase episode. */
 async function episodeOnScreen(page: Page): Promise<void> {
-  await page.goto(`/#${SMALL}`);
-  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('playback-minute')).toHaveText(/^\d+\/\d+$/, { timeout: 60_000 });
 }
@@ -127,7 +116,7 @@ test('before any episode, and without WebCodecs, the dialog says why it cannot e
   await page.addInitScript(() => {
     Reflect.deleteProperty(window, 'VideoEncoder');
   });
-  await page.goto(`/#${SMALL}`);
+  await page.goto(`/#${SMALL}&backend=cpu`);
   const open = page.getByTestId('video-export-open');
   await open.click();
   const dialog = page.getByRole('dialog', { name: 'Export video' });

@@ -1,0 +1,19 @@
+import { expect, type Page } from '@playwright/test';
+
+/** A small, fast run: 3 agents, 1 task x 2 rollouts per update. */
+export const SMALL = 'agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
+
+/** Collects console errors and uncaught page errors, to assert there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+/** Waits until the worker has chosen its backend (the badge says which). */
+export async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
+}
