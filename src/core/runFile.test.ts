@@ -235,6 +235,7 @@ describe('run file helpers', () => {
   it('summarises a config and names a file safely', () => {
     expect(summariseConfig(testConfig())).toBe('coupled, 2 agents, 10 updates, Tmax 8->24 linear, seed 1');
     expect(summariseConfig(testConfig({ prior: 5, tmaxStart: 24 }))).toBe('coupled, 2 agents, 10 updates + 5 prior, Tmax 24, seed 1');
+    expect(summariseConfig(testConfig({ structure: 'islands', islands: 2, critic: true, gamma: 0.9, advantage: 'rloo' }))).toBe('coupled, 2 agents, 2 islands, 10 updates, Tmax 8->24 linear, critic γ 0.9 λ 1, rloo, seed 1');
     expect(suggestedFileName({ name: '../<b>Ünïcode run</b>', created: '2024-05-01T12:00:00.000Z' })).toBe(`b-Unicode-run-b-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(suggestedFileName({ name: '***', created: '2024-05-01T12:00:00.000Z' })).toBe(`run-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(cleanRunName('   ')).toBe('Untitled run');

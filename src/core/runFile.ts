@@ -527,7 +527,12 @@ export function runFacts(run: RunFile, bytes: number): RunFacts {
 export function summariseConfig(c: Config): string {
   const prior = c.prior ? ` + ${c.prior} prior` : '';
   const tmax = c.tmaxStart === c.tmaxEnd ? `Tmax ${c.tmaxEnd}` : `Tmax ${c.tmaxStart}->${c.tmaxEnd} ${c.tmaxShape}`;
-  return `${c.family}, ${c.agents} agents, ${c.updates} updates${prior}, ${tmax}, seed ${c.seed}`;
+  const structure = c.structure === 'ceo' ? ', CEO' : c.structure === 'islands' ? `, ${c.islands} islands` : c.structure === 'orchestrator' ? ', orchestrator' : '';
+  const ablations = [c.latencyPenalty > 0 ? `latency penalty ${c.latencyPenalty}` : '', c.critic ? `critic γ ${c.gamma} λ ${c.lambda}` : '', c.rewards === 'individual' ? 'individual rewards' : '', c.advantage !== 'dr-grpo' ? c.advantage : '']
+    .filter(Boolean)
+    .map((a) => `, ${a}`)
+    .join('');
+  return `${c.family}, ${c.agents} agents${structure}, ${c.updates} updates${prior}, ${tmax}${ablations}, seed ${c.seed}`;
 }
 
 /** A file name for a run: its name reduced to safe characters, its date, and RUN_FILE_EXTENSION. */

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { selectReplay, useApp } from '../store/store';
 import { canContinue, keepRun } from './runLibrary';
 import type { TrainerControls } from './useTrainer';
@@ -12,13 +13,19 @@ const TIMELAPSE_SPEEDS = [2, 5, 10, 20, 50] as const;
 export function ReplayBar({ controls }: { controls: TrainerControls }) {
   const replay = useApp(selectReplay);
   const seek = useApp((s) => s.seekUpdate);
+  const bar = useRef<HTMLElement>(null);
+  const opened = replay?.run;
+  // A replay opened from the library (further down the page) brings the replay bar into view.
+  useEffect(() => {
+    if (opened) bar.current?.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  }, [opened]);
   if (!replay) return null;
   const { run, index, id } = replay;
   const n = run.metrics.length;
   const m = run.metrics[index];
   const kept = run.episodes.items.length;
   return (
-    <section className="panel replay-bar" aria-label="Replay of a recorded run" data-testid="replay-bar">
+    <section className="panel replay-bar" aria-label="Replay of a recorded run" data-testid="replay-bar" ref={bar}>
       <p className="replay-title">
         <span className="replay-badge" data-testid="replay-badge">
           Replay
