@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const tsx = join('node_modules', '.bin', 'tsx');
+const run = (args: string[]) => spawnSync(tsx, ['scripts/race.ts', ...args], { encoding: 'utf8' });
+
+describe('npm run race', () => {
+  it('races the organisations at equal agent-minutes and prints the agent scaling', () => {
+    const r = run(['--agents', '4', '--tasks', '3', '--horizon', '40', '--scaling', '1,4']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('the same 160 agent-minutes for everyone');
+    const rows = r.stdout.split('\n').filter((l) => /^(single chain|best-of-N|scripted organisation) /.test(l));
+    expect(rows).toHaveLength(6);
+    expect(rows[0]).toMatch(/^single chain\s+1\s+160\s/);
+    expect(r.stdout).toMatch(/organisation\s+1 agents\s+4 agents/);
+  }, 60_000);
+
+  it('stops with a usage message and exit code 2 on a bad flag', () => {
+    const r = run(['--family', 'chaos']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--family: "chaos" is not one of parallel, coupled, search, mixed');
+    expect(r.stderr).toContain('usage: npm run race');
+  }, 60_000);
+});

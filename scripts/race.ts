@@ -1,0 +1,107 @@
+/**
+ * The three organisations raced to an acceptable result from the command line: the single chain,
+ * best-of-N, the scripted (communicating) organisation and, given a run file or policy, the trained
+ * swarm, on one task family at the same agent-minutes. Prints minutes to the threshold per
+ * organisation, then the same against the number of agents. The app's "Three ways to organise"
+ * panel shows the same numbers.
+ *
+ *   npm run race -- [--family coupled] [--agents 8] [--threshold 0.9] [--horizon 72] [--tasks 32]
+ *                   [--swarm run-seed1.swarmrun.json.gz | policy-seed1.json] [--scaling 1,2,4,8,16]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { PolicyActor } from '../src/rl/actor';
+import { SwarmPolicy } from '../src/rl/policy';
+import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
+import { FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
+import { useBackend } from './lib/backend';
+import { readCommandLine, UsageError } from './lib/cli';
+import { runFileCheckpoint } from './lib/runfile';
+import { formatTable } from './lib/table';
+
+const USAGE = `usage: npm run race -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--threshold 0-1] [--horizon minutes] [--tasks n]
+                      [--swarm <run file or policy JSON>] [--scaling 1,2,4,8,16]`;
+
+interface Options {
+  family: Family;
+  agents: number;
+  threshold: number;
+  horizon: number;
+  tasks: number;
+  swarm: string | null;
+  scaling: number[];
+}
+
+function number(name: string, raw: string, min: number, max: number, integer: boolean): number {
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) throw new UsageError(`--${name} takes ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, not "${raw}"`);
+  return v;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        family: { type: 'string', default: 'coupled' },
+        agents: { type: 'string', default: '8' },
+        threshold: { type: 'string', default: '0.9' },
+        horizon: { type: 'string', default: '72' },
+        tasks: { type: 'string', default: '32' },
+        swarm: { type: 'string' },
+        scaling: { type: 'string', default: '1,2,4,8,16' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (values.help) return 'help';
+  if (!FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
+  return {
+    family: values.family as Family,
+    agents: number('agents', values.agents, 1, MAX_AGENTS, true),
+    threshold: number('threshold', values.threshold, 0.01, 1, false),
+    horizon: number('horizon', values.horizon, 1, 1000, true),
+    tasks: number('tasks', values.tasks, 1, 1000, true),
+    swarm: values.swarm ?? null,
+    scaling: values.scaling.split(',').map((x) => number('scaling', x.trim(), 1, MAX_AGENTS, true)),
+  };
+}
+
+function loadSwarm(path: string): SwarmPolicy {
+  try {
+    if (path.endsWith('.gz')) return SwarmPolicy.fromJSON(runFileCheckpoint(path).weights);
+    return SwarmPolicy.fromJSON(JSON.parse(readFileSync(path, 'utf8')));
+  } catch (e) {
+    console.error(`race: --swarm ${path}: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const minutes = (t: TimeSummary) => (t.median === null ? 'not reached' : `${t.median.toFixed(1)}`);
+const spread = (t: TimeSummary) => (t.q25 === null || t.q75 === null ? '-' : `${t.q25.toFixed(1)}-${t.q75.toFixed(1)}`);
+
+async function main(): Promise<void> {
+  const o = readCommandLine('race', USAGE, parseOptions);
+  await useBackend('wasm');
+  const policy = o.swarm ? loadSwarm(o.swarm) : null;
+  const common = { tasks: o.family, threshold: o.threshold, horizon: o.horizon, count: o.tasks, seed: 1 };
+  const t0 = performance.now();
+  const race = await raceOrganisations({ ...common, agents: o.agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });
+  console.log(`${o.family} tasks, ${o.agents} agents, ${o.tasks} tasks each; acceptable = ${Math.round(o.threshold * 100)}% of the tests; the same ${o.agents * o.horizon} agent-minutes for everyone`);
+  console.log(
+    formatTable(
+      ['organisation', 'agents', 'minutes allowed', `median minutes to ${Math.round(o.threshold * 100)}%`, 'middle half', 'tasks reached', 'agent-minutes used'],
+      race.map((r) => [r.org, String(r.parallel), String(r.horizon), minutes(r.time), spread(r.time), `${Math.round(r.time.reached * 100)}%`, r.compute === null ? '-' : String(Math.round(r.compute))]),
+    ),
+  );
+  const scaling = await scaleOrganisations({ ...common, agentCounts: o.scaling, swarm: policy ? () => new PolicyActor(policy, 1) : undefined });
+  const orgs = [...new Set(scaling.map((p) => p.org))];
+  console.log(`\nmedian minutes to ${Math.round(o.threshold * 100)}% against the number of agents`);
+  console.log(formatTable(['organisation', ...o.scaling.map((n) => `${n} agents`)], orgs.map((org) => [org, ...o.scaling.map((n) => minutes(scaling.find((p) => p.org === org && p.agents === n)!.time))])));
+  console.log(`\n(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+}
+
+void main();
