@@ -34,6 +34,7 @@ export interface LineChartSpec {
   refLines?: readonly RefLine[];
   /** Fixed y range; default from the data (including 0). */
   yDomain?: [number, number];
+  /** Width of the plot area plus axes (the legend adds its own room). */
   width?: number;
   height?: number;
 }
@@ -53,6 +54,7 @@ export interface BarChartSpec {
   groups: readonly BarGroup[];
   refLines?: readonly RefLine[];
   yDomain?: [number, number];
+  /** Width of the plot area plus axes (the legend adds its own room). */
   width?: number;
   height?: number;
 }
@@ -120,7 +122,10 @@ function refLineMarks(refs: readonly RefLine[], y: (v: number) => number, box: B
   });
 }
 
-const LEGEND_WIDTH = 190;
+/** Room for the legend: its longest name at about 7 px a character, plus the swatch. */
+function legendWidth(names: readonly string[]): number {
+  return Math.max(150, 48 + 7 * Math.max(0, ...names.map((n) => n.length)));
+}
 
 /** The range of `ys` with 8% headroom above, so labels of lines at the top stay inside the plot. */
 function dataDomain(ys: readonly number[]): [number, number] {
@@ -136,12 +141,13 @@ function fmtTick(step: number): (v: number) => string {
 
 /** A line chart with axes, tick labels, axis labels, a legend, optional bands and reference lines. */
 export function lineChart(spec: LineChartSpec): string {
-  const width = spec.width ?? 720;
+  const legendW = legendWidth(spec.series.map((x) => x.name));
+  const width = (spec.width ?? 540) + legendW;
   const height = spec.height ?? 400;
-  const box: Box = { left: 64, top: 36, right: width - LEGEND_WIDTH, bottom: height - 48 };
+  const box: Box = { left: 64, top: 36, right: width - legendW, bottom: height - 48 };
   const xs = spec.series.flatMap((s) => s.x.filter(Number.isFinite));
   const ys = [
-    ...spec.series.flatMap((s) => [...s.y, ...(s.lo ?? []), ...(s.hi ?? [])].filter(Number.isFinite)),
+    ...spec.series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter(Number.isFinite)),
     ...(spec.refLines ?? []).map((r) => r.y),
     0,
   ];
@@ -150,7 +156,7 @@ export function lineChart(spec: LineChartSpec): string {
   const x = scaleLinear()
     .domain([xMin, xMax > xMin ? xMax : xMin + 1])
     .range([box.left, box.right]);
-  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice();
+  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice().clamp(true);
   const body: string[] = [];
   const yTicks = y.ticks(6);
   body.push(...yAxis(y, yTicks, box, spec.yLabel, fmtTick(yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1)));
@@ -190,9 +196,10 @@ export function lineChart(spec: LineChartSpec): string {
 
 /** A grouped bar chart with error bars (± sd), axes, a legend and optional reference lines. */
 export function barChart(spec: BarChartSpec): string {
-  const width = spec.width ?? 720;
+  const legendW = legendWidth(spec.series);
+  const width = (spec.width ?? 540) + legendW;
   const height = spec.height ?? 400;
-  const box: Box = { left: 64, top: 36, right: width - LEGEND_WIDTH, bottom: height - 48 };
+  const box: Box = { left: 64, top: 36, right: width - legendW, bottom: height - 48 };
   const vals = spec.groups.flatMap((g) => Object.values(g.values).flatMap((v) => [v.mean, v.mean + (v.sd ?? 0), v.mean - (v.sd ?? 0)])).filter(Number.isFinite);
   const ys = [...vals, ...(spec.refLines ?? []).map((r) => r.y), 0];
   const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice();
