@@ -13,9 +13,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { readCommandLine, UsageError } from './lib/cli';
+import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 
 const PORT = 4191;
 const ORIGIN = `http://localhost:${PORT}`;
@@ -44,23 +43,13 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        seconds: { type: 'string', default: String(DEFAULT_SECONDS) },
-        hash: { type: 'string', default: DEFAULT_HASH },
-        'no-build': { type: 'boolean', default: false },
-        json: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = parseFlags(argv, {
+    seconds: { type: 'string', default: String(DEFAULT_SECONDS) },
+    hash: { type: 'string', default: DEFAULT_HASH },
+    'no-build': { type: 'boolean', default: false },
+    json: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  });
   if (values.help) return 'help';
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--seconds must be a positive number, got "${values.seconds}"`);

@@ -7,12 +7,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/rl/config';
 import { Trainer } from '../src/rl/trainer';
 import { FAMILIES, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { readCommandLine, UsageError } from './lib/cli';
+import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
@@ -26,21 +25,13 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        families: { type: 'string', default: FAMILIES.join(',') },
-        updates: { type: 'string', default: '600' },
-        prior: { type: 'string', default: '100' },
-        out: { type: 'string', default: 'public/pretrained' },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const values = parseFlags(argv, {
+    families: { type: 'string', default: FAMILIES.join(',') },
+    updates: { type: 'string', default: '600' },
+    prior: { type: 'string', default: '100' },
+    out: { type: 'string', default: 'public/pretrained' },
+    help: { type: 'boolean', default: false },
+  });
   if (values.help) return 'help';
   const families = values.families.split(',').map((f) => f.trim()) as Family[];
   const bad = families.filter((f) => !FAMILIES.includes(f));

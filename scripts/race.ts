@@ -9,13 +9,12 @@
  *                   [--swarm run-seed1.swarmrun.json.gz | policy-seed1.json] [--scaling 1,2,4,8,16]
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
 import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
 import { FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { readCommandLine, UsageError } from './lib/cli';
+import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { runFileCheckpoint } from './lib/runfile';
 import { formatTable } from './lib/table';
 
@@ -39,24 +38,16 @@ function number(name: string, raw: string, min: number, max: number, integer: bo
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        family: { type: 'string', default: 'coupled' },
-        agents: { type: 'string', default: '8' },
-        threshold: { type: 'string', default: '0.9' },
-        horizon: { type: 'string', default: '72' },
-        tasks: { type: 'string', default: '32' },
-        swarm: { type: 'string' },
-        scaling: { type: 'string', default: '1,2,4,8,16' },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const values = parseFlags(argv, {
+    family: { type: 'string', default: 'coupled' },
+    agents: { type: 'string', default: '8' },
+    threshold: { type: 'string', default: '0.9' },
+    horizon: { type: 'string', default: '72' },
+    tasks: { type: 'string', default: '32' },
+    swarm: { type: 'string' },
+    scaling: { type: 'string', default: '1,2,4,8,16' },
+    help: { type: 'boolean', default: false },
+  });
   if (values.help) return 'help';
   if (!FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
   return {

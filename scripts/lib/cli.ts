@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** A command line a script cannot run: reported with its usage and exit code 2. */
 export class UsageError extends Error {}
 
@@ -19,4 +21,16 @@ export function readCommandLine<T>(name: string, usage: string, parse: (argv: st
     process.exit(0);
   }
   return parsed;
+}
+
+/**
+ * The flags of `argv` read with `node:util`'s parseArgs (strict, no positional arguments); a flag it
+ * cannot read becomes a UsageError (message, usage, exit code 2 through `readCommandLine`).
+ */
+export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: O }>({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
