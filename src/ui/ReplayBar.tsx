@@ -58,7 +58,7 @@ export function ReplayBar({ controls }: { controls: TrainerControls }) {
           <output data-testid="replay-update-label">{m ? `${m.update + 1} / ${run.totalUpdates}` : '–'}</output>
         </label>
         {canContinue(run) && (
-          <button type="button" onClick={() => controls.continueFrom(run)} data-testid="replay-continue" title="Load this run's settings and its last weights, and train on from there">
+          <button type="button" onClick={() => controls.continueFrom(run)} data-testid="replay-continue" title="Load this run's settings and its last weights and train on from there; the deadline schedule starts again from its beginning">
             Train on from this swarm
           </button>
         )}
