@@ -42,6 +42,24 @@ function YGrid({ y, digits }: { y: ScaleLinear<number, number>; digits?: number 
   );
 }
 
+/** Values under the x axis, and the axis' name at its right end. */
+function XAxis({ ticks, x, label, show = (t) => String(t) }: { ticks: number[]; x: (v: number) => number; label?: string; show?: (t: number) => string }) {
+  return (
+    <>
+      {ticks.map((t) => (
+        <text key={t} className="tick" x={x(t)} y={H - 10} textAnchor="middle">
+          {show(t)}
+        </text>
+      ))}
+      {label && (
+        <text className="tick" x={W - M.right} y={H - 10} textAnchor="end" dy="-1.2em">
+          {label}
+        </text>
+      )}
+    </>
+  );
+}
+
 function TimeBars({ race }: { race: RaceResult[] }) {
   const rowH = 30;
   const left = 250;
@@ -94,14 +112,7 @@ function Anytime({ race, threshold }: { race: RaceResult[]; threshold: number })
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Share of tests passing against minutes, up to ${span} minutes`} data-testid="race-anytime">
       <YGrid y={y} digits={1} />
-      {x.ticks(8).map((t) => (
-        <text key={t} className="tick" x={x(t)} y={H - 10} textAnchor="middle">
-          {t}
-        </text>
-      ))}
-      <text className="tick" x={W - M.right} y={H - 10} textAnchor="end" dy="-1.2em">
-        minutes
-      </text>
+      <XAxis ticks={x.ticks(8)} x={x} label="minutes" />
       <line className="threshold" x1={M.left} x2={W - M.right} y1={y(threshold)} y2={y(threshold)} />
       {race.map((r) => {
         const lo = cut(r.curve.q25);
@@ -136,14 +147,7 @@ function Scaling({ points }: { points: ScalingPoint[] }) {
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Minutes to an acceptable result against the number of agents" data-testid="race-scaling">
       <YGrid y={y} />
-      {counts.map((n) => (
-        <text key={n} className="tick" x={x(n)} y={H - 10} textAnchor="middle">
-          {n}
-        </text>
-      ))}
-      <text className="tick" x={W - M.right} y={H - 10} textAnchor="end" dy="-1.2em">
-        agents
-      </text>
+      <XAxis ticks={counts} x={x} label="agents" />
       {orgs.map((org) => {
         const pts = points.filter((p) => p.org === org && p.time.median !== null).map((p) => [x(p.agents), y(p.time.median!)] as [number, number]);
         return (
@@ -169,14 +173,7 @@ function InferenceScaling() {
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Useful parallel work and messages per episode against training updates" data-testid="inference-scaling">
       <YGrid y={y} />
-      {x
-        .ticks(6)
-        .filter((t) => Number.isInteger(t))
-        .map((t) => (
-          <text key={t} className="tick" x={x(t)} y={H - 10} textAnchor="middle">
-            {t + 1}
-          </text>
-        ))}
+      <XAxis ticks={x.ticks(6).filter((t) => Number.isInteger(t))} x={x} label="update" show={(t) => String(t + 1)} />
       <path d={path((p) => p.parallelism)} fill="none" stroke="#0072b2" strokeWidth={2} />
       <path d={path((p) => p.messages / 10)} fill="none" stroke="#56b4e9" strokeWidth={2} strokeDasharray="5 3" />
     </svg>
