@@ -53,6 +53,8 @@ export class SprintEnv {
   readonly dep: Int32Array;
   readonly luck: Float32Array;
   readonly totalTests: Float32Array;
+  /** 1 where the rollout's task follows the handoff rule (Task.handoff). */
+  readonly handoff: Uint8Array;
 
   // Shared state, per rollout.
   readonly done: Int32Array; // bitmask of finished modules
@@ -110,6 +112,7 @@ export class SprintEnv {
     this.dep = new Int32Array(B * MM);
     this.luck = new Float32Array(B * MM);
     this.totalTests = new Float32Array(B);
+    this.handoff = new Uint8Array(B);
     this.done = new Int32Array(B);
     this.board = new Int32Array(B);
     this.needed = new Int32Array(B);
@@ -160,6 +163,7 @@ export class SprintEnv {
       const o = b * MM;
       this.rng[b] = mixSeed(seed, (streams ? streams[b] : b) + 1);
       this.M[b] = task.modules;
+      this.handoff[b] = task.handoff ? 1 : 0;
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -364,7 +368,9 @@ export class SprintEnv {
         if (finishedNow) {
           done |= 1 << k;
           completed = true;
-          for (let i = 0; i < N; i++) if ((this.contributed[ao + i] >>> k) & 1) this.known[ao + i] |= 1 << k;
+          // Under the handoff rule only the finisher knows the interface; otherwise every contributor does.
+          if (this.handoff[b]) this.known[ao + first] |= 1 << k;
+          else for (let i = 0; i < N; i++) if ((this.contributed[ao + i] >>> k) & 1) this.known[ao + i] |= 1 << k;
           if (logging) this.log(b, t, first, 'complete', k, -1, true);
         }
       }

@@ -1,7 +1,7 @@
 import { scriptedOrganisation, singleChain } from './baselines';
 import { bestOfN, mean, runEpisodes, std, summariseWork, type EpisodeStats, type WorkSummary } from './evaluate';
 import type { ActionSource } from './policy';
-import { generateTask, MAX_AGENTS, type Family, type Task } from './task';
+import { calibratedSchedule, generateTask, MAX_AGENTS, type Family, type Task } from './task';
 
 /**
  * The three organisations of the article compared by the time they need to reach an acceptable
@@ -109,7 +109,7 @@ export interface RaceOptions {
   agents: number;
   /** Share of tests that counts as an acceptable result (default 0.9). */
   threshold?: number;
-  /** Minutes the N-agent organisations may run (default 72); the single chain gets agents x horizon. */
+  /** Minutes the N-agent organisations may run (default three times the family's calibrated final deadline, 72 for a task list); the single chain gets agents x horizon. */
   horizon?: number;
   /** Number of generated tasks when `tasks` is a family (default 32). */
   count?: number;
@@ -155,7 +155,7 @@ export async function raceOrganisations(opts: RaceOptions): Promise<RaceResult[]
   const agents = opts.agents;
   if (!(agents >= 1 && agents <= MAX_AGENTS)) throw new RangeError(`agents must be 1..${MAX_AGENTS}`);
   const threshold = opts.threshold ?? 0.9;
-  const horizon = opts.horizon ?? 72;
+  const horizon = opts.horizon ?? (typeof opts.tasks === 'string' ? 3 * calibratedSchedule(opts.tasks).end : 72);
   const seed = opts.seed ?? 1;
   const tasks = typeof opts.tasks === 'string' ? raceTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
   const want = (o: RaceOrganisation) => !opts.only || opts.only.includes(o);

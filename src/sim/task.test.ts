@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, generateTask, MAX_MODULES } from './task';
+import { scriptedOrganisation } from './baselines';
+import { runEpisodes } from './evaluate';
+import { calibratedSchedule, FAMILIES, familyKind, generateTask, isLongFamily, LONG_FAMILIES, MAX_MODULES, SHORT_FAMILIES } from './task';
 
 describe('generateTask', () => {
   it('is a pure function of family and seed', () => {
@@ -32,5 +34,69 @@ describe('generateTask', () => {
     const search = generateTask('search', 7);
     expect(Array.from(search.luck).every((p) => p > 0)).toBe(true);
     expect(Array.from(search.dep).slice(1)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('the long families', () => {
+  it('follow the handoff rule; the first-round families do not', () => {
+    for (const f of LONG_FAMILIES) expect(generateTask(f, 3).handoff).toBe(true);
+    for (const f of SHORT_FAMILIES) expect(generateTask(f, 3).handoff).toBe(false);
+  });
+
+  it('put the tests on the features at the ends of the chains, not on the foundations', () => {
+    let rootTests = 0;
+    let roots = 0;
+    let deepTests = 0;
+    let deep = 0;
+    for (let seed = 0; seed < 50; seed++) {
+      const t = generateTask('long-coupled', seed);
+      const depth = (k: number): number => (t.dep[k] < 0 ? 0 : 1 + depth(t.dep[k]));
+      for (let k = 0; k < t.modules; k++) {
+        expect(depth(k)).toBeLessThanOrEqual(3);
+        if (depth(k) === 0) (rootTests += t.tests[k]), roots++;
+        if (depth(k) >= 2) (deepTests += t.tests[k]), deep++;
+      }
+    }
+    expect(deepTests / deep).toBeGreaterThan(2.5 * (rootTests / roots));
+  });
+
+  it('make modules several times larger than the first-round ones', () => {
+    const meanWork = (f: (typeof FAMILIES)[number]) => {
+      let s = 0;
+      let n = 0;
+      for (let seed = 0; seed < 30; seed++) {
+        const t = generateTask(f, seed);
+        for (let k = 0; k < t.modules; k++) (s += t.luck[k] > 0 ? 1 / t.luck[k] : t.work[k]), n++;
+      }
+      return s / n;
+    };
+    expect(meanWork('long-coupled')).toBeGreaterThan(2.5 * meanWork('coupled'));
+    expect(meanWork('long-parallel')).toBeGreaterThan(2.5 * meanWork('parallel'));
+    expect(meanWork('long-search')).toBeGreaterThan(2.5 * meanWork('search'));
+  });
+
+  it('name their kind', () => {
+    expect(familyKind('long-search')).toBe('search');
+    expect(familyKind('coupled')).toBe('coupled');
+    expect(isLongFamily('long-mixed')).toBe(true);
+    expect(isLongFamily('mixed')).toBe(false);
+  });
+});
+
+describe('the long horizon', () => {
+  it('gives every agent about 80 decisions at the calibrated final deadline, and the deadline binds', async () => {
+    const { end } = calibratedSchedule('long-coupled');
+    expect(end).toBe(80);
+    const tasks = Array.from({ length: 16 }, (_, i) => generateTask('long-coupled', 1_000_000_000 + i));
+    const { stats } = await runEpisodes(scriptedOrganisation, tasks, 8, 1, end);
+    // Minutes played: every agent decides once per minute until all tests pass or the deadline cuts.
+    const minutes = stats.reduce((s, x) => s + x.tEnd, 0) / stats.length;
+    expect(minutes).toBeGreaterThan(0.85 * end);
+    // The scripted organisation needs most of the deadline to reach 90% of the tests.
+    const t90 = stats.map((x) => x.t90 ?? end);
+    expect(t90.reduce((a, b) => a + b, 0) / t90.length).toBeGreaterThan(0.7 * end);
+    // The first-round coupled family is done in a third of that.
+    const short = await runEpisodes(scriptedOrganisation, Array.from({ length: 16 }, (_, i) => generateTask('coupled', 1_000_000_000 + i)), 8, 1, calibratedSchedule('coupled').end);
+    expect(short.stats.reduce((s, x) => s + x.tEnd, 0) / 16).toBeLessThan(minutes / 3);
   });
 });

@@ -10,9 +10,39 @@ export const MAX_AGENTS = 16;
  * - `coupled`: shallow dependency trees with wide fan-out; handing interfaces over pays.
  * - `search`: a chain of modules that each finish by luck; independent attempts with selection win.
  * - `mixed`: some of each.
+ *
+ * The `long-*` families are the same four kinds of sprint at a long horizon (about 100 minutes at
+ * the final deadline) under the handoff rule (`Task.handoff`): an interface is known only to the
+ * agent who finished the module until it is handed over. Their modules are larger, the dependency
+ * trees deeper, and the tests sit mostly on the features at the end of the chains, not on the
+ * foundations they build on (docs/ENGINE.md).
  */
-export const FAMILIES = ['parallel', 'coupled', 'search', 'mixed'] as const;
+export const FAMILIES = ['parallel', 'coupled', 'search', 'mixed', 'long-coupled', 'long-parallel', 'long-search', 'long-mixed'] as const;
 export type Family = (typeof FAMILIES)[number];
+
+/** The first-round families (short horizon, interfaces shared by everyone who worked on a module). */
+export const SHORT_FAMILIES = ['parallel', 'coupled', 'search', 'mixed'] as const satisfies readonly Family[];
+/** The long-horizon families under the handoff rule. */
+export const LONG_FAMILIES = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed'] as const satisfies readonly Family[];
+
+/**
+ * The deadline schedule a family is calibrated for: start and final deadline in minutes (the
+ * scripted organisation of 8 agents needs about the final one). A race at equal compute gives the
+ * N-agent organisations three times the final deadline.
+ */
+export function calibratedSchedule(family: Family): { start: number; end: number } {
+  return isLongFamily(family) ? { start: 20, end: 80 } : { start: 8, end: 24 };
+}
+
+/** Whether a family is one of the long-horizon families. */
+export function isLongFamily(family: Family): boolean {
+  return (LONG_FAMILIES as readonly Family[]).includes(family);
+}
+
+/** The kind of work a family's tasks are made of, whatever their horizon. */
+export function familyKind(family: Family): 'parallel' | 'coupled' | 'search' | 'mixed' {
+  return family.startsWith('long-') ? (family.slice(5) as 'parallel' | 'coupled' | 'search' | 'mixed') : (family as 'parallel' | 'coupled' | 'search' | 'mixed');
+}
 
 /** One software sprint: M modules, each with work, tests and at most one prerequisite. */
 export interface Task {
@@ -30,6 +60,13 @@ export interface Task {
   luck: Float32Array;
   /** Relative spread of the real work per attempt (0.25 = plus or minus 25 percent). */
   spread: number;
+  /**
+   * The handoff rule. When true, finishing a module teaches its interface only to the agent whose
+   * minute finished it (teammates who worked on it earlier or collided learn nothing); everyone else
+   * needs a DM or the board. When false (the first-round families), every agent who ever worked on
+   * the module learns its interface when it is finished.
+   */
+  handoff: boolean;
 }
 
 function emptyTask(family: Family, seed: number, modules: number, spread: number): Task {
@@ -42,6 +79,7 @@ function emptyTask(family: Family, seed: number, modules: number, spread: number
     dep: new Int32Array(modules).fill(-1),
     luck: new Float32Array(modules),
     spread,
+    handoff: isLongFamily(family),
   };
 }
 
@@ -65,14 +103,42 @@ function growTrees(task: Task, rng: Rng, from: number, to: number, roots: number
 }
 
 /** A chain of luck modules over [from, to): each needs the previous one's interface. */
-function luckChain(task: Task, rng: Rng, from: number, to: number): void {
+function luckChain(task: Task, rng: Rng, from: number, to: number, luck: [number, number] = [0.15, 0.35]): void {
   for (let k = from; k < to; k++) {
     task.work[k] = 1;
-    task.luck[k] = rng.range(0.15, 0.35);
+    task.luck[k] = rng.range(luck[0], luck[1]);
     task.tests[k] = rng.int(2, 5);
     if (k > from) task.dep[k] = k - 1;
   }
 }
+
+/**
+ * Long-horizon dependency trees over [from, to): `roots` foundations, then each module builds on a
+ * random earlier module less than `depth` levels deep. Work grows and tests pile up with depth:
+ * foundations carry few tests of their own, the features at the ends of the chains carry most.
+ */
+function growLongTrees(task: Task, rng: Rng, from: number, to: number, roots: number, depth: number): void {
+  const level = new Int32Array(task.modules);
+  for (let k = from; k < to; k++) {
+    if (k >= from + roots) {
+      const parents: number[] = [];
+      for (let p = from; p < k; p++) if (level[p] < depth) parents.push(p);
+      const parent = rng.pick(parents);
+      task.dep[k] = parent;
+      level[k] = level[parent] + 1;
+    }
+    task.work[k] = rng.int(LONG.work[0], LONG.work[1]);
+    task.tests[k] = rng.int(1, 2) + LONG.testsPerLevel * level[k];
+  }
+}
+
+/** The long families' sizes (docs/ENGINE.md): modules' work, tests per level of depth, luck per minute. */
+export const LONG = {
+  work: [10, 22] as [number, number],
+  parallelWork: [28, 50] as [number, number],
+  testsPerLevel: 2,
+  luck: [0.04, 0.09] as [number, number],
+};
 
 /** Generates the task of `family` for `seed`; the same pair always gives the same task. */
 export function generateTask(family: Family, seed: number): Task {
@@ -99,6 +165,27 @@ export function generateTask(family: Family, seed: number): Task {
       fillWorkAndTests(t, rng, 0, 9);
       growTrees(t, rng, 3, 9, 1);
       luckChain(t, rng, 9, 12);
+      return t;
+    }
+    case 'long-coupled': {
+      const t = emptyTask(family, seed, 12, 0.25);
+      growLongTrees(t, rng, 0, 12, rng.int(1, 2), 3);
+      return t;
+    }
+    case 'long-parallel': {
+      const t = emptyTask(family, seed, 12, 0.25);
+      fillWorkAndTests(t, rng, 0, 12, LONG.parallelWork[0], LONG.parallelWork[1]);
+      return t;
+    }
+    case 'long-search': {
+      const t = emptyTask(family, seed, 6, 0);
+      luckChain(t, rng, 0, 6, LONG.luck);
+      return t;
+    }
+    case 'long-mixed': {
+      const t = emptyTask(family, seed, 12, 0.25);
+      growLongTrees(t, rng, 0, 9, 2, 2);
+      luckChain(t, rng, 9, 12, LONG.luck);
       return t;
     }
   }
