@@ -93,6 +93,28 @@ export interface ConfigChange {
   config: Config;
 }
 
+/**
+ * What the swarm's talk was worth after `updates` updates: the policy as it was then, played on
+ * `tasks` fresh evaluation tasks at deadline `tmax`, once as it is and once muted (its DMs, posts
+ * and reads masked out; rl/compare `talkValue`). What talk adds is `ret - muted`.
+ */
+export interface TalkRecord {
+  /** Updates done when it was measured (0: before training). */
+  updates: number;
+  /** The deadline the evaluation episodes were cut at (the run's final deadline, `tmaxEnd`). */
+  tmax: number;
+  /** Fresh evaluation tasks played (each once talking, once muted). */
+  tasks: number;
+  /** Mean return talking: the share of tests passing at the deadline. */
+  ret: number;
+  /** Mean return muted. */
+  muted: number;
+  /** Share of the deliveries (DMs and board reads) that brought the receiver an interface it lacked and needed. */
+  neededShare: number;
+  /** Messages (DMs + posts) per episode, talking. */
+  messages: number;
+}
+
 /** A training run as stored in a run file (format `swarm-run`, version 1). */
 export interface RunFile {
   format: typeof RUN_FORMAT;
@@ -117,6 +139,8 @@ export interface RunFile {
   episodes: { rule: ThinningRule; items: ShowcaseEpisode[] };
   /** Policy checkpoints kept by `rule` (positions are `updates`). */
   checkpoints: { rule: ThinningRule; items: Checkpoint[] };
+  /** What talk was worth, measured now and then while training (strictly increasing `updates`); absent when never measured. */
+  talk?: TalkRecord[];
 }
 
 /** The outcome of reading a run file; `error` is one or a few lines fit to show to the user. */
@@ -187,6 +211,8 @@ const metricsSchema = z.strictObject({
   messages: real(),
   messageRate: real(),
   handoffs: real(),
+  /** Added with the long families; runs recorded before read as 0. */
+  neededShare: real().default(0),
   useful: real(),
   duplicate: real(),
   blocked: real(),
@@ -262,6 +288,16 @@ const policySchema = z.strictObject({
 
 const checkpointSchema = z.strictObject({ updates: count(), weights: policySchema });
 
+const talkSchema = z.strictObject({
+  updates: count(),
+  tmax: int().positive(),
+  tasks: int().positive(),
+  ret: real(),
+  muted: real(),
+  neededShare: real(),
+  messages: real(),
+});
+
 const runSchema = z
   .strictObject({
     format: z.literal(RUN_FORMAT),
@@ -276,6 +312,7 @@ const runSchema = z
     metrics: z.array(metricsSchema),
     episodes: z.strictObject({ rule: ruleSchema, items: z.array(episodeSchema) }),
     checkpoints: z.strictObject({ rule: ruleSchema, items: z.array(checkpointSchema) }),
+    talk: z.array(talkSchema).optional(),
   })
   .superRefine((run, ctx) => {
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -297,6 +334,10 @@ const runSchema = z
     });
     run.checkpoints.items.forEach((c, i) => {
       if (i > 0 && c.updates <= run.checkpoints.items[i - 1].updates) issue(['checkpoints', 'items', i, 'updates'], `${c.updates} is not after the previous checkpoint (${run.checkpoints.items[i - 1].updates} updates)`);
+    });
+    run.talk?.forEach((r, i, talk) => {
+      if (i > 0 && r.updates <= talk[i - 1].updates) issue(['talk', i, 'updates'], `${r.updates} is not after the previous measurement (${talk[i - 1].updates} updates)`);
+      else if (r.updates < first || r.updates > done) issue(['talk', i, 'updates'], `${r.updates} is outside the recorded updates (${first} to ${done} done)`);
     });
   });
 

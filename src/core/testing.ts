@@ -6,7 +6,7 @@ import type { RunFile } from './runFile';
 
 /** A small config for run-file tests. */
 export function testConfig(over: Partial<Config> = {}): Config {
-  return { ...defaultConfig(), agents: 2, updates: 10, ...over };
+  return { ...defaultConfig(), family: 'coupled', tmaxStart: 8, tmaxEnd: 24, agents: 2, updates: 10, ...over };
 }
 
 /**
@@ -30,6 +30,7 @@ export function fakeUpdate(u: number, total = 10): RecordedUpdate {
       messages: 1,
       messageRate: 0.125,
       handoffs: 0,
+      neededShare: 0,
       useful: 3,
       duplicate: 1,
       blocked: 0,

@@ -6,6 +6,7 @@ import type { ActionSource } from '../sim/policy';
 import type { StructureSettings } from '../sim/structure';
 import { generateTask, type Family, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
+import { MutedActor } from './muted';
 import type { SwarmPolicy } from './policy';
 import { evaluationSeed } from './trainer';
 import { workerSource, type WorkerSpec } from './workers';
@@ -15,7 +16,7 @@ import { workerSource, type WorkerSpec } from './workers';
  * `scripted structure` is the scripted organisation under the run's structure (CEO, islands or
  * orchestrator; absent when flat), and the trained swarm plays under the run's structure.
  */
-export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'imitation prior', 'trained swarm'] as const;
+export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'imitation prior', 'trained swarm', 'trained swarm, muted'] as const;
 export type Organisation = (typeof ORGANISATIONS)[number];
 
 /** Aggregates of one organisation over a set of evaluation episodes. */
@@ -90,17 +91,47 @@ export async function compareOrganisations(
   if (opts.structure && opts.structure.structure !== 'flat') {
     rows.push(summarise('scripted structure', (await runEpisodes(scriptedStructure(opts.structure), tasks, agents, seed, tmax, -1, opts.structure)).stats, agents));
   }
-  if (opts.policy) rows.push(await evaluatePolicy(opts.policy, 'trained swarm', opts));
+  if (opts.policy) {
+    rows.push(await evaluatePolicy(opts.policy, 'trained swarm', opts));
+    rows.push(await evaluatePolicy(opts.policy, 'trained swarm, muted', { ...opts, muted: true }));
+  }
   return rows;
 }
 
-/** Plays a policy alone on the evaluation tasks (sampling, unless `greedy`), under the setup's structure. */
+/** What the swarm's talk is worth: the same policy played with and without its messages. */
+export interface TalkValue {
+  /** Return of the swarm as it is. */
+  ret: number;
+  /** Return with its DMs, posts and reads masked out (MutedActor). */
+  muted: number;
+  /** ret - muted: what talking adds (negative when the talk is overhead). */
+  gain: number;
+  /** Share of its deliveries (DMs and reads) that brought the receiver an interface it needed. */
+  neededShare: number;
+  /** Messages (DMs + posts) per episode. */
+  messages: number;
+}
+
+/**
+ * Plays `policy` on `tasks` fresh evaluation tasks twice, talking and muted, with the same seed (so
+ * the same work draws) and returns what its talk is worth.
+ */
+export async function talkValue(policy: SwarmPolicy, opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number } & EvaluationSetup): Promise<TalkValue> {
+  const talking = await evaluatePolicy(policy, 'trained swarm', opts);
+  const muted = await evaluatePolicy(policy, 'trained swarm, muted', { ...opts, muted: true });
+  return { ret: talking.ret, muted: muted.ret, gain: talking.ret - muted.ret, neededShare: talking.neededShare, messages: talking.messages };
+}
+
+/**
+ * Plays a policy alone on the evaluation tasks (sampling, unless `greedy`), under the setup's
+ * structure; `muted` masks its DMs, posts and reads (MutedActor).
+ */
 export async function evaluatePolicy(
   policy: SwarmPolicy,
   org: Organisation,
-  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean } & EvaluationSetup,
+  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean; muted?: boolean } & EvaluationSetup,
 ): Promise<OrgSummary> {
-  const actor = new PolicyActor(policy, opts.seed);
+  const actor = opts.muted ? new MutedActor(policy, opts.seed) : new PolicyActor(policy, opts.seed);
   actor.greedy = opts.greedy ?? false;
   const structure = opts.structure && opts.structure.structure !== 'flat' ? opts.structure : undefined;
   const source = structure?.structure === 'orchestrator' && opts.workers ? orchestrated(actor, workerSource(opts.workers, opts.seed + 1)) : actor;

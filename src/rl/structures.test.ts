@@ -160,7 +160,7 @@ describe('structures in config and evaluation', () => {
   it('evaluates the trained swarm under its structure next to the scripted version of it', async () => {
     const t = new Trainer({ ...tiny, structure: 'orchestrator', updates: 1 });
     const rows = await compareOrganisations({ family: 'coupled', agents: 4, tmax: 10, tasks: 2, seed: 1, policy: t.policy, ...t.evaluationSetup() });
-    expect(rows.map((r) => r.org)).toEqual(['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'trained swarm']);
+    expect(rows.map((r) => r.org)).toEqual(['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'trained swarm', 'trained swarm, muted']);
     t.dispose();
   });
 });

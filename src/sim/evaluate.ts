@@ -117,6 +117,11 @@ export interface WorkSummary {
   messageRate: number;
   /** DMs and reads that delivered an interface an unfinished module needed. */
   handoffs: number;
+  /**
+   * Share of the deliveries (DMs and board reads) that brought the receiver an interface it lacked
+   * and an unfinished module needed: handoffs / (DMs + reads); 0 when nothing was delivered.
+   */
+  neededShare: number;
   useful: number;
   duplicate: number;
   blocked: number;
@@ -131,11 +136,13 @@ export function summariseWork(stats: readonly EpisodeStats[], agents: number): W
   const per = (k: Metric) => stats.reduce((a, s) => a + s.metrics[k], 0) / n;
   const minutes = stats.reduce((a, s) => a + s.tEnd * agents, 0);
   const messages = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.posts, 0);
+  const deliveries = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.reads, 0);
   return {
     ret: stats.reduce((a, s) => a + s.ret, 0) / n,
     messages: messages / n,
     messageRate: messages / Math.max(1, minutes),
     handoffs: per('handoffs'),
+    neededShare: deliveries > 0 ? stats.reduce((a, s) => a + s.metrics.handoffs, 0) / deliveries : 0,
     useful: per('useful'),
     duplicate: per('duplicate'),
     blocked: per('blocked'),

@@ -1,0 +1,60 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { A_DM, A_POST, A_READ, NUM_ACTIONS } from '../sim/actions';
+import { SprintEnv } from '../sim/env';
+import { encodeMasks } from '../sim/observe';
+import { generateTask } from '../sim/task';
+import { handTask } from '../sim/testing';
+import { talkValue } from './compare';
+import { MutedActor } from './muted';
+import { SwarmPolicy } from './policy';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const isMessage = (a: number) => (a >= A_DM && a < A_POST) || a === A_POST || a === A_READ;
+
+/** A muted actor that records the masks it chooses with. */
+class Recording extends MutedActor {
+  masks: Float32Array[] = [];
+  override async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array): Promise<void> {
+    this.masks.push(mask.slice());
+    await super.choose(env, obs, mask, out);
+  }
+}
+
+describe('the muted swarm', () => {
+  it('masks exactly the message actions (DMs, posts, reads) and nothing else', async () => {
+    const p = SwarmPolicy.create({ hidden: 8, scorer: 4 }, 2);
+    const env = new SprintEnv(2, 4);
+    env.reset([handTask([2, 3], [1, 4], [-1, 0], [], true), generateTask('long-coupled', 5)], 1, 6);
+    const actor = new Recording(p, 1);
+    actor.reset(env);
+    const out = new Int32Array(8);
+    const full = new Float32Array(8 * NUM_ACTIONS);
+    while (!env.isOver()) {
+      encodeMasks(env, full);
+      await actor.act(env, out);
+      const muted = actor.masks[actor.masks.length - 1];
+      for (let i = 0; i < full.length; i++) expect(muted[i], `entry ${i}`).toBe(isMessage(i % NUM_ACTIONS) ? 0 : full[i]);
+      for (const a of out) expect(isMessage(a)).toBe(false);
+      env.step(out);
+    }
+    expect(actor.masks.length).toBe(6);
+    p.dispose();
+  });
+
+  it('talkValue plays the same policy talking and muted on the same tasks and reports the difference', async () => {
+    const p = SwarmPolicy.create({ hidden: 8, scorer: 4 }, 3);
+    const v = await talkValue(p, { family: 'long-coupled', agents: 3, tmax: 30, tasks: 3, seed: 4 });
+    expect(v.gain).toBeCloseTo(v.ret - v.muted, 10);
+    expect(v.ret).toBeGreaterThanOrEqual(0);
+    expect(v.muted).toBeGreaterThanOrEqual(0);
+    expect(v.messages).toBeGreaterThan(0); // the untrained policy talks
+    expect(v.neededShare).toBeGreaterThanOrEqual(0);
+    expect(v.neededShare).toBeLessThanOrEqual(1);
+    expect(await talkValue(p, { family: 'long-coupled', agents: 3, tmax: 30, tasks: 3, seed: 4 })).toEqual(v);
+    p.dispose();
+  });
+});
