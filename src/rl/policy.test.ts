@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NUM_ACTIONS } from '../sim/actions';
+import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
+import { Rng } from '../sim/rng';
 import { SwarmPolicy } from './policy';
+import { referenceLogProbs } from './referenceLogProbs';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -65,5 +67,43 @@ describe('SwarmPolicy', () => {
     expect(() => SwarmPolicy.fromJSON('nonsense')).toThrow(/not a swarm policy/);
     p.dispose();
     q.dispose();
+  });
+});
+
+describe('the padded per-kind log-softmax', () => {
+  it('gives the reference log-probabilities of every legal action, and their gradients', () => {
+    const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 5);
+    const R = 64;
+    const rng = new Rng(9, 1);
+    const m = new Float32Array(R * NUM_ACTIONS);
+    for (let i = 0; i < m.length; i++) m[i] = rng.next() < 0.6 ? 1 : 0;
+    for (let r = 0; r < R; r++) m[r * NUM_ACTIONS + A_IDLE] = 1;
+    for (let a = A_DM; a < A_POST; a++) m[3 * NUM_ACTIONS + a] = 0; // a row with no legal DM at all
+    const obs = tf.randomUniform([R, OBS_DIM], 0, 2, 'float32', 3) as tf.Tensor2D;
+    const mask = tf.tensor2d(m, [R, NUM_ACTIONS]);
+    const weights = tf.randomUniform([R, NUM_ACTIONS], 0, 1, 'float32', 4).mul(mask);
+    const ours = tf.tidy(() => p.logProbs(obs, mask, 8).logp.arraySync());
+    const ref = tf.tidy(() => referenceLogProbs(p, obs, mask, 8).arraySync());
+    for (let r = 0; r < R; r++)
+      for (let a = 0; a < NUM_ACTIONS; a++) {
+        if (m[r * NUM_ACTIONS + a]) expect(ours[r][a]).toBeCloseTo(ref[r][a], 4);
+        else expect(ours[r][a]).toBeLessThan(-1e8);
+      }
+    const vars = Object.values(p.vars);
+    const g1 = tf.variableGrads(() => tf.sum(tf.mul(p.logProbs(obs, mask, 8).logp, weights)) as tf.Scalar, vars).grads;
+    const g2 = tf.variableGrads(() => tf.sum(tf.mul(referenceLogProbs(p, obs, mask, 8), weights)) as tf.Scalar, vars).grads;
+    // Relative to the norm of the whole gradient: some entries (the bias shared by all modules' work
+    // logits) are exactly zero in both, up to rounding.
+    let diff = 0;
+    let norm = 0;
+    for (const k of Object.keys(g2)) {
+      const a = g1[k].dataSync();
+      const b = g2[k].dataSync();
+      for (let i = 0; i < b.length; i++) (diff += (a[i] - b[i]) ** 2), (norm += b[i] ** 2);
+    }
+    expect(norm).toBeGreaterThan(1e-6);
+    expect(Math.sqrt(diff / norm)).toBeLessThan(1e-4);
+    tf.dispose([obs, mask, weights, ...Object.values(g1), ...Object.values(g2)]);
+    p.dispose();
   });
 });

@@ -16,7 +16,7 @@ export interface PolicyShape {
 let instances = 0;
 
 /** [first, end) of each action kind in the flat layout, in ACTION_KINDS order. */
-const KIND_SEGMENTS: [number, number][] = [
+export const KIND_SEGMENTS: [number, number][] = [
   [A_WORK, A_CLAIM],
   [A_CLAIM, A_DM],
   [A_DM, A_POST],
@@ -26,6 +26,48 @@ const KIND_SEGMENTS: [number, number][] = [
 ];
 
 export const DEFAULT_SHAPE: PolicyShape = { hidden: 64, scorer: 32 };
+
+const KIND_COUNT = KIND_SEGMENTS.length;
+/** Width of one kind's slot in the padded layout: the longest kind (the DM recipients). */
+const SEG = Math.max(...KIND_SEGMENTS.map(([a, b]) => b - a));
+
+/**
+ * Selection matrices of the padded per-kind layout, made once per backend (never disposed). The
+ * moves in and out of it are products with 0/1 matrices that have one 1 per column, so they copy
+ * values exactly (a gather would do the same, but its gradient has no wasm kernel).
+ */
+let layoutTensors: { backend: string; toPadded: tf.Tensor2D; padding: tf.Tensor1D; fromPadded: tf.Tensor2D; kindOf: tf.Tensor2D; kindOfT: tf.Tensor2D } | null = null;
+
+function layout(): NonNullable<typeof layoutTensors> {
+  const backend = tf.getBackend();
+  if (layoutTensors?.backend === backend) return layoutTensors;
+  const P = KIND_COUNT * SEG;
+  // Slot s * SEG + j holds flat action `from_s + j`; slots past a kind's end are padding (-1e9).
+  const toPadded = new Float32Array(NUM_ACTIONS * P);
+  const padding = new Float32Array(P).fill(-1e9);
+  const fromPadded = new Float32Array(P * NUM_ACTIONS);
+  const kindOf = new Float32Array(NUM_ACTIONS * KIND_COUNT);
+  const kindOfT = new Float32Array(KIND_COUNT * NUM_ACTIONS);
+  KIND_SEGMENTS.forEach(([from, to], s) => {
+    for (let a = from; a < to; a++) {
+      const slot = s * SEG + a - from;
+      toPadded[a * P + slot] = 1;
+      padding[slot] = 0;
+      fromPadded[slot * NUM_ACTIONS + a] = 1;
+      kindOf[a * KIND_COUNT + s] = 1;
+      kindOfT[s * NUM_ACTIONS + a] = 1;
+    }
+  });
+  layoutTensors = tf.tidy(() => ({
+    backend,
+    toPadded: tf.keep(tf.tensor2d(toPadded, [NUM_ACTIONS, P])),
+    padding: tf.keep(tf.tensor1d(padding)),
+    fromPadded: tf.keep(tf.tensor2d(fromPadded, [P, NUM_ACTIONS])),
+    kindOf: tf.keep(tf.tensor2d(kindOf, [NUM_ACTIONS, KIND_COUNT])),
+    kindOfT: tf.keep(tf.tensor2d(kindOfT, [KIND_COUNT, NUM_ACTIONS])),
+  }));
+  return layoutTensors;
+}
 
 /** Plain-JSON weights: the format a policy saves to and loads from. */
 export interface PolicyJSON {
@@ -180,20 +222,22 @@ export class SwarmPolicy {
   /**
    * Log-probabilities [R, NUM_ACTIONS]: log p(kind) + log p(argument | kind), with illegal actions
    * (mask 0) and kinds without a legal action pushed to about -1e9. Call inside tf.tidy.
+   *
+   * The per-kind log-softmax runs as one op over a padded [R x 6 kinds x 16] layout (two gathers
+   * move the flat logits in and out of it) instead of one slice and log-sum-exp per kind: the same
+   * numbers, a tenth of the kernels (docs/RESULTS.md, "the learn step").
    */
   logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number = MAX_AGENTS): { logp: tf.Tensor2D; value: tf.Tensor1D } {
     const { logits, kinds, value } = this.apply(obs, agents);
     const R = obs.shape[0];
+    const L = layout();
     const masked = tf.add(logits, tf.mul(tf.sub(1, mask), -1e9)) as tf.Tensor2D;
-    const within: tf.Tensor2D[] = [];
-    const kindMask: tf.Tensor2D[] = [];
-    for (const [from, to] of KIND_SEGMENTS) {
-      const seg = masked.slice([0, from], [R, to - from]);
-      within.push(to - from === 1 ? tf.zerosLike(seg) : tf.sub(seg, tf.logSumExp(seg, 1, true)));
-      kindMask.push(mask.slice([0, from], [R, to - from]).max(1, true));
-    }
-    const kindLogp = tf.logSoftmax(tf.add(kinds, tf.mul(tf.sub(1, tf.concat(kindMask, 1)), -1e9)));
-    const logp = tf.concat(within.map((w, s) => tf.add(w, kindLogp.slice([0, s], [R, 1]))), 1) as tf.Tensor2D;
+    const padded = tf.add(dense(masked, L.toPadded), L.padding).reshape([R * KIND_COUNT, SEG]);
+    const withinPadded = tf.logSoftmax(padded).reshape([R, KIND_COUNT * SEG]);
+    const within = dense(withinPadded, L.fromPadded);
+    const kindMask = tf.greater(tf.matMul(mask, L.kindOf), 0).toFloat();
+    const kindLogp = tf.logSoftmax(tf.add(kinds, tf.mul(tf.sub(1, kindMask), -1e9)));
+    const logp = tf.add(within, dense(kindLogp, L.kindOfT)) as tf.Tensor2D;
     return { logp, value };
   }
 
