@@ -1,16 +1,19 @@
 /**
- * The claims runner behind `npm run experiment -- --claim C1|...|C9|all [--claim-scale smoke|full]`.
- * It trains every condition the chosen claims need once per seed (a condition shared by several
- * claims is trained once; each run is cached as `<out>/cache/<key>.json`, so a re-run resumes),
- * evaluates the claims, and writes one folder per claim (README.md with the tables and the verdict,
- * SVG plots) plus a summary `<out>/README.md`.
+ * The claims runner behind `npm run experiment -- --claim C1|...|C9|all [--claim-scale smoke|full]
+ * [--seeds 1,2,3] [--jobs N]`. It trains every condition the chosen claims need once per seed (a
+ * condition shared by several claims is trained once; each run is cached as `<out>/cache/<key>.json`,
+ * so a re-run resumes), in this process or in N child processes at once (`train-one.ts`), evaluates
+ * the claims, and writes one folder per claim (README.md with the tables and the verdict, SVG plots)
+ * plus a summary `<out>/README.md`.
  */
+import * as tf from '@tensorflow/tfjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PolicyActor } from '../../src/rl/actor';
 import { compareOrganisations, evaluationTasks } from '../../src/rl/compare';
-import { configToStrings, defaultConfig, type Config } from '../../src/rl/config';
+import { configToStrings, defaultConfig, SCHEMA, type Config } from '../../src/rl/config';
 import { MutedActor } from '../../src/rl/muted';
 import { SwarmPolicy } from '../../src/rl/policy';
 import { Trainer } from '../../src/rl/trainer';
@@ -20,11 +23,13 @@ import { raceOrganisations, summariseTimes, timeToThreshold } from '../../src/si
 import type { ActionSource } from '../../src/sim/policy';
 import type { Family } from '../../src/sim/task';
 import { parseArgs } from '../lib/args';
+import { parseFlags, UsageError } from '../lib/cli';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
-import { formatDuration, ProgressBar } from '../lib/progress';
+import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
 import { formatTable } from '../lib/table';
-import { CLAIM_IDS, CLAIMS, CONDITIONS, evaluateClaim, type Baseline, type ClaimContext, type ClaimReport, type ConditionRun, type CurvePoint, type EvalNumbers } from './definitions';
+import { ACTIVE_SUITE, CLAIM_IDS, CLAIMS, CONDITIONS, DEFAULT_SUITE, evaluateClaim, SUITE_NAMES, useSuite, type SuiteName, type Baseline, type ClaimContext, type ClaimReport, type ConditionRun, type CurvePoint, type EvalNumbers } from './definitions';
 import { RULES_TEXT, type Verdict } from './rules';
+import { runJobs, runTsxChild, type TrainJob } from './schedule';
 
 /** Bumped whenever training or evaluation changes what a cached run would contain. */
 export const CACHE_VERSION = 1;
@@ -78,6 +83,35 @@ export const SCALES: Record<ScaleName, Scale> = {
   },
 };
 
+/** The scale `name` with `seeds` instead of its default seeds (undefined: the defaults). */
+export function scaleWithSeeds(name: ScaleName, seeds?: readonly number[]): Scale {
+  const scale = SCALES[name];
+  return seeds ? { ...scale, seeds: [...seeds] } : scale;
+}
+
+/** Whether `scale` runs exactly its budget's default seeds, in their order. */
+export function hasDefaultSeeds(scale: Scale): boolean {
+  const d = SCALES[scale.name].seeds;
+  return scale.seeds.length === d.length && scale.seeds.every((s, i) => s === d[i]);
+}
+
+/**
+ * Default output folder of a claims run: `results/claims` (full) or `results/claims-smoke`, with
+ * `-seeds-7-8-9` appended when the seeds are not the budget's defaults, so that a run on other seeds
+ * never overwrites the committed reports.
+ */
+export function defaultOut(scale: Scale): string {
+  const suite = ACTIVE_SUITE.name === DEFAULT_SUITE.name ? '' : `-${ACTIVE_SUITE.name}`;
+  const base = scale.name === 'full' ? `claims${suite}` : `claims${suite}-${scale.name}`;
+  return join('results', hasDefaultSeeds(scale) ? base : `${base}-seeds-${scale.seeds.join('-')}`);
+}
+
+/** The command line that reproduces a claims run of `claims` (e.g. `C1` or `<id>`) at `scale`, `--seeds` included when not the defaults. */
+export function claimCommand(claims: string, scale: Scale): string {
+  const suite = ACTIVE_SUITE.name === DEFAULT_SUITE.name ? '' : ` --claim-suite ${ACTIVE_SUITE.name}`;
+  return `npm run experiment -- --claim ${claims} --claim-scale ${scale.name}${suite}${hasDefaultSeeds(scale) ? '' : ` --seeds ${scale.seeds.join(',')}`}`;
+}
+
 /** A condition's config at full size: the defaults (or its parent's config) with its overrides. */
 export function fullConfig(id: string): Config {
   const cond = CONDITIONS[id];
@@ -122,24 +156,47 @@ async function evaluateSource(source: ActionSource, c: Config, tasks: number, se
 export interface ClaimsOptions {
   claims: string[];
   scale: ScaleName;
+  /** Training (and evaluation) seeds; default the scale's (1, 2, 3). */
+  seeds?: number[];
   /** Output folder: one sub-folder per claim, `cache/`, and README.md. */
   out: string;
+  /** Runs to train at once, each in its own child process; 1 (the default) trains in this process. */
+  jobs?: number;
+  /** TF.js backend of the child processes (default: the backend this process uses). */
+  backend?: NodeBackend;
   quiet?: boolean;
   /** Where progress and the plan go (default stderr). */
   log?: (line: string) => void;
 }
 
+/** Options of a ConditionStore. */
+export interface StoreOptions {
+  /** No progress bars. */
+  quiet?: boolean;
+  /** Where a line per trained run goes (default stderr). */
+  log?: (line: string) => void;
+  /** Progress bars print a line per 10% instead of redrawing in place (for processes sharing a terminal). */
+  lineBars?: boolean;
+}
+
+const toStderr = (line: string) => process.stderr.write(line + '\n');
+
 /** Trains (or loads from the cache) the runs of conditions and evaluates them. */
 export class ConditionStore {
   private readonly runs = new Map<string, ConditionRun[]>();
   private readonly cacheDir: string;
+  private readonly quiet: boolean;
+  private readonly log: (line: string) => void;
+  private readonly barOut: ProgressOut;
 
   constructor(
     readonly scale: Scale,
     out: string,
-    private readonly quiet = false,
-    private readonly log: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+    opts: StoreOptions = {},
   ) {
+    this.quiet = opts.quiet ?? false;
+    this.log = opts.log ?? toStderr;
+    this.barOut = opts.lineBars ? { write: (t: string) => process.stderr.write(t) } : process.stderr;
     this.cacheDir = join(out, 'cache');
     mkdirSync(this.cacheDir, { recursive: true });
   }
@@ -165,6 +222,12 @@ export class ConditionStore {
     return existsSync(join(this.cacheDir, `${this.key(id, seed)}.json`));
   }
 
+  /** The cache key of the run a condition's run for `seed` continues, or null. */
+  parentKey(id: string, seed: number): string | null {
+    const from = CONDITIONS[id].from;
+    return from ? this.key(from, seed) : null;
+  }
+
   /** The runs of a condition, one per seed (training what is not cached). */
   async get(id: string): Promise<ConditionRun[]> {
     const have = this.runs.get(id);
@@ -175,21 +238,34 @@ export class ConditionStore {
     return runs;
   }
 
+  /** One run from the cache, or trained here (its parent condition's runs first). */
   private async run(id: string, seed: number): Promise<ConditionRun> {
+    const file = join(this.cacheDir, `${this.key(id, seed)}.json`);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ConditionRun;
+    const from = CONDITIONS[id].from;
+    if (from) await this.get(from);
+    return this.train(id, seed);
+  }
+
+  /**
+   * Trains one condition and seed and evaluates it, writes `<key>.policy.json` and then `<key>.json`
+   * to the cache (each atomically) and returns the record. A condition with a parent starts from the
+   * parent's cached weights for the same seed, which must be there. The one training path of both
+   * the in-process runner and the `--jobs` child processes (`train-one.ts`).
+   */
+  async train(id: string, seed: number): Promise<ConditionRun> {
     const key = this.key(id, seed);
     const file = join(this.cacheDir, `${key}.json`);
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ConditionRun;
-    const cond = CONDITIONS[id];
     const config: Config = { ...this.config(id), seed };
+    const parentKey = this.parentKey(id, seed);
     let start: SwarmPolicy | undefined;
-    let parentKey: string | null = null;
-    if (cond.from) {
-      await this.get(cond.from);
-      parentKey = this.key(cond.from, seed);
-      start = SwarmPolicy.fromJSON(JSON.parse(readFileSync(join(this.cacheDir, `${parentKey}.policy.json`), 'utf8')));
+    if (parentKey) {
+      const parentFile = join(this.cacheDir, `${parentKey}.policy.json`);
+      if (!existsSync(parentFile)) throw new Error(`${id} seed ${seed} continues ${CONDITIONS[id].from} seed ${seed}, which is not in the cache (${parentFile})`);
+      start = SwarmPolicy.fromJSON(JSON.parse(readFileSync(parentFile, 'utf8')));
     }
     const trainer = new Trainer(config, start);
-    const bar = this.quiet ? null : new ProgressBar(`${id} seed ${seed}`, trainer.totalUpdates);
+    const bar = this.quiet ? null : new ProgressBar(`${id} seed ${seed}`, trainer.totalUpdates, this.barOut);
     const marks = [...new Set(CHECKPOINTS.map((f) => Math.round(f * config.updates)))];
     const checkpoints: ConditionRun['checkpoints'] = [];
     const curve: CurvePoint[] = [];
@@ -309,7 +385,7 @@ const VERDICT_MARK: Record<Verdict, string> = { reproduced: 'reproduced', partly
 /** The markdown page of one claim. */
 export function renderReport(r: ClaimReport, scale: Scale, store: ConditionStore, runs: Map<string, ConditionRun[]>): string {
   const lines = [`# ${r.id}: ${r.title}`, '', `**Claim.** ${r.statement}`, '', `**Verdict: ${VERDICT_MARK[r.verdict]}** (scale \`${scale.name}\`, seeds ${scale.seeds.join(', ')}).`, ''];
-  lines.push('```sh', `npm run experiment -- --claim ${r.id} --claim-scale ${scale.name}`, '```', '');
+  lines.push('```sh', claimCommand(r.id, scale), '```', '');
   if (r.conditions.length) {
     lines.push('## Training conditions', '');
     const rows = r.conditions.map((id) => {
@@ -330,7 +406,20 @@ export function renderReport(r: ClaimReport, scale: Scale, store: ConditionStore
   return lines.join('\n');
 }
 
-/** Rewrites `<out>/README.md` from the verdicts of every claim folder present. */
+/** What `verdict.json` holds for one claim. */
+interface VerdictFile {
+  id: string;
+  verdict: Verdict;
+  parts: { outcome: string }[];
+  /** Scale and seeds of the run that wrote it (absent in files written before `--seeds`). */
+  scale?: ScaleName;
+  seeds?: number[];
+}
+
+/**
+ * Rewrites `<out>/README.md` from the verdicts of every claim folder present. It names the scale, the
+ * seeds and the command; a claim whose verdict was measured on other seeds than `scale`'s says so.
+ */
 export function writeSummary(out: string, scale: Scale): string {
   const rows: string[][] = [];
   for (const id of CLAIM_IDS) {
@@ -339,22 +428,136 @@ export function writeSummary(out: string, scale: Scale): string {
       rows.push([`[${id}](${id}/README.md)`, CLAIMS.find((c) => c.id === id)!.title, 'pending', '']);
       continue;
     }
-    const v = JSON.parse(readFileSync(f, 'utf8')) as { verdict: Verdict; parts: { outcome: string }[] };
-    rows.push([`[${id}](${id}/README.md)`, CLAIMS.find((c) => c.id === id)!.title, VERDICT_MARK[v.verdict], v.parts.map((p) => p.outcome).join(', ')]);
+    const v = JSON.parse(readFileSync(f, 'utf8')) as VerdictFile;
+    const other = v.seeds && v.seeds.join(',') !== scale.seeds.join(',') ? ` (seeds ${v.seeds.join(', ')})` : '';
+    rows.push([`[${id}](${id}/README.md)`, CLAIMS.find((c) => c.id === id)!.title, VERDICT_MARK[v.verdict] + other, v.parts.map((p) => p.outcome).join(', ')]);
   }
-  const text = [`# Claims (scale \`${scale.name}\`)`, '', 'Each claim is run with `npm run experiment -- --claim <id> --claim-scale ' + scale.name + '`; see docs/EXPERIMENTS.md.', '', mdTable(['claim', 'statement', 'verdict', 'parts'], rows), '', RULES_TEXT, ''].join('\n');
+  const text = [
+    `# Claims (scale \`${scale.name}\`, seeds ${scale.seeds.join(', ')})`,
+    '',
+    'Each claim is run with `' + claimCommand('<id>', scale) + '`; see docs/EXPERIMENTS.md.',
+    '',
+    mdTable(['claim', 'statement', 'verdict', 'parts'], rows),
+    '',
+    RULES_TEXT,
+    '',
+  ].join('\n');
   writeFileSync(join(out, 'README.md'), text);
   return text;
 }
 
-/** Runs the claims: trains what is missing, evaluates, writes the reports; returns them. */
+/** Flags of `train-one.ts`: one (condition, seed) run of a claims scale into `<out>/cache`. */
+export interface TrainOneOptions {
+  scale: ScaleName;
+  out: string;
+  condition: string;
+  seed: number;
+  backend: NodeBackend;
+  quiet: boolean;
+  /**
+   * The cache key the caller computed for this run. When given, the child refuses to train under
+   * another key (the definitions or the code changed since the caller started, or a setting was not
+   * passed on), instead of filling the cache with a run nobody reads.
+   */
+  key?: string;
+}
+
+/** The child-process entry point of `--jobs`, beside this file. */
+export const TRAIN_ONE_ENTRY = fileURLToPath(new URL('./train-one.ts', import.meta.url));
+
+/** The command-line arguments of `train-one.ts` for `o` (read back by `parseTrainOneArgs`). */
+export function trainOneArgv(o: TrainOneOptions): string[] {
+  return ['--suite', ACTIVE_SUITE.name, '--scale', o.scale, '--out', o.out, '--condition', o.condition, '--seed', String(o.seed), '--backend', o.backend, ...(o.key ? ['--key', o.key] : []), ...(o.quiet ? ['--quiet'] : [])];
+}
+
+/** Reads the flags of `train-one.ts`; throws a UsageError for a bad command line. */
+export function parseTrainOneArgs(argv: string[]): TrainOneOptions {
+  const v = parseFlags(argv, { suite: { type: 'string' }, scale: { type: 'string' }, out: { type: 'string' }, condition: { type: 'string' }, seed: { type: 'string' }, backend: { type: 'string' }, key: { type: 'string' }, quiet: { type: 'boolean' } });
+  const errors: string[] = [];
+  for (const k of ['scale', 'out', 'condition', 'seed', 'backend'] as const) if (v[k] === undefined) errors.push(`--${k} is required`);
+  if (v.scale !== undefined && !SCALE_NAMES.includes(v.scale as ScaleName)) errors.push(`--scale: "${v.scale}" is not one of ${SCALE_NAMES.join(', ')}`);
+  if (v.suite !== undefined && !SUITE_NAMES.includes(v.suite as SuiteName)) errors.push(`--suite: "${v.suite}" is not one of ${SUITE_NAMES.join(', ')}`);
+  else useSuite((v.suite ?? DEFAULT_SUITE.name) as SuiteName);
+  if (v.condition !== undefined && !Object.hasOwn(CONDITIONS, v.condition)) errors.push(`--condition: unknown condition "${v.condition}"`);
+  if (v.backend !== undefined && !NODE_BACKENDS.includes(v.backend as NodeBackend)) errors.push(`--backend: "${v.backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  let seed = NaN;
+  if (v.seed !== undefined) {
+    const seeds = parseSeeds(v.seed);
+    if (typeof seeds === 'string' || seeds.length !== 1) errors.push(`--seed: "${v.seed}" is not one seed`);
+    else seed = seeds[0];
+  }
+  if (errors.length) throw new UsageError(errors.join('\n'));
+  return { scale: v.scale as ScaleName, out: v.out!, condition: v.condition!, seed, backend: v.backend as NodeBackend, quiet: v.quiet ?? false, ...(v.key !== undefined ? { key: v.key } : {}) };
+}
+
+/**
+ * `train-one.ts`: trains one condition and seed into `<out>/cache` with `ConditionStore.train` (its
+ * parent must be cached) unless it is cached already. Returns the exit code: 0 done, 1 failed, 2 bad
+ * command line; the message goes to stderr.
+ */
+export async function trainOneFromArgs(argv: string[]): Promise<number> {
+  let o: TrainOneOptions;
+  try {
+    o = parseTrainOneArgs(argv);
+  } catch (e) {
+    process.stderr.write(`train-one: ${(e as Error).message.split('\n').join('\ntrain-one: ')}\n`);
+    return 2;
+  }
+  try {
+    const store = new ConditionStore(SCALES[o.scale], o.out, { quiet: o.quiet, lineBars: true });
+    const key = store.key(o.condition, o.seed);
+    if (o.key !== undefined && o.key !== key) throw new Error(`its cache key here is ${key}, the runner expected ${o.key}: the claim definitions or the code changed since the runner started (or a setting was not passed on); start the run again`);
+    await useBackend(o.backend);
+    if (store.cached(o.condition, o.seed)) toStderr(`${o.condition} seed ${o.seed}: already in the cache`);
+    else await store.train(o.condition, o.seed);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`error: training ${o.condition} seed ${o.seed} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 1;
+  }
+}
+
+/** The backend this process's TF.js runs on, when it is one the child processes can use. */
+function currentBackend(): NodeBackend {
+  const name = tf.getBackend();
+  if (!NODE_BACKENDS.includes(name as NodeBackend)) throw new Error(`--jobs: the child processes cannot use this process's TF.js backend "${name}" (one of ${NODE_BACKENDS.join(', ')})`);
+  return name as NodeBackend;
+}
+
+/**
+ * Trains the missing runs of `needed` (parents before children) in up to `jobs` child processes at
+ * once; a continuation starts once its parent's run for the same seed is cached. Throws, naming the
+ * condition and seed, when a child fails (no further child starts after that).
+ */
+async function trainInChildren(store: ConditionStore, needed: readonly string[], opts: { scale: ScaleName; out: string; jobs: number; backend: NodeBackend; quiet: boolean }, log: (line: string) => void): Promise<void> {
+  const todo: TrainJob[] = needed.flatMap((condition) =>
+    store.scale.seeds.filter((seed) => !store.cached(condition, seed)).map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
+  );
+  await runJobs(
+    todo,
+    opts.jobs,
+    async (job) => {
+      await runTsxChild(TRAIN_ONE_ENTRY, trainOneArgv({ scale: opts.scale, out: opts.out, condition: job.condition, seed: job.seed, backend: opts.backend, quiet: opts.quiet, key: job.key }));
+      if (!store.cached(job.condition, job.seed)) throw new Error('its child process exited without writing the run to the cache');
+    },
+    log,
+  );
+}
+
+/**
+ * Runs the claims: trains what is missing (here, or in `jobs` child processes at once), evaluates
+ * them from the cache, writes the reports; returns them.
+ */
 export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
-  const scale = SCALES[opts.scale];
-  const log = opts.log ?? ((l: string) => process.stderr.write(l + '\n'));
-  const store = new ConditionStore(scale, opts.out, opts.quiet, log);
+  const scale = scaleWithSeeds(opts.scale, opts.seeds);
+  const jobs = opts.jobs ?? 1;
+  const log = opts.log ?? toStderr;
+  const store = new ConditionStore(scale, opts.out, { quiet: opts.quiet, log });
   const needed = conditionsFor(opts.claims);
   const missing = needed.flatMap((id) => scale.seeds.filter((s) => !store.cached(id, s)).map((s) => `${id}/${s}`));
-  log(`claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seeds, ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}`);
+  const how = missing.length && jobs > 1 ? `, ${Math.min(jobs, missing.length)} at a time in child processes` : '';
+  log(`claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seed${scale.seeds.length === 1 ? '' : 's'} (${scale.seeds.join(', ')}), ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}${how}`);
+  if (missing.length && jobs > 1) await trainInChildren(store, needed, { scale: opts.scale, out: opts.out, jobs, backend: opts.backend ?? currentBackend(), quiet: opts.quiet ?? false }, log);
   const reports: ClaimReport[] = [];
   const failed: string[] = [];
   for (const claim of CLAIMS.filter((c) => opts.claims.includes(c.id))) {
@@ -372,7 +575,8 @@ export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
     mkdirSync(dir, { recursive: true });
     for (const p of report.plots) writeFileSync(join(dir, p.file), p.svg);
     writeFileSync(join(dir, 'README.md'), renderReport(report, scale, store, loaded));
-    writeFileSync(join(dir, 'verdict.json'), JSON.stringify({ id: report.id, verdict: report.verdict, parts: report.parts }, null, 1));
+    const verdict: VerdictFile = { id: report.id, verdict: report.verdict, parts: report.parts, scale: scale.name, seeds: scale.seeds };
+    writeFileSync(join(dir, 'verdict.json'), JSON.stringify(verdict, null, 1));
     writeSummary(opts.out, scale);
     reports.push(report);
     const lines = [`${report.id}: ${report.title}`, `verdict: ${VERDICT_MARK[report.verdict]}`];
@@ -384,21 +588,54 @@ export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
   return reports;
 }
 
+/** Most `--jobs`. */
+export const MAX_JOBS = 16;
+
 const CLAIM_FLAGS: Record<string, string> = {
   claim: `claim(s) to run: ${CLAIM_IDS.join(', ')}, a comma-separated list, or all`,
   'claim-scale': `compute budget: ${SCALE_NAMES.join(' or ')} (default full)`,
-  out: 'output folder (default results/claims, or results/claims-smoke for the smoke scale)',
+  'claim-suite': `setting: long (the long-horizon families, default) or short (the first round's families and deadlines; default output results/claims-short)`,
+  seeds: 'comma-separated training seeds, e.g. 7,8,9 (default 1,2,3)',
+  jobs: `runs to train at once, each in its own child process, 1..${MAX_JOBS} (default 1: in this process)`,
+  out: 'output folder (default results/claims, or results/claims-smoke for the smoke scale; with other seeds, -seeds-7-8-9 appended)',
   backend: `TF.js backend: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
   quiet: 'no progress bars',
 };
 
 /** Help text of the claims mode. */
 export function claimsUsage(): string {
-  return ['Usage: npm run experiment -- --claim <C1..C9|all> [--claim-scale smoke|full] [flags]', '', ...Object.entries(CLAIM_FLAGS).map(([k, h]) => `  --${k.padEnd(17)} ${h}`)].join('\n');
+  return ['Usage: npm run experiment -- --claim <C1..C9|all> [--claim-scale smoke|full] [--seeds 1,2,3] [--jobs N] [flags]', '', ...Object.entries(CLAIM_FLAGS).map(([k, h]) => `  --${k.padEnd(17)} ${h}`)].join('\n');
+}
+
+/**
+ * Reads a seed list: comma-separated decimal integers from 0 to the config's largest seed, no
+ * duplicates. Returns the seeds, or the reason the text is not such a list.
+ */
+export function parseSeeds(text: string): number[] | string {
+  const max = SCHEMA.seed.kind === 'int' ? SCHEMA.seed.max : 2147483647;
+  const parts = text.split(',');
+  const bad = parts.find((p) => !/^[0-9]+$/.test(p) || Number(p) > max);
+  if (bad !== undefined) return `"${text}" is not a comma-separated list of seeds (integers from 0 to ${max}, decimal digits only, e.g. 7,8,9)${bad === '' ? ': an empty entry' : `: "${bad}"`}`;
+  const seeds = parts.map(Number);
+  const twice = seeds.find((s, i) => seeds.indexOf(s) !== i);
+  if (twice !== undefined) return `"${text}" lists seed ${twice} twice`;
+  return seeds;
+}
+
+/** The command line of the claims mode, read. */
+export interface ClaimArgs {
+  claims: string[];
+  scale: ScaleName;
+  /** The seeds to run (the scale's defaults unless --seeds). */
+  seeds: number[];
+  jobs: number;
+  out: string;
+  backend: NodeBackend;
+  quiet: boolean;
 }
 
 /** Reads the claims flags; throws an Error with a message for a bad command line. */
-export function parseClaimArgs(argv: string[]): { claims: string[]; scale: ScaleName; out: string; backend: NodeBackend; quiet: boolean } {
+export function parseClaimArgs(argv: string[]): ClaimArgs {
   const args = parseArgs(argv);
   const errors: string[] = [];
   for (const flag of args.flags.keys()) if (!(flag in CLAIM_FLAGS)) errors.push(`--${flag} cannot be combined with --claim (claims set their own training settings)`);
@@ -407,14 +644,33 @@ export function parseClaimArgs(argv: string[]): { claims: string[]; scale: Scale
   const claims = text.toLowerCase() === 'all' ? [...CLAIM_IDS] : text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
   if (!claims.length) errors.push(`--claim needs one of ${CLAIM_IDS.join(', ')} or all`);
   for (const c of claims) if (!CLAIM_IDS.includes(c)) errors.push(`--claim: unknown claim "${c}" (one of ${CLAIM_IDS.join(', ')} or all)`);
+  const suite = (args.flags.get('claim-suite') ?? DEFAULT_SUITE.name) as SuiteName;
+  if (!SUITE_NAMES.includes(suite)) errors.push(`--claim-suite: "${suite}" is not one of ${SUITE_NAMES.join(', ')}`);
+  else useSuite(suite);
   const scale = (args.flags.get('claim-scale') ?? 'full') as ScaleName;
-  if (!SCALE_NAMES.includes(scale)) errors.push(`--claim-scale: "${scale}" is not one of ${SCALE_NAMES.join(', ')}`);
+  const scaleOk = SCALE_NAMES.includes(scale);
+  if (!scaleOk) errors.push(`--claim-scale: "${scale}" is not one of ${SCALE_NAMES.join(', ')}`);
   const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
   if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  let seeds: number[] | undefined;
+  if (args.bare.has('seeds')) errors.push('--seeds needs a value, e.g. --seeds 7,8,9');
+  else if (args.flags.has('seeds')) {
+    const parsed = parseSeeds(args.flags.get('seeds')!);
+    if (typeof parsed === 'string') errors.push(`--seeds: ${parsed}`);
+    else seeds = parsed;
+  }
+  let jobs = 1;
+  if (args.bare.has('jobs')) errors.push(`--jobs needs a value from 1 to ${MAX_JOBS}`);
+  else if (args.flags.has('jobs')) {
+    const t = args.flags.get('jobs')!;
+    jobs = /^[0-9]+$/.test(t) ? Number(t) : NaN;
+    if (!(jobs >= 1 && jobs <= MAX_JOBS)) errors.push(`--jobs: "${t}" is not an integer from 1 to ${MAX_JOBS}`);
+  }
   if (args.bare.has('out')) errors.push('--out needs a value');
   if (args.flags.has('quiet') && !args.bare.has('quiet')) errors.push('--quiet takes no value');
   if (errors.length) throw new Error(errors.join('\n'));
-  return { claims: CLAIM_IDS.filter((c) => claims.includes(c)), scale, out: args.flags.get('out') ?? (scale === 'full' ? join('results', 'claims') : join('results', 'claims-smoke')), backend, quiet: args.flags.has('quiet') };
+  const scaled = scaleWithSeeds(scale, seeds);
+  return { claims: CLAIM_IDS.filter((c) => claims.includes(c)), scale, seeds: scaled.seeds, jobs, out: args.flags.get('out') ?? defaultOut(scaled), backend, quiet: args.flags.has('quiet') };
 }
 
 /** The `--claim` mode of `scripts/experiment.ts`: exits 2 on a bad command line. */
@@ -423,7 +679,7 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
     process.stdout.write(claimsUsage() + '\n');
     return;
   }
-  let opts: ReturnType<typeof parseClaimArgs>;
+  let opts: ClaimArgs;
   try {
     opts = parseClaimArgs(argv);
   } catch (e) {
@@ -433,10 +689,10 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
   }
   await useBackend(opts.backend);
   const t0 = performance.now();
-  const reports = await runClaims({ claims: opts.claims, scale: opts.scale, out: opts.out, quiet: opts.quiet });
-  writeSummary(opts.out, SCALES[opts.scale]);
+  const reports = await runClaims(opts);
+  writeSummary(opts.out, scaleWithSeeds(opts.scale, opts.seeds));
   const cpu = process.cpuUsage();
   process.stdout.write(
-    `${reports.map((r) => `${r.id}: ${VERDICT_MARK[r.verdict]}`).join('\n')}\n\nWritten to ${opts.out}/ in ${formatDuration((performance.now() - t0) / 1000)} (CPU time of this process ${formatDuration((cpu.user + cpu.system) / 1e6)}).\n`,
+    `${reports.map((r) => `${r.id}: ${VERDICT_MARK[r.verdict]}`).join('\n')}\n\nWritten to ${opts.out}/ in ${formatDuration((performance.now() - t0) / 1000)} (CPU time of this process ${formatDuration((cpu.user + cpu.system) / 1e6)}${opts.jobs > 1 ? ', not counting its child processes' : ''}).\n`,
   );
 }

@@ -1,3 +1,10 @@
+/** Where a progress bar writes: a stream such as process.stderr, or anything with `write` (no `isTTY`: a line per 10%). */
+export interface ProgressOut {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
 /** A one-line progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise). */
 export class ProgressBar {
   private readonly start = performance.now();
@@ -6,7 +13,7 @@ export class ProgressBar {
   constructor(
     private readonly label: string,
     private readonly total: number,
-    private readonly out: NodeJS.WriteStream = process.stderr,
+    private readonly out: ProgressOut = process.stderr,
   ) {}
 
   /** Shows `done` of `total` with rate, ETA and a short status text. */
