@@ -15,6 +15,7 @@ import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { runClaimsFromArgs } from './claims/runner';
+import { talkSummary } from './lib/talk';
 import { formatTable, toCsv } from './lib/table';
 
 const RUNNER_FLAGS: Record<string, string> = {
@@ -173,7 +174,10 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   }
   const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds - recording.seconds;
   const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy, ...trainer.evaluationSetup() });
-  if (imitation) orgs.splice(orgs.length - 1, 0, imitation);
+  if (imitation) orgs.splice(orgs.findIndex((o) => o.org === 'trained swarm'), 0, imitation);
+  const on = orgs.find((o) => o.org === 'trained swarm');
+  const off = orgs.find((o) => o.org === 'trained swarm, muted');
+  if (on && off) recording.recorder.addTalk({ updates: trainer.update, tmax: config.tmaxEnd, tasks: opts.evalTasks, ret: on.ret, muted: off.ret, neededShare: on.neededShare, messages: on.messages });
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
   recording.write(join(opts.out, `run-seed${seed}.swarmrun.json.gz`), trainer);
   const columns = [...CURVE_COLUMNS, ...STRUCTURE_METRICS.filter((k) => curve.some((m) => m[k] !== undefined))];
@@ -222,7 +226,7 @@ async function main(): Promise<void> {
   const results: SeedResult[] = [];
   for (const [i, seed] of opts.seeds.entries()) results.push(await runSeed(opts, seed, i));
 
-  const header = ['organisation', 'return at deadline', 'min to 90%', 'reached 90%', 'msgs/episode', 'msgs/agent-min', 'handoffs', 'useful work', 'duplicate work'];
+  const header = ['organisation', 'return at deadline', 'min to 90%', 'reached 90%', 'msgs/episode', 'msgs/agent-min', 'handoffs', 'needed deliveries', 'useful work', 'duplicate work'];
   const rows: string[][] = [];
   const csvRows: (string | number | null)[][] = [];
   for (const org of ORGANISATIONS) {
@@ -238,11 +242,13 @@ async function main(): Promise<void> {
       mean(col('messages')).toFixed(1),
       mean(col('messageRate')).toFixed(3),
       mean(col('handoffs')).toFixed(1),
+      per.some((o) => o.messages > 0) ? `${(100 * mean(col('neededShare'))).toFixed(0)}%` : '-',
       mean(col('useful')).toFixed(1),
       mean(col('duplicate')).toFixed(1),
     ]);
-    csvRows.push([org, mean(col('ret')), std(col('ret')), t90s.length ? mean(t90s) : null, mean(col('reached90')), mean(col('messages')), mean(col('messageRate')), mean(col('handoffs')), mean(col('useful')), mean(col('duplicate')), mean(col('blocked'))]);
+    csvRows.push([org, mean(col('ret')), std(col('ret')), t90s.length ? mean(t90s) : null, mean(col('reached90')), mean(col('messages')), mean(col('messageRate')), mean(col('handoffs')), mean(col('neededShare')), mean(col('useful')), mean(col('duplicate')), mean(col('blocked'))]);
   }
+  const talkLine = talkSummary(results);
   const secs = results.map((r) => r.trainSeconds);
   const rates = results.map((r) => r.updatesPerSecond);
   const structureNote = structureLine(results);
@@ -250,6 +256,7 @@ async function main(): Promise<void> {
     '',
     `Evaluation: ${opts.evalTasks} fresh ${c.family} tasks per seed, deadline ${c.tmaxEnd} min, ${c.agents} agents; ± is the spread (sd) over ${opts.seeds.length} seed(s).`,
     formatTable(header, rows),
+    ...(talkLine ? ['', talkLine] : []),
     '',
     `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
     `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,
@@ -259,7 +266,7 @@ async function main(): Promise<void> {
   process.stdout.write(report + '\n');
   writeFileSync(
     join(opts.out, 'summary.csv'),
-    toCsv(['organisation', 'return_mean', 'return_sd', 'minutes_to_90', 'reached_90', 'messages_per_episode', 'messages_per_agent_minute', 'handoffs', 'useful_work', 'duplicate_work', 'blocked_work'], csvRows),
+    toCsv(['organisation', 'return_mean', 'return_sd', 'minutes_to_90', 'reached_90', 'messages_per_episode', 'messages_per_agent_minute', 'handoffs', 'needed_share', 'useful_work', 'duplicate_work', 'blocked_work'], csvRows),
   );
   writeFileSync(
     join(opts.out, 'summary.json'),

@@ -1,21 +1,23 @@
 /**
  * Trains the pretrained swarms the app ships (`public/pretrained/<family>.swarmrun.json.gz`): one
- * run per task family with the default settings and a short imitation prior, recorded like the app
- * records (fewer episodes kept, only the final weights, so each file stays small).
+ * run per task family with the default settings, the family's calibrated deadline schedule and a
+ * short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
+ * so each file stays small). The first-round files (coupled, parallel, search, mixed) were made with
+ * `--updates 600` at 8 -> 24 minutes; the long families' with the defaults.
  *
- *   npm run pretrain -- [--families coupled,parallel] [--updates 600] [--prior 100] [--out public/pretrained]
+ *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig } from '../src/rl/config';
 import { Trainer } from '../src/rl/trainer';
-import { FAMILIES, type Family } from '../src/sim/task';
+import { calibratedSchedule, FAMILIES, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates 600] [--prior 100] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates ${defaultConfig().updates}] [--prior 100] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];
@@ -27,7 +29,7 @@ interface Options {
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     families: { type: 'string', default: FAMILIES.join(',') },
-    updates: { type: 'string', default: '600' },
+    updates: { type: 'string', default: String(defaultConfig().updates) },
     prior: { type: 'string', default: '100' },
     out: { type: 'string', default: 'public/pretrained' },
     help: { type: 'boolean', default: false },
@@ -48,7 +50,8 @@ async function main(): Promise<void> {
   await useBackend('wasm');
   mkdirSync(values.out, { recursive: true });
   for (const family of values.families) {
-    const config = { ...defaultConfig(), family, updates: values.updates, prior: values.prior };
+    const { start, end } = calibratedSchedule(family);
+    const config = { ...defaultConfig(), family, tmaxStart: start, tmaxEnd: end, updates: values.updates, prior: values.prior };
     const trainer = new Trainer(config);
     const recording = new TrainingRecording(config, { name: `Pretrained swarm: ${family} tasks, ${config.agents} agents`, maxEpisodes: 48, checkpointEvery: 1_000_000, maxCheckpoints: 1 });
     const bar = new ProgressBar(family, trainer.totalUpdates);
@@ -57,8 +60,10 @@ async function main(): Promise<void> {
       await recording.record(trainer, result);
       bar.update(trainer.update, `ret ${result.metrics.ret.toFixed(3)}`);
     }
+    const talk = await recording.measureTalk(trainer);
     const path = join(values.out, `${family}.swarmrun.json.gz`);
     recording.write(path, trainer);
+    console.log(`${family}: talk is worth ${(talk.ret - talk.muted).toFixed(3)} (${talk.ret.toFixed(3)} talking vs ${talk.muted.toFixed(3)} muted, 16 tasks at ${talk.tmax} min); ${Math.round(100 * talk.neededShare)}% of deliveries needed`);
     const last = recording.recorder.snapshot().metrics.at(-1);
     console.log(`${family}: final return ${last?.ret.toFixed(3)} at Tmax ${last?.tmax} -> ${path}`);
     trainer.dispose();

@@ -5,14 +5,15 @@
  * organisation, then the same against the number of agents. The app's "Three ways to organise"
  * panel shows the same numbers.
  *
- *   npm run race -- [--family coupled] [--agents 8] [--threshold 0.9] [--horizon 72] [--tasks 32]
+ *   npm run race -- [--family long-coupled] [--agents 8] [--threshold 0.9] [--horizon minutes, default 3 x the family's final deadline] [--tasks 32]
  *                   [--swarm run-seed1.swarmrun.json.gz | policy-seed1.json] [--scaling 1,2,4,8,16]
  */
 import { readFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
 import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
-import { FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
+import { defaultConfig } from '../src/rl/config';
+import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { runFileCheckpoint } from './lib/runfile';
@@ -39,10 +40,10 @@ function number(name: string, raw: string, min: number, max: number, integer: bo
 
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
-    family: { type: 'string', default: 'coupled' },
+    family: { type: 'string', default: defaultConfig().family },
     agents: { type: 'string', default: '8' },
     threshold: { type: 'string', default: '0.9' },
-    horizon: { type: 'string', default: '72' },
+    horizon: { type: 'string' },
     tasks: { type: 'string', default: '32' },
     swarm: { type: 'string' },
     scaling: { type: 'string', default: '1,2,4,8,16' },
@@ -54,7 +55,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     family: values.family as Family,
     agents: number('agents', values.agents, 1, MAX_AGENTS, true),
     threshold: number('threshold', values.threshold, 0.01, 1, false),
-    horizon: number('horizon', values.horizon, 1, 1000, true),
+    horizon: values.horizon === undefined ? 3 * calibratedSchedule(values.family as Family).end : number('horizon', values.horizon, 1, 1000, true),
     tasks: number('tasks', values.tasks, 1, 1000, true),
     swarm: values.swarm ?? null,
     scaling: values.scaling.split(',').map((x) => number('scaling', x.trim(), 1, MAX_AGENTS, true)),

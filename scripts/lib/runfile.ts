@@ -4,8 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RunRecorder, lastCheckpoint, showcaseModules, structureInfo, type RecorderOptions } from '../../src/core/recorder';
-import { decodeRunFile, encodeRunFile } from '../../src/core/runFile';
-import { referenceReturns, type References } from '../../src/rl/compare';
+import { decodeRunFile, encodeRunFile, type TalkRecord } from '../../src/core/runFile';
+import { referenceReturns, talkValue, type References } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
 import type { PolicyJSON } from '../../src/rl/policy';
 import type { Trainer, UpdateResult } from '../../src/rl/trainer';
@@ -35,6 +35,18 @@ export class TrainingRecording {
     this.recorder.push({ metrics, events: result.events, modules: showcaseModules(result.showcaseTask, result.showcaseWork), total: trainer.totalUpdates, references, structure: structureInfo(result.structure) });
     if (this.recorder.wantsCheckpoint(trainer.update)) this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
     this.seconds += (performance.now() - t0) / 1000;
+  }
+
+  /**
+   * Measures what the trained swarm's talk is worth now (`talkValue`: `tasks` fresh tasks at the
+   * final deadline, talking and muted) and records it, so a replay of the file shows it.
+   */
+  async measureTalk(trainer: Trainer, tasks = 16, seed = 1): Promise<TalkRecord> {
+    const c = this.config;
+    const v = await talkValue(trainer.policy, { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks, seed, ...trainer.evaluationSetup() });
+    const record: TalkRecord = { updates: trainer.update, tmax: c.tmaxEnd, tasks, ret: v.ret, muted: v.muted, neededShare: v.neededShare, messages: v.messages };
+    this.recorder.addTalk(record);
+    return record;
   }
 
   /** Adds the trainer's final weights and writes the gzip run file to `path`. */
