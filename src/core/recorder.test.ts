@@ -124,6 +124,27 @@ describe('RunRecorder', () => {
     expect(continued.nextUpdate).toBe(32);
   });
 
+  it('records talk measurements in order, replacing one at the same count, and leaves the field out without any', () => {
+    const talk = (updates: number, ret = 0.5) => ({ updates, tmax: 6, tasks: 8, ret, muted: 0.4, neededShare: 0.25, messages: 3 });
+    expect(fakeRun(3).talk).toBeUndefined();
+    expect('talk' in fakeRun(3)).toBe(false);
+    const rec = new RunRecorder(testConfig());
+    rec.addTalk(talk(0, 0.1));
+    rec.addTalk(talk(0));
+    for (let u = 0; u < 4; u++) rec.push(fakeUpdate(u));
+    rec.addTalk(talk(2));
+    rec.addTalk(talk(1));
+    rec.addTalk(talk(4, Number.NaN));
+    rec.addTalk(talk(9));
+    const run = rec.snapshot();
+    expect(run.talk?.map((t) => t.updates)).toEqual([0, 2, 4]);
+    expect(run.talk?.[0].ret).toBe(0.5);
+    const back = decodeRunFile(encodeRunFile(run));
+    if (!back.ok) throw new Error(back.error);
+    expect(back.run.talk?.[2].ret).toBeNaN();
+    expect(back.run.talk?.[1]).toEqual(talk(2));
+  });
+
   it('names the run from the config by default and cleans a given name', () => {
     expect(new RunRecorder(testConfig()).snapshot().name).toBe('coupled, 2 agents, seed 1');
     expect(new RunRecorder(testConfig(), { name: '  demo  ' }).snapshot().name).toBe('demo');

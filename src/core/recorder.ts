@@ -10,7 +10,7 @@ import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
 import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
-import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type ThinningRule } from './runFile';
+import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type TalkRecord, type ThinningRule } from './runFile';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
 export interface RecordedUpdate {
@@ -146,6 +146,7 @@ export class RunRecorder {
   private readonly metrics: UpdateMetrics[] = [];
   private readonly episodes: Thinned<ShowcaseEpisode>;
   private readonly checkpoints: Thinned<Checkpoint>;
+  private readonly talk: TalkRecord[] = [];
   private readonly budget: number;
   private sized = false;
   private total: number;
@@ -216,9 +217,23 @@ export class RunRecorder {
     this.checkpoints.add(updates, { updates, weights: compact });
   }
 
+  /**
+   * Records what talk was worth after `r.updates` updates. A measurement at the same count as the
+   * newest one replaces it (new weights loaded before any update); an earlier count, or one before
+   * the first recorded update, is ignored (it belongs to weights this recording does not cover).
+   */
+  addTalk(r: TalkRecord): void {
+    const first = this.metrics[0]?.update;
+    if (first !== undefined && (r.updates < first || r.updates > this.nextUpdate)) return;
+    const last = this.talk[this.talk.length - 1];
+    if (last && r.updates < last.updates) return;
+    if (last && r.updates === last.updates) this.talk.pop();
+    this.talk.push({ ...r });
+  }
+
   /** A complete run file of everything recorded so far (it shares the recorded items: treat it as read-only). */
   snapshot(): RunFile {
-    return {
+    const run: RunFile = {
       format: RUN_FORMAT,
       version: RUN_VERSION,
       name: this.name,
@@ -232,6 +247,11 @@ export class RunRecorder {
       episodes: { rule: this.episodes.rule, items: this.episodes.items() },
       checkpoints: { rule: this.checkpoints.rule, items: this.checkpoints.items() },
     };
+    // Absent rather than empty, so a run without measurements is written as before.
+    const first = this.metrics[0]?.update ?? 0;
+    const talk = this.talk.filter((r) => r.updates >= first && r.updates <= this.nextUpdate);
+    if (talk.length) run.talk = talk;
+    return run;
   }
 }
 

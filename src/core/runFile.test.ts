@@ -1,5 +1,6 @@
 import { gzipSync, strFromU8, strToU8 } from 'fflate';
 import { SCHEMA } from '../rl/config';
+import { FAMILIES } from '../sim/task';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_COMPRESSED_BYTES,
@@ -153,7 +154,7 @@ describe('run file rejections', () => {
     p.config.turbo = 1;
     const lines = rejected(decodeRunFile(json(p))).error.split('\n');
     expect(lines).toContain('config.agents: 40 is out of range: an integer from 1 to 16');
-    expect(lines).toContain('config.family: "chaos" is not one of parallel, coupled, search, mixed');
+    expect(lines).toContain(`config.family: "chaos" is not one of ${FAMILIES.join(', ')}`);
     expect(lines).toContain('config.lr: expected a number, got the string "0.1"');
     expect(lines).toContain('config.turbo: unknown setting "turbo"');
   });
@@ -179,6 +180,18 @@ describe('run file rejections', () => {
     expect(lines).toContain('metrics[2].update: 7 does not follow update 1: metrics must be consecutive');
     expect(lines).toContain('episodes.items[2].update: 0 is not after the previous episode (update 1)');
     expect(lines.some((l) => l.startsWith('schedule: does not match the config'))).toBe(true);
+  });
+
+  it('talk measurements out of order or outside the recorded updates', () => {
+    const p = plain();
+    const t = { tmax: 6, tasks: 8, ret: 0.5, muted: 0.4, neededShare: 0.2, messages: 3 };
+    p.talk = [{ updates: 2, ...t }, { updates: 2, ...t }, { updates: 99, ...t }, { updates: 'x', ...t }];
+    const lines = rejected(decodeRunFile(json(p))).error.split('\n');
+    expect(lines).toContain('talk[3].updates: expected a number, got the string "x"');
+    p.talk = p.talk.slice(0, 3);
+    const again = rejected(decodeRunFile(json(p))).error.split('\n');
+    expect(again).toContain('talk[1].updates: 2 is not after the previous measurement (2 updates)');
+    expect(again).toContain('talk[2].updates: 99 is outside the recorded updates (0 to 6 done)');
   });
 
   it('lists at most five problems', () => {

@@ -2,11 +2,12 @@ import { create } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
-import type { BackendChoice, BackendReport, RunState, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendReport, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFile';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
+import { withTalk } from './talk';
 import { configFromHash, hashFromConfig } from './urlConfig';
 
 /** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
@@ -31,6 +32,13 @@ export interface RunSlice {
   /** Reference organisations' returns by deadline (minutes), as the worker reported them. */
   references: Record<number, References>;
   last: UpdateMessage | null;
+  /**
+   * What the live run's talk was worth, measured by the worker now and then (oldest first). It is
+   * the live run's even during a replay, which shows its recording's own measurements.
+   */
+  talk: TalkReport[];
+  /** Adds a measurement (one at fewer updates than the newest starts the history of a new run). */
+  pushTalk: (t: TalkReport) => void;
   error: string | null;
   setBackendChoice: (b: BackendChoice) => void;
   setBackend: (b: BackendReport | null) => void;
@@ -149,6 +157,8 @@ export const useApp = create<AppState>()((set, get) => ({
   metrics: [],
   references: {},
   last: null,
+  talk: [],
+  pushTalk: (t) => set((s) => ({ talk: withTalk(s.talk, t) })),
   error: null,
   setBackendChoice: (backendChoice) =>
     set((s) => {
@@ -162,7 +172,7 @@ export const useApp = create<AppState>()((set, get) => ({
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, error: null, episode: null, tick: 0 }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, episode: null, tick: 0 }),
   setError: (error) => set({ error }),
 
   selectedAgent: null,
@@ -236,6 +246,7 @@ export const selectReferences = (s: AppState) => s.references;
 export const selectRunState = (s: AppState) => s.runState;
 export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;
+export const selectTalk = (s: AppState) => s.talk;
 export const selectError = (s: AppState) => s.error;
 export const selectEpisode = (s: AppState) => s.episode;
 export const selectTick = (s: AppState) => s.tick;

@@ -1,14 +1,21 @@
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectMetrics, useApp } from '../store/store';
+import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
+import { replayTalk, talkAt } from '../store/talk';
 import { Explain } from './Explain';
 import { chartScales, range, seriesPath, type Frame } from './geometry';
+import { neededSentence, talkSentence, talkTone } from './talk';
 
 const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
+/** The same with room for percentage ticks ("100%"). */
+const MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 38 } };
 
-/** The counters drawn as small multiples, per episode of the batch. */
-const SERIES: { key: keyof UpdateMetrics; label: string; colour: string; hint: string }[] = [
+const percent = (v: number) => `${Math.round(v * 100)}%`;
+
+/** The counters drawn as small multiples, per episode of the batch (`format` for a share). */
+const SERIES: { key: keyof UpdateMetrics; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
   { key: 'useful', label: 'useful work', colour: '#0072b2', hint: 'agent-minutes that advanced a module' },
   { key: 'handoffs', label: 'handoffs that unblocked', colour: '#009e73', hint: 'DMs and reads that delivered a needed interface' },
+  { key: 'neededShare', label: 'deliveries that were needed', colour: '#e69f00', hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed', format: percent },
   { key: 'messages', label: 'messages', colour: '#56b4e9', hint: 'DMs + posts' },
   { key: 'duplicate', label: 'duplicate work', colour: '#d55e00', hint: 'minutes lost to two agents on one module' },
   { key: 'blocked', label: 'blocked work', colour: '#cc79a7', hint: 'minutes spent without the needed interface' },
@@ -16,25 +23,64 @@ const SERIES: { key: keyof UpdateMetrics; label: string; colour: string; hint: s
 ];
 
 function Mini({ metrics, s }: { metrics: UpdateMetrics[]; s: (typeof SERIES)[number] }) {
-  const values = metrics.map((m) => m[s.key] as number);
+  const values = metrics.map((m) => (m[s.key] as number | undefined) ?? 0);
+  const format = s.format ?? ((v: number) => v.toFixed(1));
   const [, hi] = range(values, [0, 1]);
-  const { x, y } = chartScales(MINI, Math.max(2, metrics.length), 0, Math.max(1, hi));
+  const frame = s.format ? MINI_PERCENT : MINI;
+  const { x, y } = chartScales(frame, Math.max(2, metrics.length), 0, Math.max(1, hi));
   const last = values[values.length - 1];
   return (
     <figure className="mini" data-testid={`mini-${s.key}`}>
       <figcaption title={s.hint}>
-        {s.label} <strong>{last === undefined ? '–' : last.toFixed(1)}</strong>
+        {s.label} <strong>{last === undefined ? '–' : format(last)}</strong>
       </figcaption>
-      <svg viewBox={`0 0 ${MINI.width} ${MINI.height}`} role="img" aria-label={`${s.label} per episode over ${metrics.length} updates`}>
+      <svg viewBox={`0 0 ${MINI.width} ${MINI.height}`} role="img" aria-label={`${s.label}${s.format ? '' : ' per episode'} over ${metrics.length} updates`}>
         {y.ticks(2).map((t) => (
-          <text key={t} className="tick" x={MINI.margin.left - 4} y={y(t)} dy="0.32em" textAnchor="end">
-            {t}
+          <text key={t} className="tick" x={frame.margin.left - 4} y={y(t)} dy="0.32em" textAnchor="end">
+            {s.format ? s.format(t) : t}
           </text>
         ))}
-        <line className="grid" x1={MINI.margin.left} x2={MINI.width - MINI.margin.right} y1={y(0)} y2={y(0)} />
+        <line className="grid" x1={frame.margin.left} x2={frame.width - frame.margin.right} y1={y(0)} y2={y(0)} />
         <path d={seriesPath(values.map((v, i) => [i, v]), x, y)} fill="none" stroke={s.colour} strokeWidth={1.5} />
       </svg>
     </figure>
+  );
+}
+
+/**
+ * What the swarm's talk is worth as trained so far: the worker's latest measurement of the live run
+ * (talking vs muted on fresh tasks), or in a replay the one its recording held at that update.
+ */
+function TalkValue() {
+  const talk = useApp(selectTalk);
+  const replay = useApp(selectReplay);
+  const live = talkAt(talk);
+  const r = replay ? replayTalk(replay.run, replay.index) : live;
+  // data-ms: what the live measurement cost in the worker (for tests and benchmarks; not shown).
+  return (
+    <div className={`talk ${r ? talkTone(r) : ''}`} data-testid="talk-value" data-ms={!replay && live ? Math.round(live.ms) : undefined}>
+      <h3>
+        What talk is worth{' '}
+        <Explain>
+          Now and then (at the start, every 25 updates or more, so that it takes at most a twentieth of the training time, and whenever training pauses or takes a single step) the swarm as trained so far plays fresh tasks it never trained on, at the final deadline, twice: once as it is, and once muted, its direct messages, board posts and board reads blocked so it must work, claim or wait instead. Both plays get the same tasks and the same seed, so the difference in the share of tests passing is what its talk is worth; when muting does better, the talk costs more minutes than it saves. A delivery is a direct message received or a board read; it was needed when it brought the receiver an interface it did not know yet and that an unfinished module depends on.
+        </Explain>
+      </h3>
+      {r ? (
+        <>
+          <p className="talk-gain" data-testid="talk-gain">
+            {talkSentence(r)}
+          </p>
+          <p data-testid="talk-needed">{neededSentence(r)}</p>
+          <p className="talk-note">
+            Measured on {r.tasks} fresh tasks at the {r.tmax}-minute deadline{r.messages > 0 ? `, ${r.messages.toFixed(1)} messages per episode talking` : ''}.
+          </p>
+        </>
+      ) : (
+        <p className="empty" data-testid="talk-empty">
+          {replay ? 'This recording holds no measurement of what talk is worth.' : 'Not measured yet: the swarm plays talking and muted at the start, then every 25 updates or more.'}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -46,6 +92,7 @@ export function WorkCurves() {
       <h2 id="work-title">
         Work, talk and waste <Explain>Per episode, averaged over each update's rollouts. Useful work and unblocking handoffs should rise as the swarm learns to coordinate; duplicate and blocked work show which skill is still missing, often long before the return moves. On parallel tasks the messages should fall to almost nothing.</Explain>
       </h2>
+      <TalkValue />
       <div className="minis">
         {SERIES.map((s) => (
           <Mini key={s.key} metrics={metrics} s={s} />

@@ -6,7 +6,7 @@ import { lastCheckpoint } from '../core/recorder';
 import type { RunFile } from '../core/runFile';
 import { createTrainerClient } from '../worker/client';
 import { recordingSaver, refreshRuns } from './runLibrary';
-import type { BackendChoice, RunState, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
 
 type Client = ReturnType<typeof createTrainerClient>;
 
@@ -60,6 +60,10 @@ export function useTrainer() {
           useApp.getState().setRunState(s);
           // A pause or the end of the run is a natural moment to keep what was recorded.
           if (s === 'paused' || s === 'finished') void recordingSaver.save(c.api);
+        }),
+        // Talk is measured rarely and shown at once (the live run's figure, whatever is on screen).
+        Comlink.proxy((t: TalkReport) => {
+          if (client.current === c) useApp.getState().pushTalk(t);
         }),
       )
       .then(() => c.api.setRecording(useApp.getState().recording))

@@ -1,5 +1,5 @@
 import type { RecordedUpdate } from '../core/recorder';
-import type { ModuleInfo, RunFacts } from '../core/runFile';
+import type { ModuleInfo, RunFacts, TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { RaceResult, ScalingPoint } from '../sim/organisations';
@@ -60,6 +60,15 @@ export interface RaceReport {
   ms: number;
 }
 
+/**
+ * What the swarm's talk is worth as trained so far (see TalkRecord: played on fresh tasks talking
+ * and muted), sent now and then while training; it is exactly what the recorder records, plus the
+ * milliseconds the measurement took in the worker.
+ */
+export interface TalkReport extends TalkRecord {
+  ms: number;
+}
+
 /** Worker state as the UI shows it. */
 export type RunState = 'idle' | 'running' | 'paused' | 'finished';
 
@@ -93,6 +102,10 @@ export interface TrainerApi {
   recording(name?: string): Promise<EncodedRun | null>;
   /** Races the single chain, best-of-N, the scripted organisation and the swarm as trained so far (between updates). */
   race(request: RaceRequest): Promise<RaceReport>;
-  /** Registers the receiver of updates and state changes (wrap with Comlink.proxy). */
-  subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void>;
+  /**
+   * Registers the receiver of updates, state changes and (optionally) talk measurements (wrap each
+   * with Comlink.proxy). Talk is measured only while `onTalk` is registered: after a fresh trainer or
+   * loaded weights, every so often while training runs, after a single step and when the loop stops.
+   */
+  subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void, onTalk?: (t: TalkReport) => void): Promise<void>;
 }

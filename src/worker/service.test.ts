@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
-import type { RunState, UpdateMessage } from './protocol';
-import { TrainerService } from './service';
+import type { RunState, TalkReport, UpdateMessage } from './protocol';
+import { TALK_DEFAULTS, TrainerService, talkInterval, type TalkOptions } from './service';
 import { decodeRunFile } from '../core/runFile';
 
 const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 6, tmaxEnd: 6, updates: 3, hidden: 16, scorer: 8 };
@@ -151,5 +151,90 @@ describe('TrainerService', () => {
     await expect(svc.start()).rejects.toThrow();
     await svc.reset(tiny);
     await svc.step();
+  });
+});
+
+describe('what talk is worth, measured by the service', () => {
+  /** A service that measures talk on 2 tasks every `every` updates, whatever the measurement costs. */
+  async function listening(talk: Partial<TalkOptions> = {}) {
+    const svc = new TrainerService(fast, { tasks: 2, every: 3, share: Infinity, ...talk });
+    const updates: UpdateMessage[] = [];
+    const talks: TalkReport[] = [];
+    await svc.subscribe(
+      (u) => void updates.push(u),
+      () => undefined,
+      (t) => void talks.push(t),
+    );
+    return { svc, updates, talks };
+  }
+
+  /** Waits for every queued operation (a talk measurement included), then for the deliveries. */
+  const settle = async (svc: TrainerService) => {
+    await svc.weights();
+    await flush();
+  };
+
+  it('sizes the interval to the cost: every N updates unless one measurement is dear', () => {
+    expect(talkInterval(TALK_DEFAULTS, 300, 800)).toBe(25);
+    expect(talkInterval(TALK_DEFAULTS, 500, 100)).toBe(100);
+    expect(talkInterval(TALK_DEFAULTS, 0, 100)).toBe(25);
+    expect(talkInterval(TALK_DEFAULTS, 500, 0)).toBe(25);
+  });
+
+  it('measures the fresh swarm, after a step, every N updates while running and at the end, and records it', async () => {
+    const { svc, talks } = await listening();
+    await svc.init({ ...tiny, updates: 10 }, 'cpu');
+    await settle(svc);
+    expect(talks.map((t) => t.updates)).toEqual([0]);
+    await svc.step();
+    await settle(svc);
+    expect(talks.map((t) => t.updates)).toEqual([0, 1]);
+    await svc.start();
+    await settle(svc);
+    expect(talks.map((t) => t.updates)).toEqual([0, 1, 4, 7, 10]);
+    for (const t of talks) {
+      expect(t).toMatchObject({ tmax: tiny.tmaxEnd, tasks: 2 });
+      for (const v of [t.ret, t.muted, t.neededShare]) expect(v >= 0 && v <= 1).toBe(true);
+      expect(t.messages).toBeGreaterThanOrEqual(0);
+      expect(t.ms).toBeGreaterThan(0);
+    }
+    const run = decodeRunFile((await svc.recording())!.bytes);
+    if (!run.ok) throw new Error(run.error);
+    expect(run.run.talk).toEqual(talks.map(({ ms: _, ...record }) => record));
+  });
+
+  it('brings the figures up to date on a pause, measures loaded weights again, and starts over on a reset', async () => {
+    const { svc, updates, talks } = await listening({ every: 1000 });
+    await svc.init({ ...tiny, updates: 1000 }, 'cpu');
+    const running = svc.start();
+    while (updates.length < 2) await flush();
+    await svc.pause();
+    await running;
+    await settle(svc);
+    expect(talks.map((t) => t.updates)).toEqual([0, updates.length]);
+    const { weights } = await svc.weights();
+    await svc.reset();
+    await settle(svc);
+    expect(talks.at(-1)?.updates).toBe(0);
+    const n = talks.length;
+    await svc.loadWeights(weights);
+    await settle(svc);
+    expect(talks).toHaveLength(n + 1);
+    expect(talks.at(-1)?.updates).toBe(0);
+  });
+
+  it('measures nothing without a listener, and does not change the training it measures', async () => {
+    const quiet = await subscribed();
+    await quiet.svc.init(tiny, 'cpu');
+    await quiet.svc.start();
+    const run = decodeRunFile((await quiet.svc.recording())!.bytes);
+    expect(run.ok && run.run.talk).toBeUndefined();
+    const { svc, updates, talks } = await listening({ every: 1 });
+    await svc.init(tiny, 'cpu');
+    await svc.start();
+    await settle(svc);
+    expect(talks.map((t) => t.updates)).toEqual([0, 1, 2, 3]);
+    const numbers = (us: UpdateMessage[]) => us.map((u) => [u.metrics.ret, u.metrics.entropy, u.metrics.loss]);
+    expect(numbers(updates)).toEqual(numbers(quiet.updates));
   });
 });

@@ -1,14 +1,14 @@
 import { RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
-import { cleanRunName, encodeRunFile, runFacts } from '../core/runFile';
+import { cleanRunName, encodeRunFile, runFacts, type TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
-import { referenceReturns, type References } from '../rl/compare';
+import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
 import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -21,6 +21,33 @@ export function macrotask(): Promise<void> {
     };
     port2.postMessage(null);
   });
+}
+
+/** How the service measures what the swarm's talk is worth (rl/compare `talkValue`). */
+export interface TalkOptions {
+  /** Fewest updates between two measurements while training runs. */
+  every: number;
+  /** Fresh evaluation tasks per measurement (each played talking and muted). */
+  tasks: number;
+  /** Most of the training time the measurements may take: `every` stretches when one is slow. */
+  share: number;
+}
+
+/**
+ * Every 25 updates on 8 tasks. Measured in Node on wasm (8 agents): one measurement takes about
+ * 0.3-0.45 s on long-coupled at deadline 80 (an update 0.7-0.8 s at the starting deadline 20, more
+ * later) and 0.1 s on coupled at deadline 24 (an update 0.25 s), so 1-2% of the training time; the 5%
+ * cap stretches the interval on tiny runs (3 agents, 2 rollouts: 0.15-0.2 s against 0.06 s an update).
+ */
+export const TALK_DEFAULTS: TalkOptions = { every: 25, tasks: 8, share: 0.05 };
+
+/**
+ * Updates to wait before the next talk measurement: `every`, or more when one measurement (`talkMs`)
+ * would take more than `share` of the training time at `updateMs` per update.
+ */
+export function talkInterval(o: TalkOptions, talkMs: number, updateMs: number): number {
+  if (!(talkMs > 0) || !(updateMs > 0)) return o.every;
+  return Math.max(o.every, Math.ceil(talkMs / (o.share * updateMs)));
 }
 
 /**
@@ -48,20 +75,36 @@ export class TrainerService implements TrainerApi {
   /** Records the run being trained (updates, showcase episodes, checkpoints) while `record` is on. */
   private recorder: RunRecorder | null = null;
   private record = true;
+  private onTalk: ((t: TalkReport) => void) | null = null;
+  private readonly talk: TalkOptions;
+  /** Updates done when talk was last measured for the current weights (-1: not yet). */
+  private talkAt = -1;
+  /** Updates done at which the running loop measures talk next. */
+  private nextTalk = 0;
+  /** A measurement is queued and has not started yet. */
+  private talkQueued = false;
+  /** init or reset calls under way: the trainer is about to be replaced, so it is not measured. */
+  private replacing = 0;
+  /** Running mean of an update's milliseconds (what the talk interval is sized against). */
+  private updateMs = 0;
 
-  constructor(chooseOptions: Partial<ChooseOptions> = {}) {
+  constructor(chooseOptions: Partial<ChooseOptions> = {}, talk: Partial<TalkOptions> = {}) {
     this.chooseOptions = chooseOptions;
+    this.talk = { ...TALK_DEFAULTS, ...talk };
   }
 
-  async subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void): Promise<void> {
+  async subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void, onTalk?: (t: TalkReport) => void): Promise<void> {
     this.onUpdate = onUpdate;
     this.onState = onState;
+    this.onTalk = onTalk ?? null;
     this.deliver(onState, this.state);
   }
 
   async init(config: Config, backend: BackendChoice): Promise<BackendReport> {
+    this.replacing++;
     await this.stopLoop();
     return this.exclusive(async () => {
+      this.replacing--;
       this.trainer?.dispose();
       this.trainer = null;
       const probe = createProbe(config);
@@ -104,12 +147,15 @@ export class TrainerService implements TrainerApi {
     if (this.loop) return;
     await this.exclusive(() => this.updateOnce());
     this.settleState();
+    this.queueTalk();
   }
 
   async reset(config?: Config): Promise<void> {
     this.requireTrainer();
+    this.replacing++;
     await this.stopLoop();
     await this.exclusive(async () => {
+      this.replacing--;
       const next = { ...(config ?? this.requireTrainer().config) };
       this.trainer?.dispose();
       this.trainer = null;
@@ -144,7 +190,11 @@ export class TrainerService implements TrainerApi {
 
   async loadWeights(weights: PolicyJSON): Promise<void> {
     this.requireTrainer();
-    await this.exclusive(async () => this.requireTrainer().loadWeights(weights));
+    await this.exclusive(async () => {
+      this.requireTrainer().loadWeights(weights);
+      this.talkAt = -1;
+      this.queueTalk();
+    });
   }
 
   async setRecording(on: boolean): Promise<void> {
@@ -181,10 +231,58 @@ export class TrainerService implements TrainerApi {
     });
   }
 
-  /** A new trainer for `config`, and a new recording of it. */
+  /** A new trainer for `config`, and a new recording of it; what its talk is worth is measured next. */
   private fresh(config: Config): void {
     this.trainer = new Trainer({ ...config });
     this.recorder = this.record ? new RunRecorder(this.trainer.config) : null;
+    this.talkAt = -1;
+    this.nextTalk = 0;
+    this.queueTalk();
+  }
+
+  /**
+   * Queues one talk measurement of the trainer as it will be then (at most one waits at a time), if
+   * someone listens. It runs between updates like every other operation.
+   */
+  private queueTalk(): void {
+    if (!this.onTalk || this.talkQueued) return;
+    this.talkQueued = true;
+    void this.exclusive(async () => {
+      this.talkQueued = false;
+      await this.measureTalk();
+    });
+  }
+
+  /** True when the running loop should measure talk now (its interval has passed). */
+  private talkDue(): boolean {
+    const t = this.trainer;
+    return !!t && !!this.onTalk && t.update !== this.talkAt && t.update >= this.nextTalk;
+  }
+
+  /**
+   * Plays the current policy on fresh evaluation tasks at the run's final deadline, talking and
+   * muted, under the run's structure; records and sends the result. Nothing happens without a
+   * trainer or a listener, or when the current weights were measured already. Call it exclusively.
+   */
+  private async measureTalk(): Promise<void> {
+    const t = this.trainer;
+    const send = this.onTalk;
+    if (!t || !send || t.update === this.talkAt || this.replacing > 0) return;
+    const c = t.config;
+    const t0 = performance.now();
+    try {
+      const v = await talkValue(t.policy, { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.talk.tasks, seed: c.seed, ...t.evaluationSetup() });
+      const ms = performance.now() - t0;
+      this.talkAt = t.update;
+      this.nextTalk = t.update + talkInterval(this.talk, ms, this.updateMs);
+      const record: TalkRecord = { updates: t.update, tmax: c.tmaxEnd, tasks: this.talk.tasks, ret: v.ret, muted: v.muted, neededShare: v.neededShare, messages: v.messages };
+      this.recorder?.addTalk(record);
+      this.deliver(send, { ...record, ms });
+    } catch (err) {
+      // A failed measurement must not stop training; the next one is tried at the next interval.
+      this.nextTalk = t.update + this.talk.every;
+      console.warn('trainer worker: measuring what talk is worth failed', err);
+    }
   }
 
   /** Runs `f` after every operation queued before it, whether those succeeded or failed. */
@@ -198,6 +296,7 @@ export class TrainerService implements TrainerApi {
   private async updateOnce(): Promise<boolean> {
     const t = this.trainer;
     if (!t || t.finished) return true;
+    const t0 = performance.now();
     const { metrics, events, showcaseTask, showcaseWork, structure } = await t.step();
     const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
@@ -216,12 +315,15 @@ export class TrainerService implements TrainerApi {
       if (r.wantsCheckpoint(t.update)) r.addCheckpoint(t.update, t.policy.toJSON());
     }
     if (this.onUpdate) this.deliver(this.onUpdate, message);
+    const ms = performance.now() - t0;
+    this.updateMs = this.updateMs > 0 ? 0.8 * this.updateMs + 0.2 * ms : ms;
     return t.finished;
   }
 
   private async runLoop(): Promise<void> {
     while (this.wantRun) {
       if (await this.exclusive(() => this.updateOnce())) break;
+      if (this.wantRun && this.talkDue()) await this.exclusive(() => this.measureTalk());
       await macrotask();
     }
   }
@@ -231,6 +333,8 @@ export class TrainerService implements TrainerApi {
     this.loop = null;
     this.wantRun = false;
     this.settleState();
+    // Paused or finished: the figures are brought up to the last update.
+    this.queueTalk();
   }
 
   /** Asks the loop to stop after the update in flight and waits for it (its error goes to `start`'s caller). */
