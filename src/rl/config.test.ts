@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromStrings, configToStrings, defaultConfig, SCHEMA } from './config';
+import { configFromStrings, configToStrings, defaultConfig, familyChange, SCHEMA } from './config';
 
 describe('config schema', () => {
   it('defaults satisfy their own ranges', () => {
@@ -38,5 +38,16 @@ describe('config schema', () => {
     expect(config.lr).toBe(defaultConfig().lr);
     expect(config.gamma).toBe(0);
     expect(issues).toHaveLength(3);
+  });
+});
+
+describe('familyChange', () => {
+  it('brings the new family its calibrated schedule while the run has the old family\'s', () => {
+    expect(familyChange(defaultConfig(), 'coupled')).toEqual({ family: 'coupled', tmaxStart: 8, tmaxEnd: 24 });
+    expect(familyChange({ family: 'coupled', tmaxStart: 8, tmaxEnd: 24 }, 'long-parallel')).toEqual({ family: 'long-parallel', tmaxStart: 20, tmaxEnd: 80 });
+    expect(familyChange({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80 }, 'long-search')).toEqual({ family: 'long-search', tmaxStart: 20, tmaxEnd: 80 });
+  });
+  it('keeps a schedule the user chose', () => {
+    expect(familyChange({ family: 'long-coupled', tmaxStart: 30, tmaxEnd: 80 }, 'coupled')).toEqual({ family: 'coupled' });
   });
 });

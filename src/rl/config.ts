@@ -1,5 +1,5 @@
 import { STRUCTURES, WORKER_POLICIES, type StructureKind, type WorkerPolicy } from '../sim/structure';
-import { FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
+import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
 import { ADVANTAGES, type AdvantageForm } from './advantages';
 import { SCHEDULE_SHAPES, type DeadlineSchedule, type ScheduleShape } from './schedule';
 
@@ -53,10 +53,10 @@ export type Field = NumField | EnumField | BoolField;
 
 /** The schema: type, range, default and a one-line help per field. */
 export const SCHEMA: { [K in keyof Config]: Field } = {
-  family: { kind: 'enum', values: FAMILIES, default: 'coupled', help: 'task family: parallel, coupled, search or mixed' },
+  family: { kind: 'enum', values: FAMILIES, default: 'long-coupled', help: 'task family: long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed' },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
-  updates: { kind: 'int', min: 1, max: 1000000, default: 600, help: 'policy updates' },
+  updates: { kind: 'int', min: 1, max: 1000000, default: 300, help: 'policy updates' },
   tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 4, help: 'different tasks (groups) per update' },
   groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
@@ -65,8 +65,8 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
   clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
   gradClip: { kind: 'float', min: 0, max: 100, default: 1, help: 'global gradient-norm clip (0 = off)' },
-  tmaxStart: { kind: 'int', min: 1, max: 200, default: 8, help: 'deadline (minutes) at the start of training' },
-  tmaxEnd: { kind: 'int', min: 1, max: 200, default: 24, help: 'deadline at the end of training (the evaluation deadline)' },
+  tmaxStart: { kind: 'int', min: 1, max: 200, default: 20, help: 'deadline (minutes) at the start of training' },
+  tmaxEnd: { kind: 'int', min: 1, max: 200, default: 80, help: 'deadline at the end of training (the evaluation deadline)' },
   tmaxShape: { kind: 'enum', values: SCHEDULE_SHAPES, default: 'linear', help: 'growth of the deadline: linear, exponential or step' },
   tmaxWarmup: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'updates held at the start deadline' },
   tmaxSteps: { kind: 'int', min: 1, max: 50, default: 4, help: 'stairs of the step shape' },
@@ -164,4 +164,16 @@ export function configToStrings(c: Config): Record<string, string> {
   const d = defaultConfig();
   for (const k of CONFIG_KEYS) if (c[k] !== d[k]) out[k] = String(c[k]);
   return out;
+}
+
+/**
+ * The settings a change of task family makes: the family, and its calibrated deadline schedule when
+ * the run still has the old family's (a first-round family at 20 -> 80 minutes, or a long one at
+ * 8 -> 24, would teach nothing); a schedule the user chose stays.
+ */
+export function familyChange(c: Pick<Config, 'family' | 'tmaxStart' | 'tmaxEnd'>, family: Family): Partial<Config> {
+  const old = calibratedSchedule(c.family);
+  const next = calibratedSchedule(family);
+  if (c.tmaxStart !== old.start || c.tmaxEnd !== old.end) return { family };
+  return { family, tmaxStart: next.start, tmaxEnd: next.end };
 }

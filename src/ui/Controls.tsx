@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ADVANTAGES } from '../rl/advantages';
-import { SCHEMA } from '../rl/config';
+import { familyChange, SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
 import { selectConfig, selectRunState, useApp } from '../store/store';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
@@ -58,7 +58,7 @@ export function Controls({ controls }: { controls: TrainerControls }) {
         )}
       </div>
       <div className="settings">
-        <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure({ family })} />
+        <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure(familyChange(c, family))} />
         <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />
         <SelectField label="advantage" testId="advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => controls.configure({ advantage })} />
         <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />

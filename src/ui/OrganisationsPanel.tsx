@@ -194,7 +194,8 @@ export function OrganisationsPanel({ controls }: { controls: TrainerControls }) 
     setBusy(true);
     setError(null);
     try {
-      setReport(await api.race({ threshold: Number(threshold), horizon: 72, tasks: 24, agentCounts: [1, 2, 4, 8, 16] }));
+      // Equal compute over three times the run's final deadline (72 minutes at the first round's 24).
+      setReport(await api.race({ threshold: Number(threshold), horizon: 3 * useApp.getState().config.tmaxEnd, tasks: 24, agentCounts: [1, 2, 4, 8, 16] }));
     } catch (e) {
       setError(`The race could not run: ${e instanceof Error ? e.message : String(e)}`);
     } finally {

@@ -225,8 +225,8 @@ export async function keepRun(run: RunFile): Promise<void> {
   }
 }
 
-/** The task families with a pretrained swarm shipped in `public/pretrained/`. */
-export const PRETRAINED = ['coupled', 'parallel', 'search', 'mixed'] as const;
+/** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
+export const PRETRAINED = ['long-coupled', 'coupled', 'parallel', 'search', 'mixed'] as const;
 
 /** Loads the shipped pretrained swarm of a task family into replay mode. */
 export async function openPretrained(family: (typeof PRETRAINED)[number]): Promise<void> {
