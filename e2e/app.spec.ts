@@ -33,6 +33,22 @@ test('a schedule slider redraws the curve and changes the deadline the trainer u
   await expect(page.getByTestId('readout')).toContainText('13 min', { timeout: 60_000 });
 });
 
+test('the app opens on long-coupled tasks; picking a first-round family brings its schedule', async ({ page }) => {
+  await page.goto('/#backend=cpu');
+  await expect(page.getByTestId('family')).toHaveValue('long-coupled');
+  await expect(page.getByTestId('tmax-start')).toHaveValue('20');
+  await expect(page.getByTestId('tmax-end')).toHaveValue('80');
+  await page.getByTestId('family').selectOption('coupled');
+  await expect(page.getByTestId('tmax-start')).toHaveValue('8');
+  await expect(page.getByTestId('tmax-end')).toHaveValue('24');
+  expect(page.url()).toMatch(/family=coupled/);
+  // A schedule the user set stays when the family changes.
+  await page.getByTestId('tmax-start').fill('13');
+  await page.getByTestId('family').selectOption('long-parallel');
+  await expect(page.getByTestId('tmax-start')).toHaveValue('13');
+  await expect(page.getByTestId('tmax-end')).toHaveValue('24');
+});
+
 test('the URL round-trips the config', async ({ page }) => {
   await page.goto('/#family=parallel&agents=5&seed=7&advantage=rloo');
   await expect(page.getByTestId('family')).toHaveValue('parallel');
@@ -135,7 +151,8 @@ test('the settings panel holds every other schema field; an extreme value is cla
 });
 
 test('the page has no serious accessibility violations (axe, WCAG 2 A/AA)', async ({ page }) => {
-  await page.goto(`/#${SMALL}&backend=cpu`);
+  // wasm: the organisations race plays the swarm too, which the cpu backend does slowly.
+  await page.goto(`/#${SMALL}&backend=wasm`);
   await ready(page);
   await page.getByTestId('playback-speed').selectOption('0');
   await page.getByTestId('step').click();

@@ -27,6 +27,8 @@ test('a recorded run survives a reload, replays at a chosen update and minute, a
   await record(page, 5);
   await expect(page.getByTestId('record-status')).toContainText('last saved', { timeout: 30_000 });
   await expect(page.getByTestId('library-row')).toHaveCount(1);
+  // The save after the fifth step has landed (it queues behind that step's talk measurement).
+  await expect(page.getByTestId('library-row').first().locator('td.num').nth(1)).toHaveText('5', { timeout: 30_000 });
 
   await page.reload();
   await ready(page);
@@ -142,12 +144,12 @@ test('a pretrained swarm opens at once in replay and can be trained further', as
   await page.getByTestId('replay-continue').click();
   await expect(page.getByTestId('replay-bar')).toHaveCount(0);
   await expect(page.getByTestId('family')).toHaveValue('coupled');
+  // Trained weights from the start: the swarm is measured on 8 fresh tasks at the final deadline
+  // before any update (a fresh swarm passes a few per cent of the tests there; this one most).
+  // (A figure of the swarm the page opened with may show until then.)
+  const gain = page.getByTestId('talk-gain');
+  const talking = async () => Number(/(\d\.\d\d) talking vs \d\.\d\d muted, before training/.exec((await gain.textContent()) ?? '')?.[1] ?? 0);
+  await expect.poll(talking, { timeout: 60_000 }).toBeGreaterThan(0.5);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 60_000 });
-  // Trained weights from the start: a fresh swarm stays below a single agent for its first updates
-  // (about 0 against 0.11 at this deadline); this one is above it at once.
-  const dd = page.getByTestId('readout').locator('dd');
-  const first = Number(await dd.nth(2).textContent());
-  const singleChain = Number(await dd.nth(5).textContent());
-  expect(first).toBeGreaterThan(singleChain);
 });

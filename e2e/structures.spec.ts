@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 
-/** A small, fast run: 1 task x 2 rollouts per update, whole episodes shown at once. */
-const SMALL = 'tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
+/** A small, fast run: the first round's coupled tasks (8 -> 24 minutes), 1 task x 2 rollouts per update, whole episodes shown at once. */
+const SMALL = 'family=coupled&tmaxStart=8&tmaxEnd=24&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
 
 async function ready(page: Page): Promise<void> {
   await expect(page.getByTestId('backend-badge')).not.toHaveText(/Choosing/, { timeout: 60_000 });
@@ -92,7 +92,8 @@ for (const a of ABLATIONS) {
 }
 
 test('the curves overlay a recorded run to compare with, and the organisations race', async ({ page }) => {
-  await page.goto(`/#${SMALL}&agents=3`);
+  // wasm: the organisations race plays the swarm too, which the cpu backend does slowly.
+  await page.goto(`/#${SMALL.replace('backend=cpu', 'backend=wasm')}&agents=3`);
   await ready(page);
   await step(page, 1);
   await step(page, 2);

@@ -1,5 +1,6 @@
 import { SCHEDULE_SHAPES } from '../rl/schedule';
 import { SCHEMA } from '../rl/config';
+import { calibratedSchedule } from '../sim/task';
 import { selectConfig, selectMetrics, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
@@ -25,7 +26,9 @@ export function ScheduleEditor({ controls }: { controls: TrainerControls }) {
   const done = useApp(selectMetrics).filter((m) => m.phase === 'rlcr').length;
   const pts = scheduleSeries(c);
   const { x, y } = chartScales(FRAME, c.updates, 0, Math.max(c.tmaxStart, c.tmaxEnd));
-  const maxT = Math.min(60, (SCHEMA.tmaxEnd as { max: number }).max);
+  // The sliders reach at least an hour, twice the family's calibrated final deadline (160 min on the
+  // long families), and always the current values.
+  const maxT = Math.min((SCHEMA.tmaxEnd as { max: number }).max, Math.max(60, 2 * calibratedSchedule(c.family).end, c.tmaxStart, c.tmaxEnd));
   return (
     <section className="panel" aria-labelledby="schedule-title" data-testid="schedule">
       <h2 id="schedule-title">

@@ -157,10 +157,7 @@ export function useTrainer() {
         s.setConfig({ ...run.config, prior: 0 });
         s.clearRun();
         const config = useApp.getState().config;
-        call(async (c) => {
-          await c.api.reset(config);
-          await c.api.loadWeights(cp.weights);
-        });
+        call((c) => c.api.resetWith(config, cp.weights));
       },
       [call],
     ),

@@ -92,6 +92,11 @@ export interface TrainerApi {
   weights(): Promise<{ updates: number; weights: PolicyJSON }>;
   /** Replaces the policy's weights (same network size), e.g. to continue training a recorded swarm. */
   loadWeights(weights: PolicyJSON): Promise<void>;
+  /**
+   * A fresh trainer for `config` that starts from `weights`, in one step: nothing queued after it
+   * (a Step clicked meanwhile) can run on the fresh trainer's random weights.
+   */
+  resetWith(config: Config, weights: PolicyJSON): Promise<void>;
   /** Records the run from now on (on by default), or stops recording it. */
   setRecording(on: boolean): Promise<void>;
   /**

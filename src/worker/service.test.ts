@@ -88,6 +88,25 @@ describe('TrainerService', () => {
     await expect(svc.loadWeights({ ...a.weights, shape: { ...a.weights.shape, hidden: 32 } })).rejects.toThrow(/hidden 32/);
   });
 
+  it('resets onto given weights in one step: a step sent right after trains from them, not from fresh ones', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.step();
+    const a = await svc.weights();
+    await svc.reset(tiny);
+    // Sent without waiting, as a click right after "Train on from this swarm" would be.
+    const continued = svc.resetWith({ ...tiny, seed: 9 }, a.weights);
+    const stepped = svc.step();
+    await Promise.all([continued, stepped]);
+    const after = await svc.weights();
+    expect(after.updates).toBe(1);
+    // One update from `a`, not from the fresh seed-9 weights: the same as stepping from `a` by hand.
+    await svc.reset({ ...tiny, seed: 9 });
+    await svc.loadWeights(a.weights);
+    await svc.step();
+    expect((await svc.weights()).weights.weights).toEqual(after.weights.weights);
+  });
+
   it('records the run it trains: every update, episodes, a final checkpoint, a fresh recording per reset', async () => {
     const { svc } = await subscribed();
     await svc.init(tiny, 'cpu');

@@ -197,6 +197,23 @@ export class TrainerService implements TrainerApi {
     });
   }
 
+  async resetWith(config: Config, weights: PolicyJSON): Promise<void> {
+    this.requireTrainer();
+    // Queued at once (not after the running loop has stopped), so that a command sent after this one
+    // runs on the new trainer; the loop stops after its update in flight.
+    this.wantRun = false;
+    const replaced = this.exclusive(async () => {
+      this.trainer?.dispose();
+      this.trainer = null;
+      this.fresh({ ...config }, false);
+      this.requireTrainer().loadWeights(weights);
+      this.setState('idle');
+      this.queueTalk();
+    });
+    await this.stopLoop();
+    await replaced;
+  }
+
   async setRecording(on: boolean): Promise<void> {
     await this.exclusive(async () => {
       this.record = on;
@@ -232,12 +249,12 @@ export class TrainerService implements TrainerApi {
   }
 
   /** A new trainer for `config`, and a new recording of it; what its talk is worth is measured next. */
-  private fresh(config: Config): void {
+  private fresh(config: Config, measure = true): void {
     this.trainer = new Trainer({ ...config });
     this.recorder = this.record ? new RunRecorder(this.trainer.config) : null;
     this.talkAt = -1;
     this.nextTalk = 0;
-    this.queueTalk();
+    if (measure) this.queueTalk();
   }
 
   /**
