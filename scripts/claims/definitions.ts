@@ -140,22 +140,24 @@ export interface Suite {
   latency: { agents: number; updates: number; short: number; long: number };
   /** C5: updates of the critic continuations. */
   continueUpdates: number;
+  /** The entropy bonus of every condition. */
+  entropy: number;
 }
 
 export const SUITE_NAMES = ['long', 'short'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export const SUITES: Record<SuiteName, Suite> = {
-  long: { name: 'long', coupled: 'long-coupled', parallel: 'long-parallel', search: 'long-search', start: 20, end: 80, updates: 300, sideUpdates: 200, prior: 100, latency: { agents: 4, updates: 200, short: 80, long: 160 }, continueUpdates: 100 },
-  short: { name: 'short', coupled: 'coupled', parallel: 'parallel', search: 'search', start: 8, end: 24, updates: 600, sideUpdates: 300, prior: 150, latency: { agents: 4, updates: 250, short: 40, long: 80 }, continueUpdates: 100 },
+  long: { name: 'long', coupled: 'long-coupled', parallel: 'long-parallel', search: 'long-search', start: 20, end: 80, updates: 300, sideUpdates: 200, prior: 100, latency: { agents: 4, updates: 200, short: 80, long: 160 }, continueUpdates: 100, entropy: 0.0002 },
+  short: { name: 'short', coupled: 'coupled', parallel: 'parallel', search: 'search', start: 8, end: 24, updates: 600, sideUpdates: 300, prior: 150, latency: { agents: 4, updates: 250, short: 40, long: 80 }, continueUpdates: 100, entropy: 0.001 },
 };
 
 /** Every training condition the claims of `suite` use, by id. Every condition pins its family, schedule and updates, so a change of the defaults leaves it alone. */
 export function conditionsOf(S: Suite): Record<string, Condition> {
-  const base: Partial<Config> = { family: S.coupled, agents: 8, updates: S.updates, tmaxStart: S.start, tmaxEnd: S.end };
+  const base: Partial<Config> = { family: S.coupled, agents: 8, updates: S.updates, tmaxStart: S.start, tmaxEnd: S.end, entropy: S.entropy };
   const fixed = { tmaxStart: S.end, tmaxEnd: S.end };
   const L = S.latency;
-  const latency = { family: S.coupled, agents: L.agents, updates: L.updates };
+  const latency = { family: S.coupled, agents: L.agents, updates: L.updates, entropy: S.entropy };
   const cont = { ...fixed, updates: S.continueUpdates, critic: true };
   return {
     coupled: { id: 'coupled', label: `default: ${S.coupled}, 8 agents, ${S.updates} updates, deadline ${S.start} -> ${S.end}`, overrides: base },

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PolicyActor } from '../../src/rl/actor';
 import { compareOrganisations, evaluationTasks } from '../../src/rl/compare';
-import { configToStrings, defaultConfig, SCHEMA, type Config } from '../../src/rl/config';
+import { CONFIG_KEYS, defaultConfig, SCHEMA, type Config } from '../../src/rl/config';
 import { MutedActor } from '../../src/rl/muted';
 import { SwarmPolicy } from '../../src/rl/policy';
 import { Trainer } from '../../src/rl/trainer';
@@ -32,7 +32,7 @@ import { RULES_TEXT, type Verdict } from './rules';
 import { runJobs, runTsxChild, type TrainJob } from './schedule';
 
 /** Bumped whenever training or evaluation changes what a cached run would contain. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 
 /** Share of the RLCR updates after which a checkpoint is evaluated (0 = before RLCR, 1 = the end). */
 export const CHECKPOINTS = [0, 0.1, 0.25, 0.5, 0.75, 1];
@@ -208,12 +208,15 @@ export class ConditionStore {
 
   /**
    * Cache key of a condition and seed: a hash of everything that determines the run. The config
-   * enters as its differences from the defaults, so a new config field whose default changes nothing
-   * leaves the keys (and the cache) valid.
+   * enters whole (every field, in schema order), so a change of the defaults can never make a run
+   * trained under the old defaults pass for one under the new (version 1 hashed the differences from
+   * the defaults, and a changed default entropy did exactly that). Adding a config field changes
+   * every key.
    */
   key(id: string, seed: number): string {
     const parent = CONDITIONS[id].from ? this.key(CONDITIONS[id].from!, seed) : null;
-    const what = { v: CACHE_VERSION, config: configToStrings({ ...this.config(id), seed }), parent, evalTasks: this.scale.evalTasks, checkpointTasks: this.scale.checkpointTasks, checkpoints: CHECKPOINTS };
+    const config = { ...this.config(id), seed };
+    const what = { v: CACHE_VERSION, config: Object.fromEntries(CONFIG_KEYS.map((k) => [k, config[k]])), parent, evalTasks: this.scale.evalTasks, checkpointTasks: this.scale.checkpointTasks, checkpoints: CHECKPOINTS };
     return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16);
   }
 

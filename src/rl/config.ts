@@ -61,7 +61,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
   lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.003, help: 'Adam learning rate' },
-  entropy: { kind: 'float', min: 0, max: 1, default: 0.001, help: 'entropy bonus (scale it to the advantages)' },
+  entropy: { kind: 'float', min: 0, max: 1, default: 0.0002, help: 'entropy bonus (scale it to the advantages: 0.001 suited the first round\'s 24-minute episodes)' },
   epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
   clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
   gradClip: { kind: 'float', min: 0, max: 100, default: 1, help: 'global gradient-norm clip (0 = off)' },
