@@ -148,7 +148,7 @@ export const SUITE_NAMES = ['long', 'short'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export const SUITES: Record<SuiteName, Suite> = {
-  long: { name: 'long', coupled: 'long-coupled', parallel: 'long-parallel', search: 'long-search', start: 20, end: 80, updates: 300, sideUpdates: 200, prior: 100, latency: { agents: 4, updates: 200, short: 80, long: 160 }, continueUpdates: 100, entropy: 0.0002 },
+  long: { name: 'long', coupled: 'long-coupled', parallel: 'long-parallel', search: 'long-search', start: 20, end: 80, updates: 300, sideUpdates: 200, prior: 100, latency: { agents: 4, updates: 200, short: 80, long: 160 }, continueUpdates: 50, entropy: 0.0002 },
   short: { name: 'short', coupled: 'coupled', parallel: 'parallel', search: 'search', start: 8, end: 24, updates: 600, sideUpdates: 300, prior: 150, latency: { agents: 4, updates: 250, short: 40, long: 80 }, continueUpdates: 100, entropy: 0.001 },
 };
 

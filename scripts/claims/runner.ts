@@ -428,7 +428,7 @@ export function writeSummary(out: string, scale: Scale): string {
   for (const id of CLAIM_IDS) {
     const f = join(out, id, 'verdict.json');
     if (!existsSync(f)) {
-      rows.push([`[${id}](${id}/README.md)`, CLAIMS.find((c) => c.id === id)!.title, 'pending', '']);
+      rows.push([id, CLAIMS.find((c) => c.id === id)!.title, 'pending (not run into this folder)', '']);
       continue;
     }
     const v = JSON.parse(readFileSync(f, 'utf8')) as VerdictFile;
