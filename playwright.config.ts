@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 const systemChromium = '/usr/bin/chromium';
-const port = 4173;
+// E2E_PORT lets two checkouts run their suites side by side without serving each other's build.
+const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
