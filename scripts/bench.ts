@@ -19,6 +19,7 @@ import { Trainer } from '../src/rl/trainer';
 import { randomPolicy } from '../src/sim/baselines';
 import { SprintEnv } from '../src/sim/env';
 import { AGENT_DIM, encodeObservations, GLOBAL_DIM, MODULE_DIM, OBS_DIM } from '../src/sim/observe';
+import { encodeObservationsReference } from '../src/sim/observeReference';
 import { generateTask, MAX_AGENTS, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
@@ -156,6 +157,8 @@ function progress(msg: string): void {
 /** Throughput of one environment variant over the measured repetitions. */
 interface EnvVariant {
   episodesPerRep: number;
+  /** Milliseconds per simulated minute of each repetition, in order. */
+  perRepMs: number[];
   /** Agent-steps (one agent acting for one minute) per second, per repetition. */
   agentStepsPerSec: Summary;
   /** Milliseconds per simulated minute of all B x N agents, per repetition. */
@@ -172,6 +175,8 @@ interface EnvResult {
   /** Rollouts that passed all their tests before the deadline under the random actions. */
   finishedRollouts: number;
   withObservations: EnvVariant;
+  /** The same with the plain per-feature encoder of the first two rounds (observeReference.ts), timed beside it. */
+  withReferenceObservations: EnvVariant;
   stepOnly: EnvVariant;
 }
 
@@ -204,38 +209,41 @@ function benchEnv(plan: Plan): EnvResult {
   const R = B * agents;
   const obs = new Float32Array(minutes * R * OBS_DIM);
 
-  const episodes = (count: number, encode: boolean): number => {
+  type Encoder = typeof encodeObservations | null;
+  const episodes = (count: number, encode: Encoder): number => {
     const t0 = performance.now();
     for (let e = 0; e < count; e++) {
       env.reset(tasks, ENV_SEED, DEADLINE);
       for (let t = 0; t < minutes; t++) {
-        if (encode) encodeObservations(env, obs, t * R * OBS_DIM);
+        if (encode) encode(env, obs, t * R * OBS_DIM);
         env.step(actions[t]);
       }
     }
     return performance.now() - t0;
   };
 
-  const variant = (encode: boolean): EnvVariant => {
+  // The variants take turns repetition by repetition, so a busy machine slows them alike and their
+  // ratio stays meaningful.
+  const encoders: Encoder[] = [encodeObservations, encodeObservationsReference, null];
+  progress('environment: calibrating');
+  const perRep = encoders.map((encode) => {
     episodes(3, encode);
     const perEpisode = episodes(3, encode) / 3;
-    const episodesPerRep = Math.max(1, Math.round(plan.envRepMs / perEpisode));
-    for (let r = 0; r < plan.envWarmup; r++) episodes(episodesPerRep, encode);
-    const rate: number[] = [];
-    const perMinute: number[] = [];
-    for (let r = 0; r < plan.envReps; r++) {
-      const ms = episodes(episodesPerRep, encode);
-      rate.push((episodesPerRep * minutes * R) / (ms / 1000));
-      perMinute.push(ms / (episodesPerRep * minutes));
-    }
-    return { episodesPerRep, agentStepsPerSec: summarise(rate), msPerMinute: summarise(perMinute) };
-  };
-
-  progress('environment: step + observations');
-  const withObservations = variant(true);
-  progress('environment: step only');
-  const stepOnly = variant(false);
-  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, stepOnly };
+    return Math.max(1, Math.round(plan.envRepMs / perEpisode));
+  });
+  for (let r = 0; r < plan.envWarmup; r++) encoders.forEach((encode, v) => episodes(perRep[v], encode));
+  const rate = encoders.map((): number[] => []);
+  const perMinute = encoders.map((): number[] => []);
+  for (let r = 0; r < plan.envReps; r++) {
+    progress(`environment: repetition ${r + 1}/${plan.envReps}`);
+    encoders.forEach((encode, v) => {
+      const ms = episodes(perRep[v], encode);
+      rate[v].push((perRep[v] * minutes * R) / (ms / 1000));
+      perMinute[v].push(ms / (perRep[v] * minutes));
+    });
+  }
+  const [withObservations, withReferenceObservations, stepOnly] = encoders.map((_, v): EnvVariant => ({ episodesPerRep: perRep[v], perRepMs: perMinute[v], agentStepsPerSec: summarise(rate[v]), msPerMinute: summarise(perMinute[v]) }));
+  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, withReferenceObservations, stepOnly };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -480,8 +488,10 @@ function printEnv(r: EnvResult, plan: Plan): void {
   const row = (name: string, v: EnvVariant) => [name, String(v.episodesPerRep), range(v.agentStepsPerSec, 2, 1e-6), range(v.msPerMinute, 3)];
   table(
     ['variant', 'episodes/rep', 'M agent-steps/s', 'ms per minute (B x N agents)'],
-    [row('step + encodeObservations', r.withObservations), row('step only', r.stepOnly)],
+    [row('step + encodeObservations', r.withObservations), row('step + reference encoder (before)', r.withReferenceObservations), row('step only', r.stepOnly)],
   );
+  const ratios = r.withReferenceObservations.perRepMs.map((ref, i) => ref / r.withObservations.perRepMs[i]);
+  console.log(`  fast vs reference encoder, same repetitions: ${f(median(ratios), 2)}x the agent-steps per second (median of per-repetition ratios)`);
   const whole = r.withObservations.msPerMinute.median;
   const step = r.stepOnly.msPerMinute.median;
   console.log(`  split of one minute: env.step ${f(step, 3)} ms, encodeObservations ~${f(whole - step, 3)} ms (${f((100 * (whole - step)) / whole, 0)}% of the minute)`);

@@ -4,7 +4,8 @@ import type { SprintEnv } from '../sim/env';
 import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
 import type { ActionSource } from '../sim/policy';
 import { mixSeed, nextFloat } from '../sim/rng';
-import type { SwarmPolicy } from './policy';
+import { flatProbabilities, packDecisions } from './decisions';
+import { decisionTensors, type SwarmPolicy } from './policy';
 
 /**
  * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents,
@@ -18,6 +19,7 @@ export class PolicyActor implements ActionSource {
   private rng = new Uint32Array(0);
   private obs = new Float32Array(0);
   private mask = new Float32Array(0);
+  private probs = new Float32Array(0);
   /**
    * @param seed seeds the sampling streams at every `reset`; change it between episodes (the trainer
    * does, per update) to draw fresh samples.
@@ -49,9 +51,18 @@ export class PolicyActor implements ActionSource {
    */
   async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
     const R = env.B * env.N;
-    const probsT = tf.tidy(() => tf.exp(this.policy.logProbs(tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS]), env.N).logp));
-    const probs = (await probsT.data()) as Float32Array;
-    probsT.dispose();
+    const M = scoredModules(env);
+    const A = env.N;
+    const rows = packDecisions(obs, mask, R, M, A);
+    const headsT = tf.tidy(() => {
+      const h = this.policy.heads(decisionTensors(rows));
+      return tf.concat([h.kind, h.arg.reshape([R, 2 * M]), h.dm], 1);
+    });
+    const heads = (await headsT.data()) as Float32Array;
+    headsT.dispose();
+    if (this.probs.length < R * NUM_ACTIONS) this.probs = new Float32Array(R * NUM_ACTIONS);
+    const probs = this.probs;
+    flatProbabilities(heads, R, M, A, probs);
     for (let r = 0; r < R; r++) {
       const base = r * NUM_ACTIONS;
       let pick = A_IDLE;
@@ -76,4 +87,11 @@ export class PolicyActor implements ActionSource {
       if (logp) logp[r] = Math.log(Math.max(probs[base + pick], 1e-30));
     }
   }
+}
+
+/** Modules the policy scores for `env`: its largest task's (the rest of the rows are empty and illegal). */
+export function scoredModules(env: SprintEnv): number {
+  let M = 1;
+  for (let b = 0; b < env.B; b++) M = Math.max(M, env.M[b]);
+  return M;
 }

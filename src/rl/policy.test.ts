@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
-import { SwarmPolicy } from './policy';
+import { packDecisions } from './decisions';
+import { decisionTensors, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
 beforeAll(async () => {
@@ -70,14 +71,17 @@ describe('SwarmPolicy', () => {
   });
 });
 
-describe('the padded per-kind log-softmax', () => {
+describe('the heads (one log-softmax per head over packed rows)', () => {
   it('gives the reference log-probabilities of every legal action, and their gradients', () => {
     const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 5);
     const R = 64;
     const rng = new Rng(9, 1);
     const m = new Float32Array(R * NUM_ACTIONS);
     for (let i = 0; i < m.length; i++) m[i] = rng.next() < 0.6 ? 1 : 0;
-    for (let r = 0; r < R; r++) m[r * NUM_ACTIONS + A_IDLE] = 1;
+    for (let r = 0; r < R; r++) {
+      m[r * NUM_ACTIONS + A_IDLE] = 1;
+      m.fill(0, r * NUM_ACTIONS + A_DM + 8, r * NUM_ACTIONS + A_POST); // a team of 8: no DM beyond it, as in the env
+    }
     for (let a = A_DM; a < A_POST; a++) m[3 * NUM_ACTIONS + a] = 0; // a row with no legal DM at all
     const obs = tf.randomUniform([R, OBS_DIM], 0, 2, 'float32', 3) as tf.Tensor2D;
     const mask = tf.tensor2d(m, [R, NUM_ACTIONS]);
@@ -93,17 +97,44 @@ describe('the padded per-kind log-softmax', () => {
     const g1 = tf.variableGrads(() => tf.sum(tf.mul(p.logProbs(obs, mask, 8).logp, weights)) as tf.Scalar, vars).grads;
     const g2 = tf.variableGrads(() => tf.sum(tf.mul(referenceLogProbs(p, obs, mask, 8), weights)) as tf.Scalar, vars).grads;
     // Relative to the norm of the whole gradient: some entries (the bias shared by all modules' work
-    // logits) are exactly zero in both, up to rounding.
+    // logits) are exactly zero in the reference, up to rounding, and absent from the heads, which
+    // leave those biases out because they cancel.
     let diff = 0;
     let norm = 0;
     for (const k of Object.keys(g2)) {
-      const a = g1[k].dataSync();
+      const a = g1[k]?.dataSync() ?? new Float32Array(g2[k].size);
       const b = g2[k].dataSync();
       for (let i = 0; i < b.length; i++) (diff += (a[i] - b[i]) ** 2), (norm += b[i] ** 2);
     }
     expect(norm).toBeGreaterThan(1e-6);
     expect(Math.sqrt(diff / norm)).toBeLessThan(1e-4);
     tf.dispose([obs, mask, weights, ...Object.values(g1), ...Object.values(g2)]);
+    p.dispose();
+  });
+});
+
+describe('learning over packed rows', () => {
+  it('gives the same gradients with the inputs transposed once for every epoch as without', () => {
+    const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 6);
+    const R = 24;
+    const rng = new Rng(4, 1);
+    const obs = Float32Array.from({ length: R * OBS_DIM }, () => rng.next());
+    const mask = new Float32Array(R * NUM_ACTIONS).fill(1);
+    for (let r = 0; r < R; r++) mask.fill(0, r * NUM_ACTIONS + A_DM + 5, r * NUM_ACTIONS + A_POST);
+    const rows = packDecisions(obs, mask, R, 9, 5);
+    const grads = (forLearning: boolean) =>
+      tf.tidy(() => {
+        const d = decisionTensors(rows, forLearning);
+        const { grads: g } = tf.variableGrads(() => {
+          const h = p.heads(d);
+          return tf.addN([tf.sum(tf.mul(h.kind, tf.exp(h.kind))), tf.sum(tf.exp(h.arg)), tf.sum(tf.square(h.dm.clipByValue(-5, 0))), tf.sum(h.value)]) as tf.Scalar;
+        }, Object.values(p.vars));
+        return Object.fromEntries(Object.entries(g).map(([k, t]) => [k, Array.from(t.dataSync())]));
+      });
+    const once = grads(true);
+    const plain = grads(false);
+    expect(Object.keys(once).sort()).toEqual(Object.keys(plain).sort());
+    for (const k of Object.keys(plain)) for (let i = 0; i < plain[k].length; i++) expect(once[k][i]).toBeCloseTo(plain[k][i], 5);
     p.dispose();
   });
 });

@@ -3,7 +3,8 @@ import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK, NUM_ACTIONS } from '../s
 import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
-import { dense } from './dense';
+import { type ChoiceRows, type DecisionRows, ILLEGAL, KINDS, packDecisions, TRUNK_WIDTH } from './decisions';
+import { dense, denseData } from './dense';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -26,48 +27,6 @@ export const KIND_SEGMENTS: [number, number][] = [
 ];
 
 export const DEFAULT_SHAPE: PolicyShape = { hidden: 64, scorer: 32 };
-
-const KIND_COUNT = KIND_SEGMENTS.length;
-/** Width of one kind's slot in the padded layout: the longest kind (the DM recipients). */
-const SEG = Math.max(...KIND_SEGMENTS.map(([a, b]) => b - a));
-
-/**
- * Selection matrices of the padded per-kind layout, made once per backend (never disposed). The
- * moves in and out of it are products with 0/1 matrices that have one 1 per column, so they copy
- * values exactly (a gather would do the same, but its gradient has no wasm kernel).
- */
-let layoutTensors: { backend: string; toPadded: tf.Tensor2D; padding: tf.Tensor1D; fromPadded: tf.Tensor2D; kindOf: tf.Tensor2D; kindOfT: tf.Tensor2D } | null = null;
-
-function layout(): NonNullable<typeof layoutTensors> {
-  const backend = tf.getBackend();
-  if (layoutTensors?.backend === backend) return layoutTensors;
-  const P = KIND_COUNT * SEG;
-  // Slot s * SEG + j holds flat action `from_s + j`; slots past a kind's end are padding (-1e9).
-  const toPadded = new Float32Array(NUM_ACTIONS * P);
-  const padding = new Float32Array(P).fill(-1e9);
-  const fromPadded = new Float32Array(P * NUM_ACTIONS);
-  const kindOf = new Float32Array(NUM_ACTIONS * KIND_COUNT);
-  const kindOfT = new Float32Array(KIND_COUNT * NUM_ACTIONS);
-  KIND_SEGMENTS.forEach(([from, to], s) => {
-    for (let a = from; a < to; a++) {
-      const slot = s * SEG + a - from;
-      toPadded[a * P + slot] = 1;
-      padding[slot] = 0;
-      fromPadded[slot * NUM_ACTIONS + a] = 1;
-      kindOf[a * KIND_COUNT + s] = 1;
-      kindOfT[s * NUM_ACTIONS + a] = 1;
-    }
-  });
-  layoutTensors = tf.tidy(() => ({
-    backend,
-    toPadded: tf.keep(tf.tensor2d(toPadded, [NUM_ACTIONS, P])),
-    padding: tf.keep(tf.tensor1d(padding)),
-    fromPadded: tf.keep(tf.tensor2d(fromPadded, [P, NUM_ACTIONS])),
-    kindOf: tf.keep(tf.tensor2d(kindOf, [NUM_ACTIONS, KIND_COUNT])),
-    kindOfT: tf.keep(tf.tensor2d(kindOfT, [KIND_COUNT, NUM_ACTIONS])),
-  }));
-  return layoutTensors;
-}
 
 /** Plain-JSON weights: the format a policy saves to and loads from. */
 export interface PolicyJSON {
@@ -220,25 +179,73 @@ export class SwarmPolicy {
   }
 
   /**
-   * Log-probabilities [R, NUM_ACTIONS]: log p(kind) + log p(argument | kind), with illegal actions
-   * (mask 0) and kinds without a legal action pushed to about -1e9. Call inside tf.tidy.
-   *
-   * The per-kind log-softmax runs as one op over a padded [R x 6 kinds x 16] layout (two gathers
-   * move the flat logits in and out of it) instead of one slice and log-sum-exp per kind: the same
-   * numbers, a tenth of the kernels (docs/RESULTS.md, "the learn step").
+   * Log-probabilities [R, NUM_ACTIONS] in the flat action layout: log p(kind) + log p(argument |
+   * kind), with illegal actions (mask 0) and kinds without a legal action at about -1e9. Reads
+   * `obs` and `mask` back to pack them, then runs `heads`: a convenience for tests and probes;
+   * training and acting call `heads` on rows packed once. Call inside tf.tidy.
    */
   logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number = MAX_AGENTS): { logp: tf.Tensor2D; value: tf.Tensor1D } {
-    const { logits, kinds, value } = this.apply(obs, agents);
     const R = obs.shape[0];
-    const L = layout();
-    const masked = tf.add(logits, tf.mul(tf.sub(1, mask), -1e9)) as tf.Tensor2D;
-    const padded = tf.add(dense(masked, L.toPadded), L.padding).reshape([R * KIND_COUNT, SEG]);
-    const withinPadded = tf.logSoftmax(padded).reshape([R, KIND_COUNT * SEG]);
-    const within = dense(withinPadded, L.fromPadded);
-    const kindMask = tf.greater(tf.matMul(mask, L.kindOf), 0).toFloat();
-    const kindLogp = tf.logSoftmax(tf.add(kinds, tf.mul(tf.sub(1, kindMask), -1e9)));
-    const logp = tf.add(within, dense(kindLogp, L.kindOfT)) as tf.Tensor2D;
-    return { logp, value };
+    const d = decisionTensors(packDecisions(obs.dataSync() as Float32Array, mask.dataSync() as Float32Array, R, MAX_MODULES, agents));
+    const heads = this.heads(d);
+    const col = (s: number) => heads.kind.slice([0, s], [R, 1]);
+    const arg = (k: number) => heads.arg.slice([0, k, 0], [R, 1, MAX_MODULES]).reshape([R, MAX_MODULES]);
+    const dm = agents < MAX_AGENTS ? tf.concat([heads.dm, tf.fill([R, MAX_AGENTS - agents], ILLEGAL)], 1) : heads.dm;
+    const logp = tf.concat([tf.add(arg(0), col(0)), tf.add(arg(1), col(1)), tf.add(dm, col(2)), heads.kind.slice([0, 3], [R, 3])], 1) as tf.Tensor2D;
+    return { logp, value: heads.value };
+  }
+
+  /**
+   * The fast forward pass the trainer and the actor use: the policy's log-probabilities per head,
+   * from decision rows packed in JavaScript (`packDecisions`). Every action's log-probability is
+   * `kind[kind(a)] + arg[...]` (or `+ dm[...]`); the one-action kinds have only their kind term.
+   * The same numbers as `logProbs`, with the work in a few matrix products: no column slices of the
+   * observation, one log-softmax per head over just its legal choices instead of a padded layout,
+   * and the biases shared by every module (`mb`) and every recipient (`ab`) added once per row
+   * before they are broadcast. `mob` and `aob` shift every argument of a kind alike, so they cancel
+   * in its softmax and are left out (their gradient is exactly zero). Call inside tf.tidy.
+   */
+  heads(d: DecisionTensors): PolicyHeads {
+    const v = this.vars;
+    const { rows: R, M, A } = d;
+    const S = this.shape.scorer;
+    const h = this.trunk(d.trunk, d.trunkT);
+    const withBias = (w: tf.Variable, b: tf.Variable) => tf.concat([w, b.reshape([1, b.size])], 0) as tf.Tensor2D;
+    // The four heads that read the trunk as one product (one transpose of h for all their gradients).
+    const fused = tf.concat([withBias(v.mh, v.mb), withBias(v.ah, v.ab), withBias(v.ko, v.kob), withBias(v.vo, v.vob)], 1) as tf.Tensor2D;
+    const [mCtx, aCtx, kindL, valueL] = tf.split(dense(h, fused), [S, S, KINDS, 1], 1);
+    const mz = tf.relu(tf.add(denseData(d.modules, d.modulesT, v.mf).reshape([R, M, S]), mCtx.reshape([R, 1, S]))).reshape([R * M, S]);
+    const mOut = tf.transpose(dense(mz, v.mo).reshape([R, M, 2]), [0, 2, 1]);
+    const arg = tf.logSoftmax(tf.add(mOut, d.argBias)) as tf.Tensor3D;
+    const az = tf.relu(tf.add(denseData(d.agents, d.agentsT, v.af).reshape([R, A, S]), aCtx.reshape([R, 1, S]))).reshape([R * A, S]);
+    const dm = tf.logSoftmax(tf.add(dense(az, v.ao).reshape([R, A]), d.dmBias)) as tf.Tensor2D;
+    const kind = tf.logSoftmax(tf.add(kindL, d.kindBias)) as tf.Tensor2D;
+    return { kind, arg, dm, value: valueL.reshape([R]) as tf.Tensor1D };
+  }
+
+  /**
+   * The trunk over packed trunk rows (their last column is 1): [R x (hidden + 1)], the last column 1
+   * again. The biases ride in the products as one more weight row each, and the constant column is
+   * carried through by a unit column appended to each layer's weights: no bias additions, and no
+   * column sums for their gradients (on wasm a sum over rows is a transpose and a reduction).
+   */
+  private trunk(x: tf.Tensor2D, xT?: tf.Tensor2D): tf.Tensor2D {
+    const v = this.vars;
+    const H = this.shape.hidden;
+    const layer = (w: tf.Variable, b: tf.Variable) => {
+      const rows = w.shape[0] + 1;
+      const carry = tf.oneHot(tf.tensor1d([rows - 1], 'int32'), rows).reshape([rows, 1]);
+      return tf.concat([tf.concat([w, b.reshape([1, H])], 0), carry], 1) as tf.Tensor2D;
+    };
+    const h1 = tf.relu(denseData(x, xT, layer(v.g1, v.b1)));
+    return tf.relu(dense(h1, layer(v.g2, v.b2))) as tf.Tensor2D;
+  }
+
+  /** The state value of every row (the critic ablation): the trunk and the value head only. Call inside tf.tidy. */
+  values(trunk: tf.Tensor2D): tf.Tensor1D {
+    const v = this.vars;
+    const w = tf.concat([v.vo, v.vob.reshape([1, 1])], 0) as tf.Tensor2D;
+    return tf.matMul(this.trunk(trunk), w).reshape([trunk.shape[0]]) as tf.Tensor1D;
   }
 
   /** Number of trainable numbers. */
@@ -249,4 +256,93 @@ export class SwarmPolicy {
   dispose(): void {
     for (const v of Object.values(this.vars)) v.dispose();
   }
+}
+
+/** `DecisionRows` on the backend (see decisions.ts for the layouts). */
+export interface DecisionTensors {
+  rows: number;
+  M: number;
+  A: number;
+  trunk: tf.Tensor2D;
+  modules: tf.Tensor2D;
+  agents: tf.Tensor2D;
+  /** Transposes of the three inputs, made once when the rows are learned from over several epochs. */
+  trunkT?: tf.Tensor2D;
+  modulesT?: tf.Tensor2D;
+  agentsT?: tf.Tensor2D;
+  kindBias: tf.Tensor2D;
+  argBias: tf.Tensor3D;
+  dmBias: tf.Tensor2D;
+}
+
+/** `ChoiceRows` on the backend. */
+export interface ChoiceTensors {
+  kind: tf.Tensor2D;
+  arg: tf.Tensor3D;
+  dm: tf.Tensor2D;
+}
+
+/** Log-probabilities per head: kinds [R x 6], work/claim within their kind [R x 2 x M], DM within its kind [R x A]. */
+export interface PolicyHeads {
+  kind: tf.Tensor2D;
+  arg: tf.Tensor3D;
+  dm: tf.Tensor2D;
+  value: tf.Tensor1D;
+}
+
+/**
+ * Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). `forLearning`
+ * also makes the inputs' transposes, used by the backward passes of every epoch.
+ */
+export function decisionTensors(d: DecisionRows, forLearning = false): DecisionTensors {
+  const { rows: R, M, A } = d;
+  const t: DecisionTensors = {
+    rows: R,
+    M,
+    A,
+    trunk: tf.tensor2d(d.trunk, [R, TRUNK_WIDTH]),
+    modules: tf.tensor2d(d.modules, [R * M, MODULE_DIM]),
+    agents: tf.tensor2d(d.agents, [R * A, AGENT_DIM]),
+    kindBias: tf.tensor2d(d.kindBias, [R, KINDS]),
+    argBias: tf.tensor3d(d.argBias, [R, 2, M]),
+    dmBias: tf.tensor2d(d.dmBias, [R, A]),
+  };
+  if (forLearning) {
+    t.trunkT = tf.transpose(t.trunk);
+    t.modulesT = tf.transpose(t.modules);
+    t.agentsT = tf.transpose(t.agents);
+  }
+  return t;
+}
+
+/** Uploads packed choices. */
+export function choiceTensors(c: ChoiceRows, R: number, M: number, A: number): ChoiceTensors {
+  return { kind: tf.tensor2d(c.kind, [R, KINDS]), arg: tf.tensor3d(c.arg, [R, 2, M]), dm: tf.tensor2d(c.dm, [R, A]) };
+}
+
+/** Log-probability [R] of each row's chosen action under `heads`. Call inside tf.tidy. */
+export function chosenLogProb(heads: PolicyHeads, c: ChoiceTensors): tf.Tensor1D {
+  return tf.addN([tf.sum(tf.mul(heads.kind, c.kind), 1), tf.sum(tf.mul(heads.arg, c.arg), [1, 2]), tf.sum(tf.mul(heads.dm, c.dm), 1)]) as tf.Tensor1D;
+}
+
+/** Kind columns that have arguments (work, claim, dm), as a 0/1 selection [6 x 3]; one per backend. */
+let argKinds: { backend: string; sel: tf.Tensor2D } | null = null;
+
+/**
+ * Entropy [R] of each row's whole action distribution: H(kind) + sum over work, claim and dm of
+ * p(kind) H(argument | kind). Illegal choices have probability 0 and add nothing. Call inside tf.tidy.
+ */
+export function headsEntropy(heads: PolicyHeads): tf.Tensor1D {
+  const backend = tf.getBackend();
+  if (argKinds?.backend !== backend) {
+    const sel = new Float32Array(KINDS * 3);
+    for (let k = 0; k < 3; k++) sel[k * 3 + k] = 1;
+    argKinds = { backend, sel: tf.keep(tf.tensor2d(sel, [KINDS, 3])) };
+  }
+  const pKind = tf.exp(heads.kind);
+  const hKind = tf.neg(tf.sum(tf.mul(pKind, heads.kind), 1));
+  const hArg = tf.neg(tf.sum(tf.mul(tf.exp(heads.arg), heads.arg), 2));
+  const hDm = tf.neg(tf.sum(tf.mul(tf.exp(heads.dm), heads.dm), 1, true));
+  const hWithin = tf.concat([hArg, hDm], 1);
+  return tf.add(hKind, tf.sum(tf.mul(tf.matMul(pKind, argKinds.sel), hWithin), 1)) as tf.Tensor1D;
 }

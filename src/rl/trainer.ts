@@ -1,21 +1,20 @@
 import * as tf from '@tensorflow/tfjs';
-import { NUM_ACTIONS } from '../sim/actions';
 import { scriptedOrganisation } from '../sim/baselines';
 import { CeoRules, scriptedCeo } from '../sim/ceo';
 import type { SprintEnv } from '../sim/env';
 import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
-import { OBS_DIM } from '../sim/observe';
 import { orchestrated, OrchestratorRules, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/policy';
 import { createStructure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
-import { PolicyActor } from './actor';
+import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
-import { SwarmPolicy, type PolicyJSON } from './policy';
+import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
+import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
 import { BatchBuffers, collect, type Batch, type CollectHooks } from './rollout';
 import { tmaxAt } from './schedule';
 import { FrozenWorkers, type WorkerSpec } from './workers';
@@ -352,33 +351,30 @@ export class Trainer {
     return adv;
   }
 
-  /** The live decisions of a batch packed into tensors-to-be. */
-  private pack(batch: Batch, perRow: Float32Array[]): { L: number; obs: Float32Array; mask: Float32Array; actions: Int32Array; rows: Float32Array[] } {
+  /** Indices of the live decision rows of a batch (the ones learned from). */
+  private liveRows(batch: Batch): Int32Array {
     const n = batch.T * batch.R;
     let L = 0;
     for (let r = 0; r < n; r++) L += batch.live[r];
-    const obs = new Float32Array(L * OBS_DIM);
-    const mask = new Float32Array(L * NUM_ACTIONS);
-    const actions = new Int32Array(L);
-    const rows = perRow.map(() => new Float32Array(L));
-    for (let r = 0, l = 0; r < n; r++) {
-      if (!batch.live[r]) continue;
-      obs.set(batch.obs.subarray(r * OBS_DIM, (r + 1) * OBS_DIM), l * OBS_DIM);
-      mask.set(batch.mask.subarray(r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS), l * NUM_ACTIONS);
-      actions[l] = batch.actions[r];
-      for (let j = 0; j < perRow.length; j++) rows[j][l] = perRow[j][r];
-      l++;
-    }
-    return { L, obs, mask, actions, rows };
+    const pick = new Int32Array(L);
+    for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
+    return pick;
+  }
+
+  /** The live decisions of a batch, packed for the policy's heads, on the backend. */
+  private upload(batch: Batch, pick: Int32Array): { rows: DecisionTensors; choices: ChoiceTensors; dispose(): void } {
+    const L = pick.length;
+    const M = scoredModules(this.env);
+    const A = this.env.N;
+    const rows = decisionTensors(packDecisions(batch.obs, batch.mask, L, M, A, pick), true);
+    const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
+    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.trunkT!, rows.modulesT!, rows.agentsT!, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
   }
 
   /** Values of every decision row (critic ablation), read back once. */
   private async values(batch: Batch): Promise<Float32Array> {
     const n = batch.T * batch.R;
-    const vT = tf.tidy(() => {
-      const obs = tf.tensor2d(batch.obs.subarray(0, n * OBS_DIM), [n, OBS_DIM]);
-      return this.policy.apply(obs, this.env.N).value;
-    });
+    const vT = tf.tidy(() => this.policy.values(tf.tensor2d(packDecisions(batch.obs, batch.mask, n, 1, this.env.N).trunk, [n, TRUNK_WIDTH])));
     const v = (await vT.data()) as Float32Array;
     vT.dispose();
     return v;
@@ -390,28 +386,26 @@ export class Trainer {
     const adv = this.advantages(batch, values, bonus);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
-    const p = this.pack(batch, [adv, batch.logp, targets]);
-    if (p.L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
-    const [advL, oldL, targetL] = p.rows;
-    const obsT = tf.tensor2d(p.obs, [p.L, OBS_DIM]);
-    const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
-    const hotT = tf.tidy(() => tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS));
-    const advT = tf.tensor1d(advL);
-    const oldT = tf.tensor1d(oldL);
-    const targetT = tf.tensor1d(targetL);
+    const pick = this.liveRows(batch);
+    const L = pick.length;
+    if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
+    const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
+    const data = this.upload(batch, pick);
+    const advT = tf.tensor1d(gather(adv));
+    const oldT = tf.tensor1d(gather(batch.logp));
+    const targetT = tf.tensor1d(gather(targets));
     let out = { loss: 0, entropy: 0, gradNorm: 0 };
     try {
       for (let e = 0; e < c.epochs; e++) {
         let entropyT: tf.Scalar | null = null;
         const r = await this.applyLoss(() => {
-          const { logp, value } = this.policy.logProbs(obsT, maskT, this.env.N);
-          const lpa = tf.sum(tf.mul(logp, hotT), 1);
-          const ratio = tf.exp(tf.sub(lpa, oldT));
+          const heads = this.policy.heads(data.rows);
+          const ratio = tf.exp(tf.sub(chosenLogProb(heads, data.choices), oldT));
           const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
-          const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar;
+          const entropy = tf.mean(headsEntropy(heads)) as tf.Scalar;
           entropyT = tf.keep(entropy);
           let loss = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(c.entropy, entropy));
-          if (c.critic) loss = tf.add(loss, tf.mul(0.5, tf.mean(tf.square(tf.sub(value, targetT)))));
+          if (c.critic) loss = tf.add(loss, tf.mul(0.5, tf.mean(tf.square(tf.sub(heads.value, targetT)))));
           return loss as tf.Scalar;
         });
         const ent = entropyT as tf.Scalar | null;
@@ -419,23 +413,22 @@ export class Trainer {
         ent?.dispose();
       }
     } finally {
-      tf.dispose([obsT, maskT, hotT, advT, oldT, targetT]);
+      data.dispose();
+      tf.dispose([advT, oldT, targetT]);
     }
     return out;
   }
 
   /** One imitation step: cross-entropy of the policy on the scripted organisation's decisions. */
   private async imitate(batch: Batch): Promise<{ loss: number; entropy: number; gradNorm: number }> {
-    const p = this.pack(batch, []);
-    if (p.L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
-    const obsT = tf.tensor2d(p.obs, [p.L, OBS_DIM]);
-    const maskT = tf.tensor2d(p.mask, [p.L, NUM_ACTIONS]);
-    const hotT = tf.tidy(() => tf.oneHot(tf.tensor1d(p.actions, 'int32'), NUM_ACTIONS));
+    const pick = this.liveRows(batch);
+    if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
+    const data = this.upload(batch, pick);
     try {
-      const r = await this.applyLoss(() => tf.neg(tf.mean(tf.sum(tf.mul(this.policy.logProbs(obsT, maskT, this.env.N).logp, hotT), 1))) as tf.Scalar);
+      const r = await this.applyLoss(() => tf.neg(tf.mean(chosenLogProb(this.policy.heads(data.rows), data.choices))) as tf.Scalar);
       return { ...r, entropy: 0 };
     } finally {
-      tf.dispose([obsT, maskT, hotT]);
+      data.dispose();
     }
   }
 

@@ -49,18 +49,30 @@ export const AGENT_FEATURES = ['can receive a DM', 'I know interfaces it needs/4
 
 const MM = MAX_MODULES;
 
-const shared = new Float32Array(MM * MODULE_DIM);
+/** The observation every agent of the rollout shares, written once per rollout and copied per agent. */
+const template = new Float32Array(OBS_DIM);
 const workersLast = new Int32Array(MM);
 const claimedDeps = new Int32Array(MAX_AGENTS);
+const claimsOf = new Int32Array(MAX_AGENTS);
+/** Per interface d: bitmask of the unfinished modules that need it. */
+const dependents = new Int32Array(MM);
+
+/** Index of the lowest set bit of a non-zero 32-bit mask. */
+const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
 
 /**
  * Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats).
- * The module rows every agent of a rollout shares are built once per rollout and copied.
+ * Everything the agents of a rollout share (clock, progress, the module rows' common features, who
+ * worked on what, the other agents' idle flags) goes into one template row per rollout; each agent
+ * copies it in one block and then sets only what is its own, walking the bits of its knowledge and
+ * claims instead of every module. The same numbers as `encodeObservationsReference`
+ * (observeReference.ts, the plain per-feature loop), which the tests and `npm run bench` compare.
  */
 export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0): void {
   const { B, N } = env;
   const tmax = env.tmax;
   const t = env.t;
+  const T = template;
   for (let b = 0; b < B; b++) {
     const o = b * MM;
     const ao = b * N;
@@ -68,79 +80,91 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
     const done = env.done[b];
     const needed = env.needed[b];
     const board = env.board[b];
-    const ret = env.returnOf(b);
-    shared.fill(0);
+    const all = M >= 32 ? -1 : (1 << M) - 1;
+    const open = all & ~done;
+    T.fill(0);
     workersLast.fill(0);
-    claimedDeps.fill(0);
+    claimedDeps.fill(0, 0, N);
+    claimsOf.fill(0, 0, N);
+    dependents.fill(0, 0, M);
     for (let i = 0; i < N; i++) {
       const last = env.lastAction[ao + i];
       if (last < MM) workersLast[last]++;
     }
-    for (let k = 0; k < M; k++) {
-      const claimer = env.claim[o + k];
-      const d = env.dep[o + k];
-      if (claimer >= 0 && d >= 0 && ((done >>> k) & 1) === 0) claimedDeps[claimer] |= 1 << d;
-    }
-    for (let k = 0, mb = 0; k < M; k++, mb += MODULE_DIM) {
+    T[16] = N / 16;
+    T[17] = t / tmax;
+    T[G_MINUTES_LEFT] = (tmax - t) / 30;
+    T[19] = env.returnOf(b);
+    let claimed = 0;
+    for (let k = 0, mb = MODULES_OFFSET; k < M; k++, mb += MODULE_DIM) {
       const ok = o + k;
       const isDone = (done >>> k) & 1;
       const luck = env.luck[ok];
-      shared[mb] = 1;
-      shared[mb + 1] = isDone;
-      shared[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
-      shared[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
-      shared[mb + 10] = env.tests[ok] / 5;
-      shared[mb + 11] = luck;
       const d = env.dep[ok];
-      if (d >= 0 && !isDone) shared[d * MODULE_DIM + 9] += 0.25;
+      const claimer = env.claim[ok];
+      T[mb] = 1;
+      T[mb + 1] = isDone;
+      T[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
+      T[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
+      T[mb + 10] = env.tests[ok] / 5;
+      T[mb + 11] = luck;
+      if (workersLast[k] > 0) T[mb + 12] = 1;
+      if (claimer >= 0) {
+        T[mb + 7] = 1;
+        claimed |= 1 << k;
+        claimsOf[claimer] |= 1 << k;
+        if (d >= 0 && !isDone) claimedDeps[claimer] |= 1 << d;
+      }
+      if (d >= 0 && !isDone) {
+        T[MODULES_OFFSET + d * MODULE_DIM + 9] += 0.25;
+        dependents[d] |= 1 << k;
+      }
+    }
+    let hasDependents = 0;
+    for (let d = 0; d < M; d++) if (dependents[d] !== 0) hasDependents |= 1 << d;
+    for (let j = 0, ab = AGENTS_OFFSET; j < N; j++, ab += AGENT_DIM) {
+      if (!env.active[ao + j]) continue;
+      T[ab] = 1;
+      T[ab + 3] = env.lastAction[ao + j] === A_IDLE || env.lastWasted[ao + j] ? 1 : 0;
     }
     for (let i = 0; i < N; i++) {
       const ai = ao + i;
       const base = offset + ai * OBS_DIM;
       const known = env.known[ai];
       const last = env.lastAction[ai];
-      out.fill(0, base, base + GLOBAL_DIM);
+      out.set(T, base);
       out[base + i] = 1;
-      out[base + 16] = N / 16;
-      out[base + 17] = t / tmax;
-      out[base + G_MINUTES_LEFT] = (tmax - t) / 30;
-      out[base + 19] = ret;
       out[base + 20] = env.gotNew[ai];
-      out.set(shared, base + MODULES_OFFSET);
-      let blockedDeps = 0;
-      let workable = 0;
-      let mb = base + MODULES_OFFSET;
-      for (let k = 0; k < M; k++, mb += MODULE_DIM) {
-        const ok = o + k;
-        const isDone = (done >>> k) & 1;
-        const d = env.dep[ok];
-        if (!isDone && d >= 0 && ((known >>> d) & 1) === 0) {
-          blockedDeps |= 1 << d;
-          out[mb + 4] = 1;
-        } else if (!isDone) workable++;
-        const claimer = env.claim[ok];
-        out[mb + 5] = (known >>> k) & 1;
-        if (claimer >= 0) out[mb + (claimer === i ? 6 : 7)] = 1;
-        if (last === k) out[mb + 8] = 1;
-        if (workersLast[k] > (last === k ? 1 : 0)) out[mb + 12] = 1;
-      }
-      out[base + 21] = (board & ~known & blockedDeps) !== 0 ? 1 : 0;
-      out[base + 22] = M > 0 ? workable / M : 0;
       out[base + 23] = env.lastWasted[ai];
-      const mine = known & needed;
-      let ab = base + AGENTS_OFFSET;
-      for (let j = 0; j < N; j++, ab += AGENT_DIM) {
-        if (j === i || !env.active[ao + j]) {
-          out[ab] = out[ab + 1] = out[ab + 2] = out[ab + 3] = 0;
-          continue;
-        }
-        const gives = mine & ~env.known[ao + j];
-        out[ab] = 1;
-        out[ab + 1] = gives === 0 ? 0 : popcount(gives) / 4;
-        out[ab + 2] = (gives & claimedDeps[j]) !== 0 ? 1 : 0;
-        out[ab + 3] = env.lastAction[ao + j] === A_IDLE || env.lastWasted[ao + j] ? 1 : 0;
+      const mods = base + MODULES_OFFSET;
+      // Interfaces I lack that unfinished modules need: those modules are blocked for me.
+      const lacking = hasDependents & ~known;
+      let blocked = 0;
+      for (let x = lacking; x !== 0; x &= x - 1) blocked |= dependents[lowBit(x)];
+      for (let x = blocked; x !== 0; x &= x - 1) out[mods + lowBit(x) * MODULE_DIM + 4] = 1;
+      for (let x = known & all; x !== 0; x &= x - 1) out[mods + lowBit(x) * MODULE_DIM + 5] = 1;
+      for (let x = claimsOf[i] & claimed; x !== 0; x &= x - 1) {
+        const mb = mods + lowBit(x) * MODULE_DIM;
+        out[mb + 6] = 1;
+        out[mb + 7] = 0;
       }
-      out.fill(0, ab, base + OBS_DIM);
+      if (last < M) {
+        out[mods + last * MODULE_DIM + 8] = 1;
+        if (workersLast[last] === 1) out[mods + last * MODULE_DIM + 12] = 0;
+      }
+      out[base + 21] = (board & ~known & lacking) !== 0 ? 1 : 0;
+      out[base + 22] = M > 0 ? (popcount(open) - popcount(blocked)) / M : 0;
+      const ab = base + AGENTS_OFFSET + i * AGENT_DIM;
+      out[ab] = out[ab + 1] = out[ab + 2] = out[ab + 3] = 0;
+      const mine = known & needed;
+      if (mine === 0) continue;
+      for (let j = 0, jb = base + AGENTS_OFFSET; j < N; j++, jb += AGENT_DIM) {
+        if (j === i || !env.active[ao + j]) continue;
+        const gives = mine & ~env.known[ao + j];
+        if (gives === 0) continue;
+        out[jb + 1] = popcount(gives) / 4;
+        if ((gives & claimedDeps[j]) !== 0) out[jb + 2] = 1;
+      }
     }
   }
   env.rules?.observe?.(env, out, offset);

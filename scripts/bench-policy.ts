@@ -1,0 +1,120 @@
+/**
+ * The policy's gradient step, side by side, in one process, alternating, on the same decision rows:
+ * the first round's way (`referenceLogProbs`: the forward pass over flat observations, one slice and
+ * log-sum-exp per action kind) against today's (`SwarmPolicy.heads` over rows packed once in
+ * JavaScript, as the trainer does). Each timed step is the gradient of a policy-gradient loss over R
+ * decision rows (the learn step's shape); medians of `--repeats`. With `--profile` it also prints
+ * where today's step spends its time, kernel by kernel (tf.profile).
+ *
+ *   npm run bench:policy -- [--rows 6144] [--repeats 7] [--backend wasm|cpu] [--profile]
+ */
+import * as tf from '@tensorflow/tfjs';
+import { packChoices, packDecisions } from '../src/rl/decisions';
+import { choiceTensors, chosenLogProb, decisionTensors, SwarmPolicy } from '../src/rl/policy';
+import { referenceLogProbs } from '../src/rl/referenceLogProbs';
+import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../src/sim/actions';
+import { OBS_DIM } from '../src/sim/observe';
+import { Rng } from '../src/sim/rng';
+import { MAX_MODULES } from '../src/sim/task';
+import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
+import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { median } from './lib/stats';
+
+const USAGE = 'usage: npm run bench:policy -- [--rows 6144] [--repeats 7] [--backend wasm|cpu] [--profile]';
+const AGENTS = 8;
+
+interface Options {
+  rows: number;
+  repeats: number;
+  backend: NodeBackend;
+  profile: boolean;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  const v = parseFlags(argv, {
+    rows: { type: 'string', default: '6144' },
+    repeats: { type: 'string', default: '7' },
+    backend: { type: 'string', default: 'wasm' },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  });
+  if (v.help) return 'help';
+  const int = (name: string, text: string, lo: number, hi: number) => {
+    if (!/^[0-9]+$/.test(text) || Number(text) < lo || Number(text) > hi) throw new UsageError(`--${name} takes a whole number from ${lo} to ${hi}, not "${text}"`);
+    return Number(text);
+  };
+  if (!NODE_BACKENDS.includes(v.backend as NodeBackend)) throw new UsageError(`--backend: "${v.backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  return { rows: int('rows', v.rows, 1, 200000), repeats: int('repeats', v.repeats, 1, 100), backend: v.backend as NodeBackend, profile: v.profile };
+}
+
+/** R decision rows of a team of AGENTS: random observations, masks shaped as the env makes them, a legal choice each. */
+function decisionRows(R: number) {
+  const rng = new Rng(1, 2);
+  const obs = Float32Array.from({ length: R * OBS_DIM }, () => rng.next());
+  const mask = new Float32Array(R * NUM_ACTIONS);
+  const actions = new Int32Array(R);
+  for (let r = 0; r < R; r++) {
+    const b = r * NUM_ACTIONS;
+    for (let a = 0; a < NUM_ACTIONS; a++) if (rng.next() < 0.7 && !(a >= A_DM + AGENTS && a < A_POST)) mask[b + a] = 1;
+    mask[b + A_IDLE] = 1;
+    let pick = Math.floor(rng.next() * NUM_ACTIONS);
+    while (mask[b + pick] === 0) pick = (pick + 1) % NUM_ACTIONS;
+    actions[r] = pick;
+  }
+  return { obs, mask, actions };
+}
+
+async function main(): Promise<void> {
+  const o = readCommandLine('bench:policy', USAGE, parseOptions);
+  await useBackend(o.backend);
+  const R = o.rows;
+  const policy = SwarmPolicy.create({ hidden: 64, scorer: 32 }, 1);
+  const { obs, mask, actions } = decisionRows(R);
+  const obsT = tf.tensor2d(obs, [R, OBS_DIM]);
+  const maskT = tf.tensor2d(mask, [R, NUM_ACTIONS]);
+  const hotT = tf.oneHot(tf.tensor1d(actions, 'int32'), NUM_ACTIONS);
+  const rows = decisionTensors(packDecisions(obs, mask, R, MAX_MODULES, AGENTS), true);
+  const choices = choiceTensors(packChoices(actions, R, MAX_MODULES, AGENTS), R, MAX_MODULES, AGENTS);
+  const adv = tf.randomNormal([R], 0, 1, 'float32', 4);
+  const vars = Object.values(policy.vars);
+  const step = (logp: () => tf.Tensor1D) => {
+    const t0 = performance.now();
+    const { value, grads } = tf.variableGrads(() => tf.neg(tf.mean(tf.mul(logp(), adv))) as tf.Scalar, vars);
+    value.dataSync();
+    for (const g of Object.values(grads)) g.dataSync();
+    tf.dispose([value, ...Object.values(grads)]);
+    return performance.now() - t0;
+  };
+  const ways: [string, () => tf.Tensor1D][] = [
+    ['flat observations, a slice per kind (first round)', () => tf.sum(tf.mul(referenceLogProbs(policy, obsT, maskT, AGENTS), hotT), 1) as tf.Tensor1D],
+    ['heads over packed rows (now)', () => chosenLogProb(policy.heads(rows), choices)],
+  ];
+  for (const [, f] of ways) step(f);
+  const times: number[][] = ways.map(() => []);
+  for (let i = 0; i < o.repeats; i++) ways.forEach(([, f], w) => times[w].push(step(f)));
+  console.log(`backend ${o.backend}, ${R} decision rows of ${AGENTS} agents, gradient of a policy-gradient loss, median of ${o.repeats} alternating runs:`);
+  ways.forEach(([name], w) => console.log(`  ${name.padEnd(52)} ${median(times[w]).toFixed(1)} ms`));
+  const ratios = times[0].map((t, i) => t / times[1][i]);
+  console.log(`  today's step is ${median(ratios).toFixed(2)}x as fast (median of the per-run ratios)`);
+  if (o.profile) await profile(() => step(ways[1][1]));
+}
+
+/** Kernel-by-kernel time of one call of `f` (tf.profile), grouped by kernel and input shapes. */
+async function profile(f: () => void): Promise<void> {
+  const info = await tf.profile(f);
+  const groups = new Map<string, { calls: number; ms: number }>();
+  for (const k of info.kernels) {
+    if (/scope|__op|forward/.test(k.name)) continue; // wrappers: their kernels are counted themselves
+    const key = `${k.name} ${JSON.stringify(k.inputShapes)}`;
+    const g = groups.get(key) ?? { calls: 0, ms: 0 };
+    g.calls++;
+    g.ms += typeof k.kernelTimeMs === 'number' ? k.kernelTimeMs : 0;
+    groups.set(key, g);
+  }
+  const sorted = [...groups.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  const total = sorted.reduce((s, [, g]) => s + g.ms, 0);
+  console.log(`\nprofile of one step of today's way: ${info.kernels.length} kernels, ${total.toFixed(1)} ms in kernels`);
+  for (const [key, g] of sorted.slice(0, 25)) console.log(`  ${g.ms.toFixed(1).padStart(7)} ms ${String(g.calls).padStart(4)}x  ${key}`);
+}
+
+void main();

@@ -1,0 +1,140 @@
+import { A_CLAIM, A_DM, A_POST, NUM_ACTIONS } from '../sim/actions';
+import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
+import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
+
+/** Features of the trunk's input: the global block, the mean module row and the summed agent rows / MAX_AGENTS. */
+export const TRUNK_DIM = GLOBAL_DIM + MODULE_DIM + AGENT_DIM;
+/** Width of a packed trunk row: TRUNK_DIM features and a constant 1 that carries the biases. */
+export const TRUNK_WIDTH = TRUNK_DIM + 1;
+/** Number of action kinds (work, claim, dm, post, read, idle). */
+export const KINDS = 6;
+/** Added to the score of an illegal choice: its probability is exp(-1e9), zero in float32. */
+export const ILLEGAL = -1e9;
+
+/**
+ * A set of decision rows laid out the way the policy's heads read them: the observation split
+ * into its blocks (no column slicing on the backend), the legal-action mask as additive biases per
+ * head, and, when the choices are known, one-hot rows of them per head. All of it depends only on
+ * the data, never on the weights, so it is built once in JavaScript per batch (or per minute when
+ * acting) instead of being sliced out of the flat observation on every forward and backward pass.
+ *
+ * `M` modules and `A` agents are scored per row: `M` is the largest task of the batch (missing
+ * modules are illegal), `A` the team size.
+ */
+export interface DecisionRows {
+  rows: number;
+  M: number;
+  A: number;
+  /** [rows x TRUNK_WIDTH]: global block, mean of all MAX_MODULES module rows, sum of agent rows / MAX_AGENTS, 1. */
+  trunk: Float32Array;
+  /** [rows * M x MODULE_DIM]: the first M module rows of each observation. */
+  modules: Float32Array;
+  /** [rows * A x AGENT_DIM]: the first A agent rows of each observation. */
+  agents: Float32Array;
+  /** [rows x KINDS]: 0 where the kind has a legal action, ILLEGAL where it has none. */
+  kindBias: Float32Array;
+  /** [rows x 2 x M]: work (0) and claim (1) of each module, 0 if legal, else ILLEGAL. */
+  argBias: Float32Array;
+  /** [rows x A]: DM to each agent, 0 if legal, else ILLEGAL. */
+  dmBias: Float32Array;
+}
+
+/** The chosen actions of a set of decision rows, one-hot per head of the policy. */
+export interface ChoiceRows {
+  /** [rows x KINDS]. */
+  kind: Float32Array;
+  /** [rows x 2 x M]: the module of a work or claim choice; zero rows for the other kinds. */
+  arg: Float32Array;
+  /** [rows x A]: the recipient of a DM; zero rows for the other kinds. */
+  dm: Float32Array;
+}
+
+/** Kind index of each flat action, and the head slot of its argument (-1 for the one-action kinds). */
+const KIND_OF = new Int8Array(NUM_ACTIONS);
+for (let a = 0; a < NUM_ACTIONS; a++) KIND_OF[a] = a < A_CLAIM ? 0 : a < A_DM ? 1 : a < A_POST ? 2 : 3 + (a - A_POST);
+
+/**
+ * Packs `count` decision rows out of flat observations [* x OBS_DIM] and masks [* x NUM_ACTIONS]:
+ * row l is source row `pick[l]` (or l itself when `pick` is null).
+ */
+export function packDecisions(obs: Float32Array, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
+  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+  const trunk = new Float32Array(count * TRUNK_WIDTH);
+  const modules = new Float32Array(count * M * MODULE_DIM);
+  const agents = new Float32Array(count * A * AGENT_DIM);
+  const kindBias = new Float32Array(count * KINDS).fill(ILLEGAL);
+  const argBias = new Float32Array(count * 2 * M).fill(ILLEGAL);
+  const dmBias = new Float32Array(count * A).fill(ILLEGAL);
+  for (let l = 0; l < count; l++) {
+    const r = pick ? pick[l] : l;
+    const o = r * OBS_DIM;
+    const t = l * TRUNK_WIDTH;
+    trunk[t + TRUNK_DIM] = 1;
+    trunk.set(obs.subarray(o, o + GLOBAL_DIM), t);
+    for (let k = 0; k < MAX_MODULES; k++) {
+      const mo = o + MODULES_OFFSET + k * MODULE_DIM;
+      for (let f = 0; f < MODULE_DIM; f++) trunk[t + GLOBAL_DIM + f] += obs[mo + f] / MAX_MODULES;
+    }
+    for (let j = 0; j < A; j++) {
+      const ao = o + AGENTS_OFFSET + j * AGENT_DIM;
+      for (let f = 0; f < AGENT_DIM; f++) trunk[t + GLOBAL_DIM + MODULE_DIM + f] += obs[ao + f] / MAX_AGENTS;
+    }
+    modules.set(obs.subarray(o + MODULES_OFFSET, o + MODULES_OFFSET + M * MODULE_DIM), l * M * MODULE_DIM);
+    agents.set(obs.subarray(o + AGENTS_OFFSET, o + AGENTS_OFFSET + A * AGENT_DIM), l * A * AGENT_DIM);
+    const mb = r * NUM_ACTIONS;
+    for (let a = 0; a < NUM_ACTIONS; a++) {
+      if (mask[mb + a] === 0) continue;
+      const kind = KIND_OF[a];
+      kindBias[l * KINDS + kind] = 0;
+      if (kind === 0 && a < M) argBias[(l * 2) * M + a] = 0;
+      else if (kind === 1 && a - A_CLAIM < M) argBias[(l * 2 + 1) * M + a - A_CLAIM] = 0;
+      else if (kind === 2 && a - A_DM < A) dmBias[l * A + a - A_DM] = 0;
+    }
+  }
+  return { rows: count, M, A, trunk, modules, agents, kindBias, argBias, dmBias };
+}
+
+/** One-hot rows of the chosen flat actions for the policy's heads (see `packDecisions` for `pick`). */
+export function packChoices(actions: ArrayLike<number>, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): ChoiceRows {
+  const kind = new Float32Array(count * KINDS);
+  const arg = new Float32Array(count * 2 * M);
+  const dm = new Float32Array(count * A);
+  for (let l = 0; l < count; l++) {
+    const a = actions[pick ? pick[l] : l];
+    if (!(a >= 0 && a < NUM_ACTIONS)) throw new RangeError(`action ${a} is not an action`);
+    const k = KIND_OF[a];
+    kind[l * KINDS + k] = 1;
+    if (k === 0 || k === 1) {
+      const m = k === 0 ? a : a - A_CLAIM;
+      if (m >= M) throw new RangeError(`action ${a} names module ${m}, but only ${M} are scored`);
+      arg[(l * 2 + k) * M + m] = 1;
+    } else if (k === 2) {
+      if (a - A_DM >= A) throw new RangeError(`action ${a} names agent ${a - A_DM}, but only ${A} are scored`);
+      dm[l * A + a - A_DM] = 1;
+    }
+  }
+  return { kind, arg, dm };
+}
+
+/**
+ * Flat action probabilities [rows x NUM_ACTIONS] from the heads' log-probabilities, read back as
+ * one array per row: KINDS kind log-probs, then 2 x M work/claim log-probs within their kind, then
+ * A DM log-probs within theirs. Writes into `out` (p(kind) x p(argument | kind)).
+ */
+export function flatProbabilities(heads: Float32Array, rows: number, M: number, A: number, out: Float32Array): void {
+  const W = KINDS + 2 * M + A;
+  for (let r = 0; r < rows; r++) {
+    const h = r * W;
+    const o = r * NUM_ACTIONS;
+    out.fill(0, o, o + NUM_ACTIONS);
+    const pw = Math.exp(heads[h]);
+    const pc = Math.exp(heads[h + 1]);
+    const pd = Math.exp(heads[h + 2]);
+    for (let k = 0; k < M; k++) {
+      out[o + k] = pw * Math.exp(heads[h + KINDS + k]);
+      out[o + A_CLAIM + k] = pc * Math.exp(heads[h + KINDS + M + k]);
+    }
+    for (let j = 0; j < A; j++) out[o + A_DM + j] = pd * Math.exp(heads[h + KINDS + 2 * M + j]);
+    for (let s = 0; s < 3; s++) out[o + A_POST + s] = Math.exp(heads[h + 3 + s]);
+  }
+}
