@@ -20,7 +20,7 @@ import { randomPolicy } from '../src/sim/baselines';
 import { SprintEnv } from '../src/sim/env';
 import { AGENT_DIM, encodeObservations, GLOBAL_DIM, MODULE_DIM, OBS_DIM } from '../src/sim/observe';
 import { encodeObservationsReference } from '../src/sim/observeReference';
-import { generateTask, MAX_AGENTS, MAX_MODULES, type Family } from '../src/sim/task';
+import { generateTask, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
 import { readCommandLine, UsageError } from './lib/cli';
@@ -334,43 +334,49 @@ interface DenseUse {
 }
 
 /**
- * The matrix products of one forward pass of `SwarmPolicy.apply` (src/rl/policy.ts), per observation
- * row: the trunk, the per-module scorer (shared over MAX_MODULES rows), the per-recipient scorer
- * (shared over MAX_AGENTS rows) and the linear heads. Biases and element-wise ops are not counted.
+ * The matrix products of one forward pass of `SwarmPolicy.heads` (src/rl/policy.ts), per decision
+ * row: the trunk's two layers (biases ride in the products as one more input row, and a unit column
+ * carries the constant 1 on), the four heads that read the trunk as one fused product (module and
+ * recipient context, kinds, value), the per-module scorer (MAX_MODULES rows counted) and the
+ * per-recipient scorer (one row per agent of the team). Element-wise ops are not counted.
  */
 function policyLayers(c: Config): DenseUse[] {
   const H = c.hidden;
   const S = c.scorer;
   return [
-    { name: 'g1', fanIn: GLOBAL_DIM + MODULE_DIM + AGENT_DIM, fanOut: H, perRow: 1 },
-    { name: 'g2', fanIn: H, fanOut: H, perRow: 1 },
+    { name: 'g1', fanIn: GLOBAL_DIM + MODULE_DIM + AGENT_DIM + 1, fanOut: H + 1, perRow: 1 },
+    { name: 'g2', fanIn: H + 1, fanOut: H + 1, perRow: 1 },
+    { name: 'mh+ah+ko+vo', fanIn: H + 1, fanOut: 2 * S + 6 + 1, perRow: 1 },
     { name: 'mf', fanIn: MODULE_DIM, fanOut: S, perRow: MAX_MODULES },
-    { name: 'mh', fanIn: H, fanOut: S, perRow: 1 },
     { name: 'mo', fanIn: S, fanOut: 2, perRow: MAX_MODULES },
-    { name: 'af', fanIn: AGENT_DIM, fanOut: S, perRow: MAX_AGENTS },
-    { name: 'ah', fanIn: H, fanOut: S, perRow: 1 },
-    { name: 'ao', fanIn: S, fanOut: 1, perRow: MAX_AGENTS },
-    { name: 'ko', fanIn: H, fanOut: 6, perRow: 1 },
-    { name: 'vo', fanIn: H, fanOut: 1, perRow: 1 },
+    { name: 'af', fanIn: AGENT_DIM, fanOut: S, perRow: c.agents },
+    { name: 'ao', fanIn: S, fanOut: 1, perRow: c.agents },
   ];
 }
 
 /**
- * Weights of a freshly built policy whose shape disagrees with `policyLayers` (missing on either
- * side or of another size): empty while the FLOP count matches src/rl/policy.ts. Needs a backend.
+ * Weights of a freshly built policy whose shape disagrees with `policyLayers` (a layer's fan-in
+ * without its bias row and carry column, or a fused layer's parts): empty while the FLOP count
+ * matches src/rl/policy.ts. Needs a backend.
  */
 function layerMismatches(c: Config): string[] {
   const policy = SwarmPolicy.create({ hidden: c.hidden, scorer: c.scorer });
   try {
-    const layers = policyLayers(c);
-    const bad = Object.entries(policy.vars)
-      .filter(([name, v]) => {
-        if (v.rank !== 2) return false;
-        const l = layers.find((x) => x.name === name);
-        return !l || l.fanIn !== v.shape[0] || l.fanOut !== v.shape[1];
-      })
-      .map(([name]) => name);
-    for (const l of layers) if (!policy.vars[l.name]) bad.push(l.name);
+    const bad: string[] = [];
+    const vars = policy.vars;
+    for (const l of policyLayers(c)) {
+      const parts = l.name.split('+');
+      const missing = parts.filter((n) => !vars[n] || vars[n].rank !== 2);
+      if (missing.length > 0) {
+        bad.push(...missing);
+        continue;
+      }
+      const fanIn = vars[parts[0]]!.shape[0];
+      const fanOut = parts.reduce((s, n) => s + (vars[n]!.shape[1] ?? 0), 0);
+      const trunk = l.name === 'g1' || l.name === 'g2';
+      const biasRow = trunk || parts.length > 1 ? 1 : 0;
+      if (fanIn + biasRow !== l.fanIn || fanOut + (trunk ? 1 : 0) !== l.fanOut) bad.push(l.name);
+    }
     return bad;
   } finally {
     policy.dispose();

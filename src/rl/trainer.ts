@@ -1,12 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { scriptedOrganisation } from '../sim/baselines';
-import { CeoRules, scriptedCeo } from '../sim/ceo';
 import type { SprintEnv } from '../sim/env';
 import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
-import { orchestrated, OrchestratorRules, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
-import type { ActionSource } from '../sim/policy';
-import { createStructure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
@@ -15,9 +10,10 @@ import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
 import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
-import { BatchBuffers, collect, type Batch, type CollectHooks } from './rollout';
+import { BatchBuffers, collect, type Batch } from './rollout';
 import { tmaxAt } from './schedule';
-import { FrozenWorkers, type WorkerSpec } from './workers';
+import { trainingStructure, type TrainingStructure } from './trainingStructure';
+import type { FrozenWorkers, WorkerSpec } from './workers';
 
 /** Compact numbers about one update, streamed to the CLI progress line and the app's curves. */
 export interface UpdateMetrics extends WorkSummary {
@@ -107,10 +103,8 @@ export class Trainer {
   readonly policy: SwarmPolicy;
   /** Updates done so far (imitation and RLCR together). */
   update = 0;
-  /** How the organisation structure maps the swarm onto the environment. */
-  readonly structure: Structure;
-  /** The orchestrator's workers (null for the other structures). */
-  readonly workers: FrozenWorkers | null;
+  /** What the organisation structure changes in training (trainingStructure.ts). */
+  readonly organisation: TrainingStructure;
   private readonly optimizer: TunableAdam;
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
@@ -122,14 +116,23 @@ export class Trainer {
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
     this.optimizer = new TunableAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
-    this.structure = createStructure(config, config.agents);
+    this.organisation = trainingStructure(config, this.policy);
     this.env = this.structure.createEnv(B);
     this.actor = new PolicyActor(this.policy, config.seed);
     this.streams = this.structure.cellStreams(
       Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize)),
       B,
     );
-    this.workers = config.structure === 'orchestrator' ? new FrozenWorkers(config.workerPolicy, config.snapshotAt, this.policy) : null;
+  }
+
+  /** How the organisation structure maps the swarm onto the environment. */
+  get structure(): Structure {
+    return this.organisation.structure;
+  }
+
+  /** The orchestrator's workers (null for the other structures). */
+  get workers(): FrozenWorkers | null {
+    return this.organisation.workers;
   }
 
   /**
@@ -189,13 +192,13 @@ export class Trainer {
     }
     const t0 = performance.now();
     this.actor.seed = mixSeed(c.seed, 3 + u);
-    if (this.env.rules instanceof CeoRules) this.env.rules.budget = c.budget;
-    const hooks = this.hooks(u);
-    const cellTasks = this.structure.cellTasks(tasks);
-    const batch = await collect(this.env, cellTasks, mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, phase === 'prior' ? this.behaviour() : undefined, this.streams, hooks);
+    const org = this.organisation;
+    const hooks = org.prepare(this.env, u, c);
+    const behaviour = phase === 'prior' ? org.behaviour() : undefined;
+    const batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, behaviour, this.streams, hooks);
     const t1 = performance.now();
-    const shaping = this.shapingWeight(u);
-    const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, this.shapingBonus(shaping));
+    const shaping = org.shapingWeight(u, c);
+    const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping));
     const t2 = performance.now();
     this.update++;
     const stats = this.structure.teamStats(batch.stats);
@@ -210,96 +213,22 @@ export class Trainer {
       gradNorm: learned.gradNorm,
       collectMs: t1 - t0,
       learnMs: t2 - t1,
-      ...this.structureMetrics(shaping),
+      ...(org.metrics(this.env, shaping) as Partial<UpdateMetrics>),
     };
     const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
-    if (this.structure.kind !== 'flat') result.structure = this.structure.view(this.env, tasks[0]);
+    const view = org.view(this.env, tasks[0]);
+    if (view) result.structure = view;
     return result;
   }
 
-  /** How collection differs under the structure in update `u` (none when flat). */
-  private hooks(u: number): CollectHooks | undefined {
-    if (this.structure.kind === 'flat') return undefined;
-    const hooks: CollectHooks = { logCount: this.structure.cells };
-    if (this.workers && this.workers.prepare(u, mixSeed(mixSeed(this.config.seed, 3 + u), 17))) {
-      hooks.workers = this.workers;
-      hooks.learners = Uint8Array.from({ length: this.env.N }, (_, i) => (i === 0 ? 1 : 0));
-    }
-    return hooks;
-  }
-
-  private orchestratedPrior: ActionSource | null = null;
-
-  /** What the imitation prior imitates: the scripted organisation, or the structure's scripted version. */
-  private behaviour(): ActionSource {
-    if (this.structure.kind === 'ceo') return scriptedCeo;
-    if (this.structure.kind === 'orchestrator') return (this.orchestratedPrior ??= orchestrated(scriptedOrchestrator, scriptedWorkers));
-    return scriptedOrganisation;
-  }
-
-  /**
-   * Weight of the orchestrator's shaping reward in update `u`: `shaping` x (1 - r / anneal) for the
-   * r-th RLCR update, where anneal is `shapingAnneal` (or all RLCR updates when 0); never below 0.
-   */
+  /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */
   shapingWeight(u: number = this.update): number {
-    const c = this.config;
-    if (c.structure !== 'orchestrator' || c.shaping <= 0) return 0;
-    const anneal = c.shapingAnneal > 0 ? c.shapingAnneal : c.updates;
-    return c.shaping * Math.max(0, 1 - Math.max(0, u - c.prior) / anneal);
-  }
-
-  /**
-   * The shaping bonus of every rollout of the last episode: `weight` x the mean of the share of
-   * workers that got an assignment (parallel work) and the share of assigned modules finished
-   * (Kimi Agent Swarm's PARL shaping). Null when the weight is 0.
-   */
-  private shapingBonus(weight: number): Float32Array | null {
-    const rules = this.env.rules;
-    if (weight <= 0 || !(rules instanceof OrchestratorRules)) return null;
-    return Float32Array.from({ length: this.env.B }, (_, b) => (weight * (rules.parallelShare(this.env, b) + rules.finishShare(this.env, b))) / 2);
-  }
-
-  /** Means of the structure's numbers over the last episode's rollouts (none when flat). */
-  private structureMetrics(shaping: number): Partial<UpdateMetrics> {
-    if (this.structure.kind === 'flat') return {};
-    const rows = this.structure.summaries(this.env);
-    const out: Record<string, number> = {};
-    for (const row of rows) for (const [k, v] of Object.entries(row)) out[k] = (out[k] ?? 0) + v / rows.length;
-    if (this.structure.kind === 'orchestrator') out.shapingWeight = shaping;
-    return out as Partial<UpdateMetrics>;
+    return this.organisation.shapingWeight(u, this.config);
   }
 
   /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
   evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
-    const c = this.config;
-    const structure: StructureSettings = { structure: c.structure, budget: c.budget, islands: c.islands };
-    const workers = this.workers?.spec;
-    return workers ? { structure, workers } : { structure };
-  }
-
-  /**
-   * The batch seen per rollout of the swarm: under islands the best island's return and anytime
-   * curve and the earliest end of the islands (`I` consecutive rollouts of the batch); otherwise the
-   * batch's own arrays.
-   */
-  private teams(batch: Batch): { I: number; returns: Float32Array; tEnd: Float32Array; history: Float32Array } {
-    const I = this.structure.cells;
-    if (I === 1) return { I, returns: batch.returns, tEnd: batch.tEnd, history: batch.history };
-    const teams = batch.B / I;
-    const H = batch.tmax + 1;
-    const returns = new Float32Array(teams);
-    const tEnd = new Float32Array(teams);
-    const history = new Float32Array(teams * H);
-    for (let team = 0; team < teams; team++) {
-      returns[team] = -Infinity;
-      tEnd[team] = Infinity;
-      for (let c = team * I; c < (team + 1) * I; c++) {
-        returns[team] = Math.max(returns[team], batch.returns[c]);
-        tEnd[team] = Math.min(tEnd[team], batch.tEnd[c]);
-        for (let t = 0; t < H; t++) history[team * H + t] = Math.max(history[team * H + t], batch.history[c * H + t]);
-      }
-    }
-    return { I, returns, tEnd, history };
+    return this.organisation.evaluationSetup(this.config);
   }
 
   /**
@@ -312,7 +241,7 @@ export class Trainer {
     const { B, N, R, T } = batch;
     const K = c.groupSize;
     const adv = new Float32Array(T * R);
-    const { I, returns: teamReturns, tEnd, history } = this.teams(batch);
+    const { I, returns: teamReturns, tEnd, history } = this.organisation.teams(batch);
     const teams = B / I;
     if (c.critic && values) {
       const H = batch.tmax + 1;
@@ -450,6 +379,6 @@ export class Trainer {
   dispose(): void {
     this.optimizer.dispose();
     this.policy.dispose();
-    this.workers?.dispose();
+    this.organisation.dispose();
   }
 }

@@ -1,0 +1,143 @@
+/**
+ * Time to coordination: `npm run bench:learn [-- --family long-coupled] [--agents 8] [--seed 1]
+ * [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]`.
+ *
+ * Trains the default swarm (the app's default config, or another task family with its calibrated
+ * deadline schedule) on the wasm backend and, every `--every` seconds of training, plays it on fresh
+ * evaluation tasks at the final deadline. It prints the training seconds (evaluations not counted)
+ * and updates until the swarm's return first reaches the scripted organisation's on the same tasks
+ * minus 0.02, or says that it never did within the budget or the run's updates. The figure the
+ * project's performance goal is written in (docs/RESULTS.md). It prints numbers; it asserts nothing.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import * as tf from '@tensorflow/tfjs';
+import { evaluatePolicy, referenceReturns } from '../src/rl/compare';
+import { defaultConfig, familyChange, type Config } from '../src/rl/config';
+import { Trainer } from '../src/rl/trainer';
+import { FAMILIES, type Family } from '../src/sim/task';
+import { useBackend } from './lib/backend';
+import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+
+const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
+  --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
+  --agents <n>        agents in the swarm, 1-16 (default 8)
+  --seed <n>          training seed (default 1)
+  --budget <s>        seconds of training before giving up (default 900)
+  --every <s>         seconds of training between evaluations (default 15)
+  --eval-tasks <n>    fresh evaluation tasks per evaluation, 1-256 (default 16)
+  --json <file>       also write every number to <file>
+  --help              print this help`;
+
+/** How far below the scripted organisation the swarm may stay and still count as coordinated. */
+const MARGIN = 0.02;
+/** Seed of the evaluation episodes' work draws and sampling. */
+const EVAL_SEED = 99;
+
+interface Options {
+  config: Config;
+  budget: number;
+  every: number;
+  evalTasks: number;
+  json?: string;
+}
+
+function parseOptions(argv: string[]): Options | 'help' {
+  const v = parseFlags(argv, {
+    family: { type: 'string' },
+    agents: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '1' },
+    budget: { type: 'string', default: '900' },
+    every: { type: 'string', default: '15' },
+    'eval-tasks': { type: 'string', default: '16' },
+    json: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  });
+  if (v.help) return 'help';
+  const int = (name: string, text: string, lo: number, hi: number) => {
+    if (!/^[0-9]+$/.test(text) || Number(text) < lo || Number(text) > hi) throw new UsageError(`--${name} takes a whole number from ${lo} to ${hi}, not "${text}"`);
+    return Number(text);
+  };
+  let config: Config = { ...defaultConfig(), agents: int('agents', v.agents, 1, 16), seed: int('seed', v.seed, 0, 2 ** 31 - 1) };
+  if (v.family !== undefined) {
+    if (!(FAMILIES as readonly string[]).includes(v.family)) throw new UsageError(`--family: "${v.family}" is not one of ${FAMILIES.join(', ')}`);
+    config = { ...config, ...familyChange(config, v.family as Family) };
+  }
+  if (v.json !== undefined && v.json.trim() === '') throw new UsageError('--json needs a file name');
+  return { config, budget: int('budget', v.budget, 1, 86_400), every: int('every', v.every, 1, 3_600), evalTasks: int('eval-tasks', v['eval-tasks'], 1, 256), json: v.json };
+}
+
+/** One evaluation of the swarm during training. */
+interface Evaluation {
+  /** Seconds of training so far (evaluations excluded). */
+  seconds: number;
+  updates: number;
+  /** Deadline the last update trained at. */
+  tmax: number;
+  /** Mean return on the evaluation tasks at the final deadline. */
+  ret: number;
+}
+
+async function main(): Promise<void> {
+  const o = readCommandLine('bench:learn', USAGE, parseOptions);
+  await useBackend('wasm');
+  const c = o.config;
+  const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, o.evalTasks)).scripted;
+  const target = scripted - MARGIN;
+  const setup = `${c.family}, ${c.agents} agents, seed ${c.seed}, deadline ${c.tmaxStart} -> ${c.tmaxEnd} over ${c.updates} updates${c.prior > 0 ? ` after ${c.prior} imitation updates` : ''}`;
+  console.log(`time to coordination: ${setup}; wasm backend, one thread`);
+  console.log(`target: the scripted organisation's return at ${c.tmaxEnd} minutes on ${o.evalTasks} fresh tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`);
+  console.log(`evaluating every ${o.every} s of training, budget ${o.budget} s\n`);
+  console.log('  training s  updates  deadline  return');
+  const trainer = new Trainer(c);
+  const evals: Evaluation[] = [];
+  let trained = 0;
+  let nextEval = 0;
+  let reached: Evaluation | null = null;
+  const evaluate = async () => {
+    const r = await evaluatePolicy(trainer.policy, 'trained swarm', { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: o.evalTasks, seed: EVAL_SEED, ...trainer.evaluationSetup() });
+    const e: Evaluation = { seconds: trained / 1000, updates: trainer.update, tmax: trainer.tmaxAt(Math.max(0, trainer.update - 1)), ret: r.ret };
+    evals.push(e);
+    console.log(`  ${e.seconds.toFixed(1).padStart(10)}  ${String(e.updates).padStart(7)}  ${String(e.tmax).padStart(8)}  ${e.ret.toFixed(3)}${e.ret >= target ? '  <- reached' : ''}`);
+    if (e.ret >= target && !reached) reached = e;
+  };
+  try {
+    while (!reached && trained < o.budget * 1000 && !trainer.finished) {
+      if (trained >= nextEval) {
+        await evaluate();
+        nextEval += o.every * 1000;
+        if (reached) break;
+      }
+      const t0 = performance.now();
+      await trainer.step();
+      trained += performance.now() - t0;
+    }
+    if (!reached) await evaluate();
+  } finally {
+    trainer.dispose();
+  }
+  const done = reached as Evaluation | null;
+  const why = trainer.finished ? `the run's ${trainer.totalUpdates} updates` : `the budget of ${o.budget} s`;
+  console.log(
+    done
+      ? `\nreached ${done.ret.toFixed(3)} >= ${target.toFixed(3)} after ${done.seconds.toFixed(1)} s of training (${done.updates} updates)`
+      : `\nnever reached ${target.toFixed(3)} within ${why}: best ${Math.max(...evals.map((e) => e.ret)).toFixed(3)} after ${(trained / 1000).toFixed(1)} s (${trainer.update} updates)`,
+  );
+  if (o.json) {
+    const cpus = os.cpus();
+    const report = {
+      machine: { cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, node: process.version, tfjs: tf.version.tfjs, backend: 'wasm' },
+      config: c,
+      scripted,
+      target,
+      budgetSeconds: o.budget,
+      reached: done ? { seconds: done.seconds, updates: done.updates, ret: done.ret } : null,
+      trainedSeconds: trained / 1000,
+      evaluations: evals,
+    };
+    writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`wrote ${o.json}`);
+  }
+}
+
+void main();
