@@ -15,9 +15,13 @@ import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
 import { useTrainer } from './useTrainer';
+import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
+
+/** The run being replayed (null when live): a new one gives failed views a fresh try. */
+const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.run ?? null;
 
 function BackendBadge() {
   const b = useApp(selectBackend);
@@ -57,12 +61,13 @@ function Notices() {
 export function App() {
   const controls = useTrainer();
   usePlaybackDriver();
+  const replayRun = useApp(selectReplayRun);
   return (
     <main className="app" data-testid="app-root">
       <header className="top">
         <h1>Swarm Playground</h1>
         <BackendBadge />
-        <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />
+        <ViewBoundary name="Video export" resetKey={replayRun}><VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} /></ViewBoundary>
       </header>
       <p className="lede">
         A swarm of agents shares one policy and earns one team reward: the share of tests passing when
@@ -70,26 +75,26 @@ export function App() {
         and when handing work over is worth a minute.
       </p>
       <Notices />
-      <ReplayBar controls={controls} />
-      <Controls controls={controls} />
-      <AblationsPanel controls={controls} />
-      <SettingsPanel controls={controls} />
+      <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Controls" resetKey={replayRun}><Controls controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Settings" resetKey={replayRun}><SettingsPanel controls={controls} /></ViewBoundary>
       <div className="grid">
-        <Curves />
+        <ViewBoundary name="Training curves" resetKey={replayRun}><Curves /></ViewBoundary>
         <div>
-          <Countdown />
-          <ScheduleEditor controls={controls} />
+          <ViewBoundary name="Countdown" resetKey={replayRun}><Countdown /></ViewBoundary>
+          <ViewBoundary name="Deadline schedule" resetKey={replayRun}><ScheduleEditor controls={controls} /></ViewBoundary>
         </div>
       </div>
-      <WorkCurves />
-      <Swimlanes />
-      <ModuleBars />
+      <ViewBoundary name="Work curves" resetKey={replayRun}><WorkCurves /></ViewBoundary>
+      <ViewBoundary name="Swimlanes" resetKey={replayRun}><Swimlanes /></ViewBoundary>
+      <ViewBoundary name="Module bars" resetKey={replayRun}><ModuleBars /></ViewBoundary>
       <div className="grid">
-        <DmGraph />
-        <MessageBoard />
+        <ViewBoundary name="Message graph" resetKey={replayRun}><DmGraph /></ViewBoundary>
+        <ViewBoundary name="Message board" resetKey={replayRun}><MessageBoard /></ViewBoundary>
       </div>
-      <OrganisationsPanel controls={controls} />
-      <RunLibraryPanel controls={controls} />
+      <ViewBoundary name="Organisations" resetKey={replayRun}><OrganisationsPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Run library" resetKey={replayRun}><RunLibraryPanel controls={controls} /></ViewBoundary>
     </main>
   );
 }
