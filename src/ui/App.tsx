@@ -1,3 +1,4 @@
+import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
 import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
 import { AblationsPanel } from './AblationsPanel';
 import { Controls } from './Controls';
@@ -14,7 +15,7 @@ import { SettingsPanel } from './SettingsPanel';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
-import { useTrainer } from './useTrainer';
+import { useTrainer, type TrainerControls } from './useTrainer';
 import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
@@ -32,7 +33,26 @@ function BackendBadge() {
   );
 }
 
-function Notices() {
+/** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
+function ResumeAfterFault({ controls }: { controls: TrainerControls }) {
+  const lr = useApp((s) => s.config.lr);
+  const safer = saferLearningRate(lr);
+  return (
+    <button
+      type="button"
+      data-testid="fault-resume"
+      onClick={() => {
+        useApp.getState().setError(null);
+        controls.configure({ lr: safer });
+        controls.start();
+      }}
+    >
+      Lower the learning rate to {safer} and resume
+    </button>
+  );
+}
+
+function Notices({ controls }: { controls: TrainerControls }) {
   const notices = useApp(selectNotices);
   const error = useApp(selectError);
   const dismiss = useApp((s) => s.dismissNotices);
@@ -40,6 +60,7 @@ function Notices() {
   return (
     <div className="notices" role="status" data-testid="notices">
       {error && <p className="error">{error}</p>}
+      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault controls={controls} />}
       {notices.length > 0 && (
         <>
           <p>Some settings in the link could not be used as given:</p>
@@ -74,7 +95,7 @@ export function App() {
         the deadline hits. Nobody gets individual credit, so they have to discover division of labour
         and when handing work over is worth a minute.
       </p>
-      <Notices />
+      <Notices controls={controls} />
       <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar controls={controls} /></ViewBoundary>
       <ViewBoundary name="Controls" resetKey={replayRun}><Controls controls={controls} /></ViewBoundary>
       <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel controls={controls} /></ViewBoundary>
