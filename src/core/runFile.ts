@@ -11,12 +11,13 @@ import type { PolicyJSON } from '../rl/policy';
 import { SCHEDULE_SHAPES, type DeadlineSchedule } from '../rl/schedule';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { EventKind, SimEvent } from '../sim/events';
+import { meaningIssues } from './runChecks';
 
 /** The `format` field every run file carries. */
 export const RUN_FORMAT = 'swarm-run';
 /** The format version this build writes and reads (see docs/RUNFILE.md, "Version policy"). */
 export const RUN_VERSION = 1;
-/** Largest compressed (gzip) file accepted on import, in bytes. */
+/** Largest file accepted on import, gzip-compressed or plain JSON, in bytes (the app checks it before reading). */
 export const MAX_COMPRESSED_BYTES = 50 * 1024 * 1024;
 /** Largest JSON text accepted (after decompression, or as given), in bytes. */
 export const MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
@@ -339,6 +340,7 @@ const runSchema = z
       if (i > 0 && r.updates <= talk[i - 1].updates) issue(['talk', i, 'updates'], `${r.updates} is not after the previous measurement (${talk[i - 1].updates} updates)`);
       else if (r.updates < first || r.updates > done) issue(['talk', i, 'updates'], `${r.updates} is outside the recorded updates (${first} to ${done} done)`);
     });
+    for (const m of meaningIssues(run)) issue(m.path, m.message);
   });
 
 // Compile-time check that what the schema produces is a RunFile.
@@ -460,7 +462,9 @@ function gunzipLimited(bytes: Uint8Array, limit: number): Uint8Array {
     chunks.push(chunk);
     if (final) ended = true;
   });
-  const CHUNK = 1 << 20;
+  // Small input chunks: one chunk of a gzip bomb unpacks to at most ~1000x its size, so the limit
+  // is noticed after a few megabytes too many instead of after the whole chunk (a gigabyte).
+  const CHUNK = 1 << 14;
   for (let i = 0; i < bytes.length; i += CHUNK) stream.push(bytes.subarray(i, Math.min(bytes.length, i + CHUNK)), i + CHUNK >= bytes.length);
   if (!ended) throw new Error('unexpected end of data');
   const out = new Uint8Array(total);
@@ -497,8 +501,8 @@ export function decodeRunFile(bytes: Uint8Array, limits: SizeLimits = RUN_FILE_L
       if (e instanceof TooLarge) return fail('too-large', `The file is too large: it unpacks to more than ${mb(limits.uncompressed)}, the limit.`);
       return fail('corrupt', `The file is truncated or corrupt: its compressed data cannot be unpacked (${(e as Error).message}).`);
     }
-  } else if (bytes.length > limits.uncompressed) {
-    return fail('too-large', `The file is too large: ${mb(bytes.length)} of JSON, the limit is ${mb(limits.uncompressed)}.`);
+  } else if (bytes.length > Math.min(limits.compressed, limits.uncompressed)) {
+    return fail('too-large', `The file is too large: ${mb(bytes.length)} of JSON, the limit for a file is ${mb(Math.min(limits.compressed, limits.uncompressed))}.`);
   }
   let json: unknown;
   try {

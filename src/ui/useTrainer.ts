@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { useCallback, useEffect, useRef } from 'react';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { useApp } from '../store/store';
-import { lastCheckpoint } from '../core/recorder';
+import { trainableCheckpoint } from '../core/runChecks';
 import type { RunFile } from '../core/runFile';
 import { createTrainerClient } from '../worker/client';
 import { recordingSaver, refreshRuns } from './runLibrary';
@@ -143,23 +143,29 @@ export function useTrainer() {
      */
     continueFrom: useCallback(
       (run: RunFile) => {
-        const cp = lastCheckpoint(run);
-        if (!cp) {
-          useApp.getState().setError('This run holds no policy weights, so it cannot be trained further.');
+        // The weights are checked before anything changes; the settings change once the worker holds them.
+        const checked = trainableCheckpoint(run);
+        if (!checked.ok) {
+          useApp.getState().setError(checked.error);
           return;
         }
-        const s = useApp.getState();
-        s.leaveReplay();
+        const { config, checkpoint } = checked;
+        useApp.getState().leaveReplay();
         void recordingSaver.save(client.current?.api ?? null);
-        recordingSaver.begin();
-        held.current = [];
-        // The imitation prior, if the run had one, is behind these weights already.
-        s.setConfig({ ...run.config, prior: 0 });
-        s.clearRun();
-        const config = useApp.getState().config;
-        call((c) => c.api.resetWith(config, cp.weights));
+        const c = client.current;
+        c?.api
+          .resetWith(config, checkpoint.weights)
+          .then(() => {
+            if (client.current !== c) return;
+            recordingSaver.begin();
+            held.current = [];
+            const s = useApp.getState();
+            s.setConfig(config);
+            s.clearRun();
+          })
+          .catch((e: unknown) => useApp.getState().setError(`This run cannot be trained on: ${message(e)}. Nothing was changed.`));
       },
-      [call],
+      [],
     ),
     /** Applies a settings change: between updates if it keeps the model, else as a reset. */
     configure: useCallback(

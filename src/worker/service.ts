@@ -1,7 +1,8 @@
 import { RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
+import { checkpointShapeIssue } from '../core/runChecks';
 import { cleanRunName, encodeRunFile, runFacts, type TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
-import type { PolicyJSON } from '../rl/policy';
+import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
 import { Trainer } from '../rl/trainer';
@@ -203,6 +204,10 @@ export class TrainerService implements TrainerApi {
     // runs on the new trainer; the loop stops after its update in flight.
     this.wantRun = false;
     const replaced = this.exclusive(async () => {
+      // The weights are read before the running trainer is touched: weights that do not fit change nothing.
+      const shapeIssue = checkpointShapeIssue(config, weights.shape);
+      if (shapeIssue) throw new Error(shapeIssue);
+      SwarmPolicy.fromJSON(weights).dispose();
       this.trainer?.dispose();
       this.trainer = null;
       this.fresh({ ...config }, false);
