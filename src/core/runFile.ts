@@ -178,12 +178,12 @@ const real = () =>
 
 const configSchema = z.record(z.string(), z.unknown()).superRefine((raw, ctx) => {
   for (const key of Object.keys(raw)) {
-    if (!(key in SCHEMA)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown setting "${key}"` });
+    if (!Object.hasOwn(SCHEMA, key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown setting "${key.slice(0, 40)}"` });
   }
   for (const key of CONFIG_KEYS) {
     const f = SCHEMA[key];
     // A setting added after the file was written is read as its default (see docs/RUNFILE.md).
-    if (!(key in raw)) raw[key] = f.default;
+    if (!Object.hasOwn(raw, key)) raw[key] = f.default;
     const v = raw[key];
     const type = f.kind === 'enum' ? 'string' : f.kind === 'bool' ? 'boolean' : 'number';
     if (typeof v !== type) {
