@@ -12,6 +12,7 @@ import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
 import { SettingsPanel } from './SettingsPanel';
+import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
@@ -96,6 +97,7 @@ export function App() {
         and when handing work over is worth a minute.
       </p>
       <Notices controls={controls} />
+      <SettingsWarnings />
       <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar controls={controls} /></ViewBoundary>
       <ViewBoundary name="Controls" resetKey={replayRun}><Controls controls={controls} /></ViewBoundary>
       <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel controls={controls} /></ViewBoundary>

@@ -5,6 +5,7 @@ import type { Config } from '../rl/config';
 import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
+import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
@@ -124,6 +125,7 @@ export class TrainerService implements TrainerApi {
   async start(): Promise<void> {
     const t = this.requireTrainer();
     if (this.loop) return this.loop;
+    refuseUntrainable(t.config);
     if (t.finished) {
       this.setState('finished');
       return;
@@ -144,7 +146,7 @@ export class TrainerService implements TrainerApi {
   }
 
   async step(): Promise<void> {
-    this.requireTrainer();
+    refuseUntrainable(this.requireTrainer().config);
     if (this.loop) return;
     await this.exclusive(() => this.updateOnce());
     this.settleState();
@@ -392,4 +394,10 @@ export class TrainerService implements TrainerApi {
     if (!this.trainer) throw new Error('the trainer is not initialised: call init first');
     return this.trainer;
   }
+}
+
+/** Throws, before any update runs, when `config` cannot train (e.g. it would need more memory than a backend has). */
+function refuseUntrainable(config: Config): void {
+  const { errors } = checkSettings(config, settingLabel);
+  if (errors.length) throw new Error(errors.join(' '));
 }
