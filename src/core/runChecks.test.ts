@@ -83,6 +83,17 @@ describe('meaning checks of a run file', () => {
     expect(refusal(f)).toContain('islandOf');
   });
 
+  it('refuses a "__proto__" key in the settings or the weights, and unknown Object.prototype names', () => {
+    const text = JSON.stringify(fakeRun(3));
+    const refused = (t: string) => {
+      const r = decodeRunFile(strToU8(t));
+      return r.ok ? 'accepted' : r.error;
+    };
+    expect(refused(text.replace('"config":{', '"config":{"__proto__":{"agents":99},'))).toContain('config: a field named "__proto__" is not allowed');
+    expect(refused(text.replace('"config":{', '"config":{"constructor":1,'))).toContain('unknown setting "constructor"');
+    expect(refused(text.replace('"weights":{"g1"', '"weights":{"__proto__":{},"g1"'))).toContain('checkpoints.items[0].weights.weights: a field named "__proto__"');
+  });
+
   it('stops collecting problems at 20 however many there are', () => {
     const f = plain() as RunFile;
     for (const m of f.metrics) m.tmax = 1e6;
