@@ -99,7 +99,10 @@ describe('the padded per-kind log-softmax', () => {
     for (const k of Object.keys(g2)) {
       const a = g1[k].dataSync();
       const b = g2[k].dataSync();
-      for (let i = 0; i < b.length; i++) (diff += (a[i] - b[i]) ** 2), (norm += b[i] ** 2);
+      for (let i = 0; i < b.length; i++) {
+        diff += (a[i] - b[i]) ** 2;
+        norm += b[i] ** 2;
+      }
     }
     expect(norm).toBeGreaterThan(1e-6);
     expect(Math.sqrt(diff / norm)).toBeLessThan(1e-4);
