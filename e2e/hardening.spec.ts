@@ -118,6 +118,7 @@ test('a view that throws shows its error in place; the other views and training 
   const failed = page.getByTestId('view-error');
   await expect(failed).toHaveCount(1, { timeout: 30_000 });
   await expect(failed).toContainText('Run library could not be drawn from this data: injected fault');
+  await failed.screenshot({ path: test.info().outputPath('view-error.png') });
   await expect(page.getByTestId('swimlanes')).toBeVisible();
   await expect(page.getByTestId('curves')).toBeVisible();
   await page.getByTestId('step').click();
@@ -153,4 +154,29 @@ test('"train on" refuses NaN or mismatched weights before it changes any setting
     await expect(page.getByTestId('update-count')).toHaveText('1');
   }
   await expect(page).toHaveURL(/agents=3/);
+});
+
+test('link values that are refused get a notice; settings that cannot train are refused before training, with the setting to lower', async ({ page }, testInfo) => {
+  await page.goto('/#agents=2.5&seed=1.5&islands=0x10&__proto__=1&tmaxStart=200&tmaxEnd=20&entropy=0&backend=cpu');
+  await ready(page);
+  const notices = page.getByTestId('notices');
+  await expect(notices).toContainText('Link setting "agents": "2.5" is not an integer from 1 to 16; kept 8');
+  await expect(notices).toContainText('Link setting "seed": "1.5" is not an integer');
+  await expect(notices).toContainText('Link setting "islands": "0x10" is not an integer');
+  await expect(notices).toContainText('unknown setting "__proto__"');
+  const warnings = page.getByTestId('settings-warnings');
+  await expect(warnings).toContainText('The deadline shrinks from 200 to 20 minutes');
+  await expect(warnings).toContainText('The entropy bonus ("entropy") is 0');
+  await page.screenshot({ path: testInfo.outputPath('link-notices.png'), fullPage: false });
+
+  // 2 agents x 4096 rollouts x 20 minutes: gigabytes in one update.
+  await page.goto('/#family=coupled&agents=2&tasksPerUpdate=64&groupSize=64&tmaxStart=20&tmaxEnd=20&backend=cpu');
+  await page.reload();
+  await ready(page);
+  await expect(warnings).toContainText('These settings cannot train');
+  await expect(warnings).toContainText('lower "tasks per update" (64) or "group size" (64)');
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('notices')).toContainText('These settings need about');
+  await expect(page.getByTestId('update-count')).not.toHaveText('1');
+  await page.screenshot({ path: testInfo.outputPath('cannot-train.png'), fullPage: false });
 });

@@ -16,7 +16,7 @@ export function SettingsWarnings() {
   if (!errors.length && !warnings.length) return null;
   return (
     <div className="notices" role="status" data-testid="settings-warnings">
-      <p>{errors.length ? 'These settings cannot train:' : 'These settings may train nothing:'}</p>
+      <p>{errors.length ? 'These settings cannot train:' : 'These settings may not train as you expect:'}</p>
       <ul>
         {[...errors, ...warnings].map((m) => (
           <li key={m} className={errors.includes(m) ? 'error' : undefined}>
