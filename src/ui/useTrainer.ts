@@ -143,27 +143,26 @@ export function useTrainer() {
      */
     continueFrom: useCallback(
       (run: RunFile) => {
-        // The weights are checked before anything changes; the settings change once the worker holds them.
+        // The weights are checked before anything changes: weights that cannot be trained on change nothing.
         const checked = trainableCheckpoint(run);
         if (!checked.ok) {
           useApp.getState().setError(checked.error);
           return;
         }
         const { config, checkpoint } = checked;
-        useApp.getState().leaveReplay();
+        const s = useApp.getState();
+        const previous = s.config;
+        s.leaveReplay();
         void recordingSaver.save(client.current?.api ?? null);
-        const c = client.current;
-        c?.api
-          .resetWith(config, checkpoint.weights)
-          .then(() => {
-            if (client.current !== c) return;
-            recordingSaver.begin();
-            held.current = [];
-            const s = useApp.getState();
-            s.setConfig(config);
-            s.clearRun();
-          })
-          .catch((e: unknown) => useApp.getState().setError(`This run cannot be trained on: ${message(e)}. Nothing was changed.`));
+        recordingSaver.begin();
+        held.current = [];
+        s.setConfig(config);
+        s.clearRun();
+        // The worker reads the weights before it drops its trainer; if it refuses them, the settings go back.
+        client.current?.api.resetWith(config, checkpoint.weights).catch((e: unknown) => {
+          useApp.getState().setConfig(previous);
+          useApp.getState().setError(`This run cannot be trained on: ${message(e)}. The run before it is still loaded.`);
+        });
       },
       [],
     ),
