@@ -9,7 +9,8 @@ export default mergeConfig(
       exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
       environment: 'node',
       testTimeout: 60000,
-      passWithNoTests: true,
+      // A run that finds no test fails: a wrong include pattern must not pass silently.
+      passWithNoTests: false,
     },
   }),
 );

@@ -10,6 +10,8 @@ import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } 
 import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
 import { SwarmPolicy } from '../src/rl/policy';
 import { STRUCTURE_METRICS, Trainer, type UpdateMetrics } from '../src/rl/trainer';
+import { readNumber, readNumberList } from '../src/rl/readNumber';
+import { checkSettings } from '../src/rl/settingsCheck';
 import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { ProgressBar, formatDuration } from './lib/progress';
@@ -73,9 +75,9 @@ function readOptions(argv: string[]): Options {
   if (args.positional.length) errors.push(`unexpected argument "${args.positional[0]}" (flags start with --)`);
   const configText: Record<string, string> = {};
   for (const [flag, value] of args.flags) {
-    if (flag in RUNNER_FLAGS) continue;
+    if (Object.hasOwn(RUNNER_FLAGS, flag)) continue;
     const key = camel(flag);
-    if (!(key in SCHEMA) || flag !== kebab(key)) {
+    if (!Object.hasOwn(SCHEMA, key) || flag !== kebab(key)) {
       errors.push(`unknown flag --${flag}`);
       continue;
     }
@@ -87,19 +89,24 @@ function readOptions(argv: string[]): Options {
   }
   const { config, issues } = configFromStrings(configText, 'strict');
   for (const i of issues) errors.push(`--${kebab(i.key)}: ${i.message}`);
+  const check = checkSettings(config, (k) => `--${kebab(k)}`);
+  errors.push(...check.errors);
+  for (const w of check.warnings) process.stderr.write(`warning: ${w}\n`);
   const seedsText = args.flags.get('seeds');
   let seeds = [config.seed];
-  if (seedsText !== undefined) {
-    seeds = seedsText.split(',').map((s) => Number(s.trim()));
-    if (!seeds.length || seeds.some((s) => !Number.isInteger(s) || s < 0 || s > 2147483647)) errors.push(`--seeds: "${seedsText}" is not a comma-separated list of integers from 0 to 2147483647`);
+  if (seedsText !== undefined && !args.bare.has('seeds')) {
+    const r = readNumberList(seedsText, { kind: 'int', min: 0, max: 2147483647 });
+    if (r.ok) seeds = r.values;
+    else errors.push(`--seeds: ${r.message}`);
   }
-  const evalText = args.flags.get('eval-tasks') ?? '64';
-  const evalTasks = Number(evalText);
-  if (!Number.isInteger(evalTasks) || evalTasks < 1 || evalTasks > 10000) errors.push(`--eval-tasks: "${evalText}" is not an integer from 1 to 10000`);
+  const evalRead = readNumber(args.flags.get('eval-tasks') ?? '64', { kind: 'int', min: 1, max: 10000 });
+  if (!evalRead.ok && !args.bare.has('eval-tasks')) errors.push(`--eval-tasks: ${evalRead.message}`);
+  const evalTasks = evalRead.ok ? evalRead.value : 64;
   const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
   if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
   for (const f of ['eval-greedy', 'quiet']) if (args.flags.has(f) && !args.bare.has(f)) errors.push(`--${f} takes no value`);
   for (const f of ['out', 'load-policy', 'init-from', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
+  for (const f of ['out', 'load-policy', 'init-from']) if (args.flags.get(f) === '' && !args.bare.has(f)) errors.push(`--${f} needs a path, not an empty text`);
   if (args.flags.has('load-policy') && args.flags.has('init-from')) errors.push('--load-policy and --init-from both give starting weights: use one');
   if (errors.length) fail(errors);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);

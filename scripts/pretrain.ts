@@ -9,7 +9,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultConfig } from '../src/rl/config';
+import { defaultConfig, SCHEMA } from '../src/rl/config';
+import { readNumber, type NumberRule } from '../src/rl/readNumber';
 import { Trainer } from '../src/rl/trainer';
 import { calibratedSchedule, FAMILIES, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
@@ -36,13 +37,15 @@ function parseOptions(argv: string[]): Options | 'help' {
   });
   if (values.help) return 'help';
   const families = values.families.split(',').map((f) => f.trim()) as Family[];
+  if (families.some((f) => !f)) throw new UsageError(`--families: "${values.families}" has an empty item`);
   const bad = families.filter((f) => !FAMILIES.includes(f));
   if (bad.length) throw new UsageError(`unknown task families: ${bad.join(', ')} (known: ${FAMILIES.join(', ')})`);
-  const updates = Number(values.updates);
-  const prior = Number(values.prior);
-  if (!Number.isInteger(updates) || updates < 1) throw new UsageError(`--updates takes a whole number of at least 1, not "${values.updates}"`);
-  if (!Number.isInteger(prior) || prior < 0) throw new UsageError(`--prior takes a whole number of at least 0, not "${values.prior}"`);
-  return { families, updates, prior, out: values.out };
+  const updates = readNumber(values.updates, SCHEMA.updates as NumberRule);
+  const prior = readNumber(values.prior, SCHEMA.prior as NumberRule);
+  if (!updates.ok) throw new UsageError(`--updates: ${updates.message}`);
+  if (!prior.ok) throw new UsageError(`--prior: ${prior.message}`);
+  if (!values.out.trim()) throw new UsageError('--out needs a folder, not an empty text');
+  return { families, updates: updates.value, prior: prior.value, out: values.out };
 }
 
 async function main(): Promise<void> {

@@ -13,6 +13,7 @@ import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
 import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
 import { defaultConfig } from '../src/rl/config';
+import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
@@ -33,9 +34,15 @@ interface Options {
 }
 
 function number(name: string, raw: string, min: number, max: number, integer: boolean): number {
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) throw new UsageError(`--${name} takes ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, not "${raw}"`);
-  return v;
+  const r = readNumber(raw, { kind: integer ? 'int' : 'float', min, max });
+  if (!r.ok) throw new UsageError(`--${name}: ${r.message}`);
+  return r.value;
+}
+
+function numbers(name: string, raw: string, min: number, max: number): number[] {
+  const r = readNumberList(raw, { kind: 'int', min, max });
+  if (!r.ok) throw new UsageError(`--${name}: ${r.message}`);
+  return r.values;
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
@@ -50,6 +57,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
+  if (values.swarm === '') throw new UsageError('--swarm needs a run file or policy JSON, not an empty text');
   if (!FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
   return {
     family: values.family as Family,
@@ -58,7 +66,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     horizon: values.horizon === undefined ? 3 * calibratedSchedule(values.family as Family).end : number('horizon', values.horizon, 1, 1000, true),
     tasks: number('tasks', values.tasks, 1, 1000, true),
     swarm: values.swarm ?? null,
-    scaling: values.scaling.split(',').map((x) => number('scaling', x.trim(), 1, MAX_AGENTS, true)),
+    scaling: numbers('scaling', values.scaling, 1, MAX_AGENTS),
   };
 }
 

@@ -23,13 +23,24 @@ export function readCommandLine<T>(name: string, usage: string, parse: (argv: st
   return parsed;
 }
 
+/** `--flag -5` as `--flag=-5` for a flag that takes a value, so a negative number reaches the range check. */
+function joinNegatives(argv: string[], options: NonNullable<ParseArgsConfig['options']>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') && !argv[i].includes('=') ? argv[i].slice(2) : null;
+    if (name !== null && Object.hasOwn(options, name) && options[name].type === 'string' && /^-\d/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
 /**
  * The flags of `argv` read with `node:util`'s parseArgs (strict, no positional arguments); a flag it
  * cannot read becomes a UsageError (message, usage, exit code 2 through `readCommandLine`).
  */
 export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
-    return parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: O }>({ args: argv, strict: true, allowPositionals: false, options }).values;
+    return parseArgs<{ args: string[]; strict: true; allowPositionals: false; options: O }>({ args: joinNegatives(argv, options), strict: true, allowPositionals: false, options }).values;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

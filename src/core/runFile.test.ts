@@ -219,7 +219,7 @@ describe('run file rejections', () => {
     const bomb = gzipSync(new Uint8Array(100_000).fill(32));
     expect(bomb.length).toBeLessThan(limits.compressed);
     expect(rejected(decodeRunFile(bomb, limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: it unpacks to more than 4096 bytes, the limit.' });
-    expect(rejected(decodeRunFile(new Uint8Array(5000).fill(32), limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: 5000 bytes of JSON, the limit is 4096 bytes.' });
+    expect(rejected(decodeRunFile(new Uint8Array(5000).fill(32), limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: 5000 bytes of JSON, the limit for a file is 1000 bytes.' });
   });
 
   it('validateRun accepts an in-memory run as it is, fields in any order', () => {

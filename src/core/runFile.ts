@@ -11,12 +11,17 @@ import type { PolicyJSON } from '../rl/policy';
 import { SCHEDULE_SHAPES, type DeadlineSchedule } from '../rl/schedule';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { EventKind, SimEvent } from '../sim/events';
+import { meaningIssues } from './runChecks';
+
+// No code generation: zod's JIT compiles parsers with `new Function`, which the site's
+// Content-Security-Policy forbids (and which would report a violation even when caught).
+z.config({ jitless: true });
 
 /** The `format` field every run file carries. */
 export const RUN_FORMAT = 'swarm-run';
 /** The format version this build writes and reads (see docs/RUNFILE.md, "Version policy"). */
 export const RUN_VERSION = 1;
-/** Largest compressed (gzip) file accepted on import, in bytes. */
+/** Largest file accepted on import, gzip-compressed or plain JSON, in bytes (the app checks it before reading). */
 export const MAX_COMPRESSED_BYTES = 50 * 1024 * 1024;
 /** Largest JSON text accepted (after decompression, or as given), in bytes. */
 export const MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
@@ -177,12 +182,12 @@ const real = () =>
 
 const configSchema = z.record(z.string(), z.unknown()).superRefine((raw, ctx) => {
   for (const key of Object.keys(raw)) {
-    if (!(key in SCHEMA)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown setting "${key}"` });
+    if (!Object.hasOwn(SCHEMA, key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown setting "${key.slice(0, 40)}"` });
   }
   for (const key of CONFIG_KEYS) {
     const f = SCHEMA[key];
     // A setting added after the file was written is read as its default (see docs/RUNFILE.md).
-    if (!(key in raw)) raw[key] = f.default;
+    if (!Object.hasOwn(raw, key)) raw[key] = f.default;
     const v = raw[key];
     const type = f.kind === 'enum' ? 'string' : f.kind === 'bool' ? 'boolean' : 'number';
     if (typeof v !== type) {
@@ -339,6 +344,7 @@ const runSchema = z
       if (i > 0 && r.updates <= talk[i - 1].updates) issue(['talk', i, 'updates'], `${r.updates} is not after the previous measurement (${talk[i - 1].updates} updates)`);
       else if (r.updates < first || r.updates > done) issue(['talk', i, 'updates'], `${r.updates} is outside the recorded updates (${first} to ${done} done)`);
     });
+    for (const m of meaningIssues(run)) issue(m.path, m.message);
   });
 
 // Compile-time check that what the schema produces is a RunFile.
@@ -427,12 +433,29 @@ export function validateRun(value: unknown): DecodeResult {
     const newer = typeof v === 'number' && v > RUN_VERSION ? ' (written by a newer version of the app)' : '';
     return fail('version', `Unsupported run file version ${JSON.stringify(v ?? null)}${newer}: this build reads version ${RUN_VERSION}.`);
   }
+  const proto = prototypeKeyPath(head);
+  if (proto) return fail('invalid', `Invalid run file:\n${proto}: a field named "__proto__" is not allowed`);
   const parsed = runSchema.safeParse(value);
   if (parsed.success) return { ok: true, run: parsed.data };
   const lines = parsed.error.issues.slice(0, MAX_LISTED_ISSUES).map((i) => describeIssue(i, value));
   const more = parsed.error.issues.length - lines.length;
   if (more > 0) lines.push(`... and ${more} more problem(s)`);
   return fail('invalid', `Invalid run file:\n${lines.join('\n')}`);
+}
+
+/**
+ * Where a "__proto__" key sits in the parts of a file that are read as open records (the settings,
+ * the weights), or null. JSON.parse keeps it as a plain key, but a copy made by assignment would
+ * turn it into the object's prototype, so such a file is refused rather than read.
+ */
+function prototypeKeyPath(head: Record<string, unknown>): string | null {
+  const has = (o: unknown) => o !== null && typeof o === 'object' && Object.hasOwn(o, '__proto__');
+  if (has(head.config)) return 'config';
+  const changes = Array.isArray(head.configChanges) ? head.configChanges : [];
+  for (const [i, c] of changes.entries()) if (has((c as { config?: unknown })?.config)) return `configChanges[${i}].config`;
+  const items = (head.checkpoints as { items?: unknown })?.items;
+  if (Array.isArray(items)) for (const [i, c] of items.entries()) if (has((c as { weights?: { weights?: unknown } })?.weights?.weights)) return `checkpoints.items[${i}].weights.weights`;
+  return null;
 }
 
 function fail(code: DecodeErrorCode, error: string): DecodeResult {
@@ -449,8 +472,11 @@ export function isGzip(bytes: Uint8Array): boolean {
 
 class TooLarge extends Error {}
 
+/** Where a long read is: its stage and the share of that stage done (0 to 1). */
+export type DecodeProgress = (stage: 'unpack' | 'parse' | 'check', done: number) => void;
+
 /** Decompresses a gzip stream, stopping as soon as the output passes `limit` bytes. */
-function gunzipLimited(bytes: Uint8Array, limit: number): Uint8Array {
+function gunzipLimited(bytes: Uint8Array, limit: number, progress?: DecodeProgress): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
   let ended = false;
@@ -460,8 +486,13 @@ function gunzipLimited(bytes: Uint8Array, limit: number): Uint8Array {
     chunks.push(chunk);
     if (final) ended = true;
   });
-  const CHUNK = 1 << 20;
-  for (let i = 0; i < bytes.length; i += CHUNK) stream.push(bytes.subarray(i, Math.min(bytes.length, i + CHUNK)), i + CHUNK >= bytes.length);
+  // Small input chunks: one chunk of a gzip bomb unpacks to at most ~1000x its size, so the limit
+  // is noticed after a few megabytes too many instead of after the whole chunk (a gigabyte).
+  const CHUNK = 1 << 14;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    stream.push(bytes.subarray(i, Math.min(bytes.length, i + CHUNK)), i + CHUNK >= bytes.length);
+    if (progress && i % (64 * CHUNK) === 0) progress('unpack', Math.max(i / bytes.length, total / limit));
+  }
   if (!ended) throw new Error('unexpected end of data');
   const out = new Uint8Array(total);
   let at = 0;
@@ -484,28 +515,31 @@ export const RUN_FILE_LIMITS: SizeLimits = { compressed: MAX_COMPRESSED_BYTES, u
 /**
  * Reads a run file: gzip-compressed JSON (what `encodeRunFile` writes) or plain JSON, told apart by
  * the gzip magic bytes. Never throws; a rejected file gets a message that says what is wrong.
- * `limits` exists for tests; the app keeps the defaults.
+ * `limits` exists for tests; the app keeps the defaults. `progress` hears of each stage (in a worker,
+ * to show how far a large import got).
  */
-export function decodeRunFile(bytes: Uint8Array, limits: SizeLimits = RUN_FILE_LIMITS): DecodeResult {
+export function decodeRunFile(bytes: Uint8Array, limits: SizeLimits = RUN_FILE_LIMITS, progress?: DecodeProgress): DecodeResult {
   if (bytes.length === 0) return fail('empty', 'The file is empty.');
   let text: Uint8Array = bytes;
   if (isGzip(bytes)) {
     if (bytes.length > limits.compressed) return fail('too-large', `The file is too large: ${mb(bytes.length)} compressed, the limit is ${mb(limits.compressed)}.`);
     try {
-      text = gunzipLimited(bytes, limits.uncompressed);
+      text = gunzipLimited(bytes, limits.uncompressed, progress);
     } catch (e) {
       if (e instanceof TooLarge) return fail('too-large', `The file is too large: it unpacks to more than ${mb(limits.uncompressed)}, the limit.`);
       return fail('corrupt', `The file is truncated or corrupt: its compressed data cannot be unpacked (${(e as Error).message}).`);
     }
-  } else if (bytes.length > limits.uncompressed) {
-    return fail('too-large', `The file is too large: ${mb(bytes.length)} of JSON, the limit is ${mb(limits.uncompressed)}.`);
+  } else if (bytes.length > Math.min(limits.compressed, limits.uncompressed)) {
+    return fail('too-large', `The file is too large: ${mb(bytes.length)} of JSON, the limit for a file is ${mb(Math.min(limits.compressed, limits.uncompressed))}.`);
   }
   let json: unknown;
+  progress?.('parse', 0);
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(text));
   } catch (e) {
     return fail('corrupt', `The file is truncated or corrupt: it is not valid JSON (${(e as Error).message}).`);
   }
+  progress?.('check', 0);
   return validateRun(json);
 }
 

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 
-const close = (a: Float32Array, b: number[]) => Array.from(a).forEach((x, i) => expect(x).toBeCloseTo(b[i], 5));
+/** Asserts that `a` holds exactly the numbers `b` (to 5 decimals): a result shorter or longer than the expectation fails. */
+function close(a: Float32Array, b: number[]): void {
+  expect(a.length).toBe(b.length);
+  b.forEach((x, i) => expect(a[i]).toBeCloseTo(x, 5));
+}
+
+describe('the comparison helper', () => {
+  it('fails on a result shorter or longer than the expectation, or a different number', () => {
+    expect(() => close(new Float32Array(0), [1])).toThrow();
+    expect(() => close(Float32Array.from([1, 2]), [1])).toThrow();
+    expect(() => close(Float32Array.from([1.1]), [1])).toThrow();
+    expect(() => close(Float32Array.from([1]), [1])).not.toThrow();
+  });
+});
 
 describe('group advantages', () => {
   const R = [0.2, 0.4, 0.6, 0.8, 1, 1, 1, 1];

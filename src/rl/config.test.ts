@@ -33,11 +33,18 @@ describe('config schema', () => {
   });
 
   it('clamps or drops bad values in clamp mode and keeps a usable config', () => {
-    const { config, issues } = configFromStrings({ agents: '1e9', lr: 'NaN', gamma: '-3' }, 'clamp');
+    const { config, issues } = configFromStrings({ agents: '1000000000', lr: 'NaN', gamma: '-3' }, 'clamp');
     expect(config.agents).toBe(16);
     expect(config.lr).toBe(defaultConfig().lr);
     expect(config.gamma).toBe(0);
     expect(issues).toHaveLength(3);
+  });
+
+  it('reads no exponent, hex or fraction for an integer: the value is refused, not rounded', () => {
+    const { config, issues } = configFromStrings({ agents: '1e1', seed: '1.5', updates: '0x10' }, 'clamp');
+    expect([config.agents, config.seed, config.updates]).toEqual([defaultConfig().agents, defaultConfig().seed, defaultConfig().updates]);
+    expect(issues).toHaveLength(3);
+    expect(configFromStrings({ updates: '1e12' }, 'strict').issues[0].message).toBe('"1e12" is not an integer from 1 to 1000000');
   });
 });
 

@@ -1,6 +1,7 @@
 import { STRUCTURES, WORKER_POLICIES, type StructureKind, type WorkerPolicy } from '../sim/structure';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
 import { ADVANTAGES, type AdvantageForm } from './advantages';
+import { readNumber } from './readNumber';
 import { SCHEDULE_SHAPES, type DeadlineSchedule, type ScheduleShape } from './schedule';
 
 /** Everything that defines a training run. One schema serves the CLI flags and the app's URL. */
@@ -127,16 +128,11 @@ export function parseField(key: keyof Config, raw: string, mode: 'strict' | 'cla
     if (['false', '0', 'no', 'off'].includes(text)) return { value: false };
     return { issue: { key, message: `"${text}" is not ${describe(f)}` } };
   }
-  const n = text === '' ? NaN : Number(text);
-  if (!Number.isFinite(n)) return { issue: { key, message: `"${text}" is not ${describe(f)}` } };
-  const v = f.kind === 'int' ? Math.round(n) : n;
-  if (f.kind === 'int' && v !== n && mode === 'strict') return { issue: { key, message: `${text} is not ${describe(f)}` } };
-  if (v < f.min || v > f.max) {
-    if (mode === 'strict') return { issue: { key, message: `${text} is out of range: ${describe(f)}` } };
-    const c = Math.min(f.max, Math.max(f.min, v));
-    return { value: c, issue: { key, message: `${text} was clamped to ${c} (${describe(f)})` } };
-  }
-  return { value: v };
+  const r = readNumber(text, f);
+  if (r.ok) return { value: r.value };
+  if (r.reason === 'syntax' || mode === 'strict') return { issue: { key, message: r.message } };
+  const c = Math.min(f.max, Math.max(f.min, Number(text)));
+  return { value: c, issue: { key, message: `${text} was clamped to ${c} (${describe(f)})` } };
 }
 
 /**
@@ -147,12 +143,12 @@ export function configFromStrings(values: Record<string, string>, mode: 'strict'
   const config = { ...base } as Record<string, unknown>;
   const issues: ConfigIssue[] = [];
   for (const [key, raw] of Object.entries(values)) {
-    if (!(key in SCHEMA)) {
-      issues.push({ key, message: `unknown setting "${key}"` });
+    if (!Object.hasOwn(SCHEMA, key)) {
+      issues.push({ key, message: `unknown setting "${key.slice(0, 40)}"` });
       continue;
     }
     const { value, issue } = parseField(key as keyof Config, raw, mode);
-    if (issue) issues.push(issue);
+    if (issue) issues.push(value === undefined && mode === 'clamp' ? { key, message: `${issue.message}; kept ${String(config[key])}` } : issue);
     if (value !== undefined) config[key] = value;
   }
   return { config: config as unknown as Config, issues };

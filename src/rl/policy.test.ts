@@ -104,7 +104,10 @@ describe('the heads (one log-softmax per head over packed rows)', () => {
     for (const k of Object.keys(g2)) {
       const a = g1[k]?.dataSync() ?? new Float32Array(g2[k].size);
       const b = g2[k].dataSync();
-      for (let i = 0; i < b.length; i++) (diff += (a[i] - b[i]) ** 2), (norm += b[i] ** 2);
+      for (let i = 0; i < b.length; i++) {
+        diff += (a[i] - b[i]) ** 2;
+        norm += b[i] ** 2;
+      }
     }
     expect(norm).toBeGreaterThan(1e-6);
     expect(Math.sqrt(diff / norm)).toBeLessThan(1e-4);

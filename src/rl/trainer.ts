@@ -9,6 +9,7 @@ import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
 import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
+import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { tmaxAt } from './schedule';
@@ -105,7 +106,9 @@ export class Trainer {
   update = 0;
   /** What the organisation structure changes in training (trainingStructure.ts). */
   readonly organisation: TrainingStructure;
-  private readonly optimizer: TunableAdam;
+  private optimizer: TunableAdam;
+  /** Numeric guard: the last good weights, and the check for NaN/Infinity after every step. */
+  private readonly guard: NumericGuard;
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
   private readonly buffers = new BatchBuffers();
@@ -123,6 +126,7 @@ export class Trainer {
       Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize)),
       B,
     );
+    this.guard = new NumericGuard(Object.values(this.policy.vars));
   }
 
   /** How the organisation structure maps the swarm onto the environment. */
@@ -148,6 +152,7 @@ export class Trainer {
     const saved = SwarmPolicy.fromJSON(weights);
     this.policy.copyFrom(saved);
     saved.dispose();
+    this.guard.commit();
   }
 
   /**
@@ -366,6 +371,11 @@ export class Trainer {
     const { value, grads } = tf.variableGrads(f, Object.values(this.policy.vars));
     const normT = tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))));
     const [loss, norm] = await Promise.all([value.data(), normT.data()]);
+    // Numeric guard: a non-finite loss or gradient stops the run before the step is applied.
+    if (!finite(loss[0], norm[0])) {
+      tf.dispose([value, normT, ...Object.values(grads)]);
+      throw this.fault(finite(loss[0]) ? 'gradients' : 'loss');
+    }
     const clip = this.config.gradClip;
     const scale = clip > 0 && norm[0] > clip ? clip / norm[0] : 1;
     const scaled: tf.NamedTensorMap = {};
@@ -373,10 +383,22 @@ export class Trainer {
     const optimizer: tf.Optimizer = this.optimizer;
     optimizer.applyGradients(scaled);
     tf.dispose([value, normT, ...Object.values(grads), ...(scale === 1 ? [] : Object.values(scaled))]);
+    // Numeric guard: weights that left the finite numbers are replaced by the last good ones.
+    if (!(await this.guard.weightsFinite())) throw this.fault('weights');
+    this.guard.commit();
     return { loss: loss[0], gradNorm: norm[0] };
   }
 
+  /** Numeric guard: puts the last good weights back, starts Adam afresh and describes the fault. */
+  private fault(site: FaultSite): NumericFault {
+    this.guard.restore();
+    this.optimizer.dispose();
+    this.optimizer = new TunableAdam(this.config.lr);
+    return new NumericFault(site, this.update, this.config);
+  }
+
   dispose(): void {
+    this.guard.dispose();
     this.optimizer.dispose();
     this.policy.dispose();
     this.organisation.dispose();

@@ -53,8 +53,14 @@ describe('the long families', () => {
       const depth = (k: number): number => (t.dep[k] < 0 ? 0 : 1 + depth(t.dep[k]));
       for (let k = 0; k < t.modules; k++) {
         expect(depth(k)).toBeLessThanOrEqual(3);
-        if (depth(k) === 0) (rootTests += t.tests[k]), roots++;
-        if (depth(k) >= 2) (deepTests += t.tests[k]), deep++;
+        if (depth(k) === 0) {
+          rootTests += t.tests[k];
+          roots++;
+        }
+        if (depth(k) >= 2) {
+          deepTests += t.tests[k];
+          deep++;
+        }
       }
     }
     expect(deepTests / deep).toBeGreaterThan(2.5 * (rootTests / roots));
@@ -66,7 +72,10 @@ describe('the long families', () => {
       let n = 0;
       for (let seed = 0; seed < 30; seed++) {
         const t = generateTask(f, seed);
-        for (let k = 0; k < t.modules; k++) (s += t.luck[k] > 0 ? 1 / t.luck[k] : t.work[k]), n++;
+        for (let k = 0; k < t.modules; k++) {
+          s += t.luck[k] > 0 ? 1 / t.luck[k] : t.work[k];
+          n++;
+        }
       }
       return s / n;
     };

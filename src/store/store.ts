@@ -93,7 +93,9 @@ export interface LibrarySlice {
   recordingId: RunId | null;
   /** When the recording was last saved (ms since the epoch). */
   savedAt: number | null;
-  setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt'>>) => void;
+  /** The run file being imported (read in a worker), with its stage and the share of it done; null when none. */
+  importing: { name: string; stage: string; done: number } | null;
+  setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt' | 'importing'>>) => void;
   setRecording: (on: boolean) => void;
   /** A recorded run drawn over the training curve for comparison (e.g. the run an ablation is measured against). */
   overlay: { id: RunId; name: string; metrics: UpdateMetrics[] } | null;
@@ -193,6 +195,7 @@ export const useApp = create<AppState>()((set, get) => ({
   recording: true,
   recordingId: null,
   savedAt: null,
+  importing: null,
   setLibrary: (patch) => set(patch),
   setRecording: (recording) => set({ recording }),
   overlay: null,

@@ -33,4 +33,27 @@ describe('config in the URL hash', () => {
     expect(config).toEqual(defaultConfig());
     expect(issues).toHaveLength(1);
   });
+
+  it('refuses a fraction, hex or exponent for an integer setting, with a notice that names the kept value', () => {
+    const d = defaultConfig();
+    const { config, issues } = configFromHash('#agents=2.5&seed=1.5&islands=0x2&tasksPerUpdate=1e1');
+    expect(config.agents).toBe(d.agents);
+    expect(config.seed).toBe(d.seed);
+    expect(config.islands).toBe(d.islands);
+    expect(config.tasksPerUpdate).toBe(d.tasksPerUpdate);
+    expect(issues.map((i) => i.message)).toEqual([
+      `"2.5" is not an integer from 1 to 16; kept ${d.agents}`,
+      `"1.5" is not an integer from 0 to 2147483647; kept ${d.seed}`,
+      `"0x2" is not an integer from 1 to 16; kept ${d.islands}`,
+      `"1e1" is not an integer from 1 to 64; kept ${d.tasksPerUpdate}`,
+    ]);
+    expect(configFromHash('#agents=0x10').issues[0].message).toContain('"0x10" is not an integer');
+  });
+
+  it('treats Object.prototype names as unknown settings and changes nothing through them', () => {
+    const { config, issues } = configFromHash('#__proto__=1&constructor=2&toString=3&hasOwnProperty=4&backend=auto');
+    expect(config).toEqual(defaultConfig());
+    expect(issues.map((i) => i.message)).toEqual(['unknown setting "__proto__"', 'unknown setting "constructor"', 'unknown setting "toString"', 'unknown setting "hasOwnProperty"']);
+    expect(Object.getPrototypeOf(config)).toBe(Object.prototype);
+  });
 });

@@ -12,7 +12,8 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (!text) return { config: defaultConfig(), issues: [], backend: 'auto' };
   if (text.length > MAX_HASH) return { config: defaultConfig(), issues: [{ key: '#', message: `the link's settings are too long (${text.length} characters) and were ignored` }], backend: 'auto' };
-  const values: Record<string, string> = {};
+  // No prototype: a key such as __proto__ or constructor is an ordinary (unknown) key here.
+  const values: Record<string, string> = Object.create(null) as Record<string, string>;
   const issues: ConfigIssue[] = [];
   for (const part of text.split('&')) {
     if (!part) continue;
@@ -29,7 +30,7 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
     values[key] = value;
   }
   let backend: BackendChoice = 'auto';
-  if ('backend' in values) {
+  if (Object.hasOwn(values, 'backend')) {
     const b = values.backend;
     if (b === 'auto' || (BACKENDS as readonly string[]).includes(b)) backend = b as BackendChoice;
     else issues.push({ key: 'backend', message: `"${b}" is not one of auto, ${BACKENDS.join(', ')}` });

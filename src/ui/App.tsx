@@ -1,3 +1,4 @@
+import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
 import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
 import { AblationsPanel } from './AblationsPanel';
 import { Controls } from './Controls';
@@ -11,13 +12,18 @@ import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
 import { SettingsPanel } from './SettingsPanel';
+import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
-import { useTrainer } from './useTrainer';
+import { useTrainer, type TrainerControls } from './useTrainer';
+import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
+
+/** The run being replayed (null when live): a new one gives failed views a fresh try. */
+const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.run ?? null;
 
 function BackendBadge() {
   const b = useApp(selectBackend);
@@ -28,7 +34,26 @@ function BackendBadge() {
   );
 }
 
-function Notices() {
+/** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
+function ResumeAfterFault({ controls }: { controls: TrainerControls }) {
+  const lr = useApp((s) => s.config.lr);
+  const safer = saferLearningRate(lr);
+  return (
+    <button
+      type="button"
+      data-testid="fault-resume"
+      onClick={() => {
+        useApp.getState().setError(null);
+        controls.configure({ lr: safer });
+        controls.start();
+      }}
+    >
+      Lower the learning rate to {safer} and resume
+    </button>
+  );
+}
+
+function Notices({ controls }: { controls: TrainerControls }) {
   const notices = useApp(selectNotices);
   const error = useApp(selectError);
   const dismiss = useApp((s) => s.dismissNotices);
@@ -36,6 +61,7 @@ function Notices() {
   return (
     <div className="notices" role="status" data-testid="notices">
       {error && <p className="error">{error}</p>}
+      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault controls={controls} />}
       {notices.length > 0 && (
         <>
           <p>Some settings in the link could not be used as given:</p>
@@ -57,39 +83,41 @@ function Notices() {
 export function App() {
   const controls = useTrainer();
   usePlaybackDriver();
+  const replayRun = useApp(selectReplayRun);
   return (
     <main className="app" data-testid="app-root">
       <header className="top">
         <h1>Swarm Playground</h1>
         <BackendBadge />
-        <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />
+        <ViewBoundary name="Video export" resetKey={replayRun}><VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} /></ViewBoundary>
       </header>
       <p className="lede">
         A swarm of agents shares one policy and earns one team reward: the share of tests passing when
         the deadline hits. Nobody gets individual credit, so they have to discover division of labour
         and when handing work over is worth a minute.
       </p>
-      <Notices />
-      <ReplayBar controls={controls} />
-      <Controls controls={controls} />
-      <AblationsPanel controls={controls} />
-      <SettingsPanel controls={controls} />
+      <Notices controls={controls} />
+      <SettingsWarnings />
+      <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Controls" resetKey={replayRun}><Controls controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Settings" resetKey={replayRun}><SettingsPanel controls={controls} /></ViewBoundary>
       <div className="grid">
-        <Curves />
+        <ViewBoundary name="Training curves" resetKey={replayRun}><Curves /></ViewBoundary>
         <div>
-          <Countdown />
-          <ScheduleEditor controls={controls} />
+          <ViewBoundary name="Countdown" resetKey={replayRun}><Countdown /></ViewBoundary>
+          <ViewBoundary name="Deadline schedule" resetKey={replayRun}><ScheduleEditor controls={controls} /></ViewBoundary>
         </div>
       </div>
-      <WorkCurves />
-      <Swimlanes />
-      <ModuleBars />
+      <ViewBoundary name="Work curves" resetKey={replayRun}><WorkCurves /></ViewBoundary>
+      <ViewBoundary name="Swimlanes" resetKey={replayRun}><Swimlanes /></ViewBoundary>
+      <ViewBoundary name="Module bars" resetKey={replayRun}><ModuleBars /></ViewBoundary>
       <div className="grid">
-        <DmGraph />
-        <MessageBoard />
+        <ViewBoundary name="Message graph" resetKey={replayRun}><DmGraph /></ViewBoundary>
+        <ViewBoundary name="Message board" resetKey={replayRun}><MessageBoard /></ViewBoundary>
       </div>
-      <OrganisationsPanel controls={controls} />
-      <RunLibraryPanel controls={controls} />
+      <ViewBoundary name="Organisations" resetKey={replayRun}><OrganisationsPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Run library" resetKey={replayRun}><RunLibraryPanel controls={controls} /></ViewBoundary>
     </main>
   );
 }

@@ -5,6 +5,7 @@ import { Explain } from './Explain';
 import { deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from './runLibrary';
 import type { TrainerControls } from './useTrainer';
 import './library.css';
+import { cancelImport } from './runImport';
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -70,6 +71,7 @@ export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
   const recording = useApp((s) => s.recording);
   const recordingId = useApp((s) => s.recordingId);
   const savedAt = useApp((s) => s.savedAt);
+  const importing = useApp((s) => s.importing);
   const [dragging, setDragging] = useState(false);
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -135,6 +137,14 @@ export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
           ))}
         </span>
       </div>
+      {importing && (
+        <p className="library-message" role="status" data-testid="import-progress">
+          Importing "{importing.name}": {importing.stage} {Math.round(100 * Math.min(1, importing.done))}%{' '}
+          <button type="button" onClick={cancelImport} data-testid="import-cancel">
+            Cancel
+          </button>
+        </p>
+      )}
       {msg && (
         <p className={`library-message ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : 'status'} data-testid="library-message">
           {msg.text}

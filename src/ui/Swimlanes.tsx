@@ -1,6 +1,8 @@
 import { scaleBand } from 'd3';
 import type { StructureInfo } from '../core/runFile';
+import { MAX_TMAX } from '../core/runChecks';
 import type { EventKind, SimEvent } from '../sim/events';
+import { MAX_AGENTS } from '../sim/task';
 import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
@@ -42,6 +44,18 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
 
 type Cell = ReturnType<typeof laneCells>[number];
 
+/**
+ * How many lanes and minutes the chart draws: enough for every agent that acted (and, under the CEO
+ * structure, the whole swarm), never more than MAX_AGENTS lanes or MAX_TMAX minutes, whatever an
+ * episode holds. A loop, not `Math.max(...events)`, so a long event list cannot overflow the stack.
+ */
+export function laneExtent(events: readonly SimEvent[], tmax: number, st: StructureInfo | undefined, swarmSize: number): { agents: number; minutes: number } {
+  let agents = Math.max(1, st?.islandOf?.length ?? 0, st?.kind === 'ceo' ? swarmSize : 0);
+  for (const e of events) if (e.agent + 1 > agents) agents = e.agent + 1;
+  const clamp = (n: number, max: number) => (Number.isFinite(n) ? Math.min(max, Math.max(1, Math.floor(n))) : 1);
+  return { agents: clamp(agents, MAX_AGENTS), minutes: clamp(tmax, MAX_TMAX) };
+}
+
 /** One minute of every lane; memoised, so the clock moving on renders only the new minute. */
 const Minute = memo(function Minute({ cells, x, width, rowH, selected }: { cells: readonly Cell[]; x: number; width: number; rowH: number; selected: number | null }) {
   return (
@@ -82,7 +96,7 @@ export function Swimlanes() {
   const episode = frame?.episode ?? null;
   const byMinute = useMemo(() => {
     const out: Cell[][] = [];
-    for (const c of episode ? laneCells(episode.events) : []) (out[c.t] ??= []).push(c);
+    for (const c of episode ? laneCells(episode.events) : []) if (c.t >= 0 && c.t <= MAX_TMAX && c.agent < MAX_AGENTS) (out[c.t] ??= []).push(c);
     return out;
   }, [episode]);
   const tick = frame?.tick ?? 0;
@@ -98,8 +112,7 @@ export function Swimlanes() {
   }
   const { length } = frame;
   const st = frame.episode.structure;
-  const agents = Math.max(1, st?.islandOf?.length ?? 0, st?.kind === 'ceo' ? swarmSize : 0, ...frame.episode.events.map((e) => e.agent + 1));
-  const minutes = Math.max(1, frame.episode.metrics.tmax);
+  const { agents, minutes } = laneExtent(frame.episode.events, frame.episode.metrics.tmax, st, swarmSize);
   const width = 640;
   const left = st ? 96 : 56;
   const rowH = 18;

@@ -3,6 +3,7 @@ import { decodeRunFile, MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFi
 import { LibraryError, RunLibrary, type RunId } from '../store/library';
 import { useApp } from '../store/store';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
+import { importThroughWorker } from './runImport';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const sizeMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -189,7 +190,7 @@ export async function importFiles(files: readonly File[]): Promise<void> {
       continue;
     }
     try {
-      const r = await (await runLibrary()).importFile(new Uint8Array(await f.arrayBuffer()));
+      const r = await importThroughWorker(await runLibrary(), new Uint8Array(await f.arrayBuffer()), f.name);
       if (r.ok) ok++;
       else lines.push(`"${f.name}" was not imported: ${r.error}`);
     } catch (e) {

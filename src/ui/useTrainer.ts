@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { useCallback, useEffect, useRef } from 'react';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { useApp } from '../store/store';
-import { lastCheckpoint } from '../core/recorder';
+import { trainableCheckpoint } from '../core/runChecks';
 import type { RunFile } from '../core/runFile';
 import { createTrainerClient } from '../worker/client';
 import { recordingSaver, refreshRuns } from './runLibrary';
@@ -143,23 +143,28 @@ export function useTrainer() {
      */
     continueFrom: useCallback(
       (run: RunFile) => {
-        const cp = lastCheckpoint(run);
-        if (!cp) {
-          useApp.getState().setError('This run holds no policy weights, so it cannot be trained further.');
+        // The weights are checked before anything changes: weights that cannot be trained on change nothing.
+        const checked = trainableCheckpoint(run);
+        if (!checked.ok) {
+          useApp.getState().setError(checked.error);
           return;
         }
+        const { config, checkpoint } = checked;
         const s = useApp.getState();
+        const previous = s.config;
         s.leaveReplay();
         void recordingSaver.save(client.current?.api ?? null);
         recordingSaver.begin();
         held.current = [];
-        // The imitation prior, if the run had one, is behind these weights already.
-        s.setConfig({ ...run.config, prior: 0 });
+        s.setConfig(config);
         s.clearRun();
-        const config = useApp.getState().config;
-        call((c) => c.api.resetWith(config, cp.weights));
+        // The worker reads the weights before it drops its trainer; if it refuses them, the settings go back.
+        client.current?.api.resetWith(config, checkpoint.weights).catch((e: unknown) => {
+          useApp.getState().setConfig(previous);
+          useApp.getState().setError(`This run cannot be trained on: ${message(e)}. The run before it is still loaded.`);
+        });
       },
-      [call],
+      [],
     ),
     /** Applies a settings change: between updates if it keeps the model, else as a reset. */
     configure: useCallback(

@@ -1,9 +1,11 @@
 import { RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
+import { checkpointShapeIssue } from '../core/runChecks';
 import { cleanRunName, encodeRunFile, runFacts, type TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
-import type { PolicyJSON } from '../rl/policy';
+import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
+import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
@@ -123,6 +125,7 @@ export class TrainerService implements TrainerApi {
   async start(): Promise<void> {
     const t = this.requireTrainer();
     if (this.loop) return this.loop;
+    refuseUntrainable(t.config);
     if (t.finished) {
       this.setState('finished');
       return;
@@ -143,7 +146,7 @@ export class TrainerService implements TrainerApi {
   }
 
   async step(): Promise<void> {
-    this.requireTrainer();
+    refuseUntrainable(this.requireTrainer().config);
     if (this.loop) return;
     await this.exclusive(() => this.updateOnce());
     this.settleState();
@@ -203,6 +206,10 @@ export class TrainerService implements TrainerApi {
     // runs on the new trainer; the loop stops after its update in flight.
     this.wantRun = false;
     const replaced = this.exclusive(async () => {
+      // The weights are read before the running trainer is touched: weights that do not fit change nothing.
+      const shapeIssue = checkpointShapeIssue(config, weights.shape);
+      if (shapeIssue) throw new Error(shapeIssue);
+      SwarmPolicy.fromJSON(weights).dispose();
       this.trainer?.dispose();
       this.trainer = null;
       this.fresh({ ...config }, false);
@@ -387,4 +394,10 @@ export class TrainerService implements TrainerApi {
     if (!this.trainer) throw new Error('the trainer is not initialised: call init first');
     return this.trainer;
   }
+}
+
+/** Throws, before any update runs, when `config` cannot train (e.g. it would need more memory than a backend has). */
+function refuseUntrainable(config: Config): void {
+  const { errors } = checkSettings(config, settingLabel);
+  if (errors.length) throw new Error(errors.join(' '));
 }

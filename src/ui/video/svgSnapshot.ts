@@ -131,7 +131,8 @@ export class SvgSnapshotter {
 
   private inline(live: Element, clone: Element, parent: { id: number; values: string[] } | null): void {
     const kind = this.kindOf(live, parent);
-    if (kind.style) clone.setAttribute('style', kind.style);
+    // Through the CSSOM, not setAttribute: the site's Content-Security-Policy refuses inline style attributes.
+    if (kind.style) (clone as SVGElement).style.cssText = kind.style;
     else clone.removeAttribute('style');
     const liveKids = live.children;
     const cloneKids = Array.from(clone.children);

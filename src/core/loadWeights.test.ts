@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RunRecorder, lastCheckpoint } from '../core/recorder';
-import { decodeRunFile, encodeRunFile } from '../core/runFile';
+import { RunRecorder, lastCheckpoint, showcaseModules } from './recorder';
+import { decodeRunFile, encodeRunFile } from './runFile';
 import { NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
-import { defaultConfig, type Config } from './config';
-import type { SwarmPolicy } from './policy';
-import { Trainer } from './trainer';
+import { defaultConfig, type Config } from '../rl/config';
+import type { SwarmPolicy } from '../rl/policy';
+import { Trainer } from '../rl/trainer';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -29,7 +29,7 @@ describe('Trainer.loadWeights', () => {
     const recorder = new RunRecorder(tiny);
     while (!source.finished) {
       const r = await source.step();
-      recorder.push({ metrics: r.metrics, events: r.events, modules: [], total: source.totalUpdates, references: { chain: 0, bestOfN: 0, scripted: 0 } });
+      recorder.push({ metrics: r.metrics, events: r.events, modules: showcaseModules(r.showcaseTask, r.showcaseWork), total: source.totalUpdates, references: { chain: 0, bestOfN: 0, scripted: 0 } });
     }
     recorder.addCheckpoint(source.update, source.policy.toJSON());
     const read = decodeRunFile(encodeRunFile(recorder.snapshot()));

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const tsx = join('node_modules', '.bin', 'tsx');
+const dir = mkdtempSync(join(tmpdir(), 'swarm-bad-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs a script to its end; resolves with its exit code and output. */
+function run(script: string, args: string[]): Promise<{ status: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Runs jobs at most `n` at a time, in order of the results. */
+async function limited<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]();
+    }
+  }));
+  return out;
+}
+
+const out = join(dir, 'never-written');
+
+/** Each bad command line, with the words its one-line refusal must hold. */
+const CASES: [script: string, args: string[], expected: string][] = [
+  ['scripts/pretrain.ts', ['--out', ''], '--out needs a folder'],
+  ['scripts/pretrain.ts', ['--updates', '1e12'], '"1e12" is not an integer from 1 to 1000000'],
+  ['scripts/pretrain.ts', ['--updates', '-5'], '-5 is out of range'],
+  ['scripts/pretrain.ts', ['--families', 'coupled,,parallel'], 'has an empty item'],
+  ['scripts/experiment.ts', ['--to-string', '1', '--out', out], 'unknown flag --to-string'],
+  ['scripts/experiment.ts', ['--constructor', '--out', out], 'unknown flag --constructor'],
+  ['scripts/experiment.ts', ['--__proto__', 'x', '--out', out], 'unknown flag --__proto__'],
+  ['scripts/experiment.ts', ['--seeds', '1,,2', '--out', out], 'item 2 of "1,,2" is empty'],
+  ['scripts/experiment.ts', ['--agents', '0x8', '--out', out], '"0x8" is not an integer from 1 to 16'],
+  ['scripts/experiment.ts', ['--agents', '1e1', '--out', out], '"1e1" is not an integer from 1 to 16'],
+  ['scripts/experiment.ts', ['--agents', '-3', '--out', out], '-3 is out of range'],
+  ['scripts/experiment.ts', ['--out', ''], '--out needs a path'],
+  ['scripts/experiment.ts', ['--agents', '16', '--tasks-per-update', '64', '--group-size', '64', '--hidden', '512', '--scorer', '256', '--tmax-start', '200', '--tmax-end', '200', '--out', out], 'lower --tasks-per-update (64) or --group-size (64)'],
+  ['scripts/race.ts', ['--scaling', '1,,2'], 'item 2 of "1,,2" is empty'],
+  ['scripts/race.ts', ['--agents', '0x8'], '"0x8" is not an integer'],
+  ['scripts/race.ts', ['--swarm', ''], '--swarm needs a run file'],
+];
+
+describe('bad command lines', () => {
+  it('each ends with exit code 2 and a message naming the problem, no stack trace, nothing written', async () => {
+    const results = await limited(CASES.map(([script, args]) => () => run(script, args)), 3);
+    results.forEach((r, i) => {
+      const [script, args, expected] = CASES[i];
+      const what = `${script} ${args.join(' ')}\n${r.stderr}`;
+      expect(r.status, what).toBe(2);
+      expect(r.stderr, what).toContain(expected);
+      expect(r.stderr, what).not.toMatch(/^\s+at /m);
+    });
+    expect(existsSync(out)).toBe(false);
+  }, 240_000);
+
+  it('--init-from refuses an empty file and a gzip bomb with the reason, exit code 2', async () => {
+    const empty = join(dir, 'empty.swarmrun.json.gz');
+    writeFileSync(empty, new Uint8Array(0));
+    const bomb = join(dir, 'bomb.swarmrun.json.gz');
+    writeFileSync(bomb, gzipSync(Buffer.alloc(210 * 2 ** 20)));
+    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--backend', 'cpu', '--quiet', '--out', join(dir, 'init')];
+    const [a, b] = await limited([() => run('scripts/experiment.ts', [...small, '--init-from', empty]), () => run('scripts/experiment.ts', [...small, '--init-from', bomb])], 2);
+    expect(a.status).toBe(2);
+    expect(a.stderr).toContain('The file is empty.');
+    expect(b.status).toBe(2);
+    expect(b.stderr).toContain('it unpacks to more than 200.0 MB, the limit');
+    expect(b.stderr).not.toMatch(/^\s+at /m);
+  }, 120_000);
+});
