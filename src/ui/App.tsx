@@ -14,7 +14,8 @@ import { SettingsPanel } from './SettingsPanel';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
-import { useTrainer } from './useTrainer';
+import { useSession } from './useSession';
+import { SessionNotices } from './SessionNotices';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
@@ -55,7 +56,7 @@ function Notices() {
 
 /** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
-  const controls = useTrainer();
+  useSession();
   usePlaybackDriver();
   return (
     <main className="app" data-testid="app-root">
@@ -70,15 +71,16 @@ export function App() {
         and when handing work over is worth a minute.
       </p>
       <Notices />
-      <ReplayBar controls={controls} />
-      <Controls controls={controls} />
-      <AblationsPanel controls={controls} />
-      <SettingsPanel controls={controls} />
+      <SessionNotices />
+      <ReplayBar />
+      <Controls />
+      <AblationsPanel />
+      <SettingsPanel />
       <div className="grid">
         <Curves />
         <div>
           <Countdown />
-          <ScheduleEditor controls={controls} />
+          <ScheduleEditor />
         </div>
       </div>
       <WorkCurves />
@@ -88,8 +90,8 @@ export function App() {
         <DmGraph />
         <MessageBoard />
       </div>
-      <OrganisationsPanel controls={controls} />
-      <RunLibraryPanel controls={controls} />
+      <OrganisationsPanel />
+      <RunLibraryPanel />
     </main>
   );
 }

@@ -1,11 +1,10 @@
 import { area, line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
 import { useMemo, useState } from 'react';
 import { inferenceScaling, type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
-import { selectMetrics, useApp } from '../store/store';
+import { selectActions, selectMetrics, useApp } from '../store/store';
 import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
-import type { TrainerControls } from './useTrainer';
 
 /** One colour per organisation (Okabe-Ito, as the reference lines of the training curve). */
 export const ORG_COLOURS: Record<RaceOrganisation, string> = {
@@ -183,19 +182,18 @@ function InferenceScaling() {
 const THRESHOLDS = ['0.8', '0.9', '1'] as const;
 
 /** The three organisations (and the trained swarm) raced to an acceptable result, and how that scales. */
-export function OrganisationsPanel({ controls }: { controls: TrainerControls }) {
+export function OrganisationsPanel() {
+  const controls = useApp(selectActions);
   const [threshold, setThreshold] = useState<(typeof THRESHOLDS)[number]>('0.9');
   const [report, setReport] = useState<RaceReport | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
-    const api = controls.api();
-    if (!api) return;
     setBusy(true);
     setError(null);
     try {
-      // Equal compute over three times the run's final deadline (72 minutes at the first round's 24).
-      setReport(await api.race({ threshold: Number(threshold), horizon: 3 * useApp.getState().config.tmaxEnd, tasks: 24, agentCounts: [1, 2, 4, 8, 16] }));
+      // Equal compute over three times the racing swarm's final deadline (72 minutes at the first round's 24).
+      setReport(await controls.race({ threshold: Number(threshold), tasks: 24, agentCounts: [1, 2, 4, 8, 16] }));
     } catch (e) {
       setError(`The race could not run: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
@@ -217,7 +215,7 @@ export function OrganisationsPanel({ controls }: { controls: TrainerControls }) 
         </button>
         {report && (
           <span className="library-status" data-testid="race-summary">
-            {report.family} tasks, {report.agents} agents, swarm after {report.updates} updates; {Math.round(report.ms)} ms in the worker
+            {report.family} tasks, {report.agents} agents, {report.swarm === undefined ? 'swarm' : `replayed swarm "${report.swarm}"`} after {report.updates} updates; {Math.round(report.ms)} ms in the worker
           </span>
         )}
       </div>

@@ -1,0 +1,55 @@
+import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type WatchdogOptions } from '../worker/client';
+import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
+import { TrainingSession } from './session';
+import { useApp } from './store';
+
+/** Test hooks on the page (`globalThis.__swarmFaults`): inject a worker fault, shorten the watchdog. */
+export interface FaultHooks {
+  inject(kind: InjectedFault): void;
+  /** The watchdog of workers started from now on (and the current one's, on its next start). */
+  watchdog(options: Partial<WatchdogOptions>): void;
+}
+
+/**
+ * Starts the page's training session: a worker watched for faults, autosave into the page's run
+ * library every few seconds and when the page hides or closes, its actions installed in the store,
+ * and an offer to resume the run that was being trained when the page was last closed. Returns a
+ * function that stops it.
+ */
+export function openPageSession(): () => void {
+  const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG };
+  const session = new TrainingSession({
+    createClient: () => createTrainerClient({ ...watchdog }),
+    saver: recordingSaver,
+    refreshRuns,
+    storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,
+    page: {
+      addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
+      removeEventListener: (type, f) => (type === 'pagehide' ? window : document).removeEventListener(type, f),
+      hidden: () => document.visibilityState === 'hidden',
+    },
+  });
+  useApp.setState({ actions: session.actions });
+  const hooks: FaultHooks = {
+    inject: (kind) => session.current?.injectFault(kind),
+    watchdog: (o) => Object.assign(watchdog, o),
+  };
+  (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
+  session.open();
+  void offerResume();
+  return () => session.close();
+}
+
+/** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */
+async function offerResume(): Promise<void> {
+  const id = activeRunId();
+  if (id === null) return;
+  try {
+    const lib = await runLibrary();
+    const summary = await lib.summary(id);
+    if (!summary || summary.checkpoints === 0) return;
+    useApp.getState().setResumable({ id, name: summary.name, updates: summary.updates });
+  } catch {
+    // An unreadable library is reported by the library panel; nothing is offered.
+  }
+}
