@@ -3,11 +3,13 @@ import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibra
 import { TrainingSession } from './session';
 import { useApp } from './store';
 
-/** Test hooks on the page (`globalThis.__swarmFaults`): inject a worker fault, shorten the watchdog. */
+/**
+ * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail; a
+ * `globalThis.__swarmWatchdog` set before the app loads (e.g. by a Playwright init script) shortens
+ * the watchdog, so a silently closed worker is noticed within a test's patience.
+ */
 export interface FaultHooks {
   inject(kind: InjectedFault): void;
-  /** The watchdog of workers started from now on (and the current one's, on its next start). */
-  watchdog(options: Partial<WatchdogOptions>): void;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface FaultHooks {
  * function that stops it.
  */
 export function openPageSession(): () => void {
-  const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG };
+  const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG, ...(globalThis as { __swarmWatchdog?: Partial<WatchdogOptions> }).__swarmWatchdog };
   const session = new TrainingSession({
     createClient: () => createTrainerClient({ ...watchdog }),
     saver: recordingSaver,
@@ -32,7 +34,6 @@ export function openPageSession(): () => void {
   useApp.setState({ actions: session.actions });
   const hooks: FaultHooks = {
     inject: (kind) => session.current?.injectFault(kind),
-    watchdog: (o) => Object.assign(watchdog, o),
   };
   (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
   session.open();

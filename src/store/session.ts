@@ -156,7 +156,8 @@ export class TrainingSession {
           text += ` No checkpoint had been saved yet, so training starts again on ${report.backend}.`;
         }
         useApp.getState().setFault(text);
-        if (how.run) await this.commandOn(c, () => c.api.start());
+        // Not awaited: `start` answers when the loop ends, and commands wait for `ready`.
+        if (how.run) void this.commandOn(c, () => c.api.start());
       });
     this.ready = ready.catch(() => undefined);
     ready.catch((e: unknown) => {
@@ -193,10 +194,10 @@ export class TrainingSession {
    * the faults repeat, and resumes from the newest saved encoding of the run. Too many faults in a
    * row stop the restarts with a message.
    */
-  private async recover(c: TrainerClient, error: Error, kind: 'worker' | 'backend'): Promise<void> {
+  private async recover(c: TrainerClient, error: Error, kind: 'worker' | 'backend', running?: boolean): Promise<void> {
     if (this.client !== c) return;
     const s = useApp.getState();
-    const wasRunning = s.runState === 'running';
+    const wasRunning = running ?? s.runState === 'running';
     const t = this.now();
     this.faultTimes.push(t);
     while (this.faultTimes.length && t - this.faultTimes[0] > FAULT_WINDOW_MS) this.faultTimes.shift();
@@ -212,40 +213,41 @@ export class TrainingSession {
     const current = s.backend?.backend ?? null;
     const repeated = this.faultTimes.length > 1;
     const backend: BackendChoice = kind === 'backend' || repeated ? nextBackend(current) : s.backendChoice;
-    const note = `${message(error)}${kind === 'backend' && current ? ` (on ${current})` : ''}`;
+    const note = kind === 'backend' ? `The trainer failed${current ? ` on ${current}` : ''}: ${message(error)}.` : message(error);
     await this.boot(backend, { fresh: false, resume: this.deps.saver.latest, run: wasRunning, note });
   }
 
   /**
    * Runs a worker command once the worker is ready (a click before that waits, it is not refused);
-   * a failure becomes the page's error. `updates`: the command runs updates (start, step), so its
+   * a failure becomes the page's error. `updates`: the command runs updates (start or step), so its
    * failure is an update that failed in the worker (a lost device, or the like) and restarts it.
    */
-  private async command(f: (c: TrainerClient) => Promise<unknown>, updates = false): Promise<void> {
+  private async command(f: (c: TrainerClient) => Promise<unknown>, updates: 'start' | 'step' | null = null): Promise<void> {
     await this.ready;
     const c = this.client;
     if (c) await this.commandOn(c, () => f(c), updates);
   }
 
-  private async commandOn(c: TrainerClient, f: () => Promise<unknown>, updates = true): Promise<void> {
+  private async commandOn(c: TrainerClient, f: () => Promise<unknown>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
     try {
       await f();
     } catch (e) {
       if (this.client !== c || e instanceof WorkerFaultError) return;
-      if (updates && e instanceof Error) void this.recover(c, e, 'backend');
+      // A failed loop goes on training after the restart; a failed single step does not.
+      if (updates && e instanceof Error) void this.recover(c, e, 'backend', updates === 'start');
       else useApp.getState().setError(message(e));
     }
   }
 
   /** The actions the views call (installed in the store). */
   readonly actions: SessionActions = {
-    start: () => this.command((c) => c.api.start(), true),
+    start: () => this.command((c) => c.api.start(), 'start'),
     pause: () => this.command((c) => c.api.pause()),
     step: () =>
       this.command(async (c) => {
         await c.api.step();
         if (useApp.getState().error) useApp.getState().setError(null);
-      }, true),
+      }, 'step'),
     reset: () => {
       this.held = [];
       const s = useApp.getState();
