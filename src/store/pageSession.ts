@@ -1,15 +1,19 @@
 import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type WatchdogOptions } from '../worker/client';
+import type { WorkerMemory } from '../worker/protocol';
 import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
 import { TrainingSession } from './session';
 import { useApp } from './store';
 
 /**
- * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail; a
+ * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail, `memory()`
+ * reads its tensors; a
  * `globalThis.__swarmWatchdog` set before the app loads (e.g. by a Playwright init script) shortens
  * the watchdog, so a silently closed worker is noticed within a test's patience.
  */
 export interface FaultHooks {
   inject(kind: InjectedFault): void;
+  /** The current worker's tensors and memory (the soak benchmark reads them). */
+  memory(): Promise<WorkerMemory | null>;
 }
 
 /**
@@ -34,6 +38,7 @@ export function openPageSession(): () => void {
   useApp.setState({ actions: session.actions });
   const hooks: FaultHooks = {
     inject: (kind) => session.current?.injectFault(kind),
+    memory: async () => (session.current ? session.current.api.memory() : null),
   };
   (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
   session.open();

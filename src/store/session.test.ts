@@ -109,6 +109,9 @@ class FakeWorker {
       async ping() {
         return true;
       },
+      async memory() {
+        return { tensors: 0, tensorBytes: 0, heapBytes: null, recordedUpdates: self.updates };
+      },
       async resume(bytes) {
         self.calls.push('resume');
         self.resumedFrom = bytes;

@@ -57,6 +57,14 @@ export interface RaceSwarm {
   weights: PolicyJSON;
 }
 
+/** What the worker holds (for the soak benchmark): live tensors and their bytes, its JS heap where the browser says, updates recorded. */
+export interface WorkerMemory {
+  tensors: number;
+  tensorBytes: number;
+  heapBytes: number | null;
+  recordedUpdates: number;
+}
+
 /** What `resume` restored: the update it goes on from, the settings in force and the run's name. */
 export interface ResumeReport {
   updates: number;
@@ -130,6 +138,8 @@ export interface TrainerApi {
   race(request: RaceRequest, swarm?: RaceSwarm): Promise<RaceReport>;
   /** Answers at once (between updates): the page's watchdog asks it whether the worker is alive. */
   ping(): Promise<true>;
+  /** Live tensors and memory of the worker now (for the soak benchmark). */
+  memory(): Promise<WorkerMemory>;
   /**
    * Carries on a recorded run (encoded run file): a trainer with its settings in force and the
    * weights and update count of its last checkpoint, recording on into the same run. Updates after

@@ -1,3 +1,4 @@
+import * as tf from '@tensorflow/tfjs';
 import { lastCheckpoint, RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
 import { cleanRunName, decodeRunFile, encodeRunFile, runFacts, type RunFile, type TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
@@ -8,7 +9,7 @@ import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, TalkReport, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -124,6 +125,12 @@ export class TrainerService implements TrainerApi {
 
   async ping(): Promise<true> {
     return true;
+  }
+
+  async memory(): Promise<WorkerMemory> {
+    const m = tf.memory();
+    const heap = (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null;
+    return { tensors: m.numTensors, tensorBytes: m.numBytes, heapBytes: heap, recordedUpdates: this.recorder?.updates ?? 0 };
   }
 
   async resume(bytes: Uint8Array): Promise<ResumeReport> {
