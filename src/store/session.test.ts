@@ -171,11 +171,13 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number } = {}) {
     storedRun: async (id) => (await (await libOpen).exportRun(id)).bytes,
     page,
     autosaveMs: options.autosaveMs ?? 60_000,
-    now: () => (clock += 1000),
+    now: () => clock,
   });
   useApp.setState({ actions: session.actions });
   session.open();
-  return { session, workers, saver, page, lib: libOpen, a: session.actions };
+  /** Moves the session's clock on (it only moves when told). */
+  const advance = (ms: number) => void (clock += ms);
+  return { session, workers, saver, page, lib: libOpen, a: session.actions, advance };
 }
 
 let opened: TrainingSession[] = [];
@@ -295,6 +297,28 @@ describe('TrainingSession', () => {
     expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: the GPU device was lost\. Training resumed on wasm from update 1/);
   });
 
+  it('a loop that stalls (no update for far longer than its slowest one) is restarted on the next backend', async () => {
+    // Only the session's interval is faked: the fake IndexedDB runs on real timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
+    await vi.waitFor(() => expect(useApp.getState().backend).not.toBeNull());
+    await a.step();
+    await saver.settled();
+    void a.start();
+    await vi.waitFor(() => expect(useApp.getState().runState).toBe('running'));
+    // Updates 2 s apart: quiet for 55 s is not yet a stall (under 60 s), quiet for 65 s is.
+    advance(2000);
+    workers[0].emit();
+    advance(55_000);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(workers).toHaveLength(1);
+    advance(10_000);
+    await vi.advanceTimersByTimeAsync(5000);
+    await vi.waitFor(() => expect(workers.length).toBe(2));
+    await vi.waitFor(() => expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']));
+    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: no update for 65 s while training\. Training resumed on wasm from update \d/);
+  });
+
   it('faults that keep coming stop the restarts with a message', async () => {
     const { workers } = open();
     for (let i = 0; i < 4; i++) {
@@ -394,6 +418,6 @@ describe('nextBackend', () => {
     expect(nextBackend('webgpu')).toBe('webgl');
     expect(nextBackend('wasm')).toBe('cpu');
     expect(nextBackend('cpu')).toBe('cpu');
-    expect(nextBackend(null)).toBe('auto');
+    expect(nextBackend(null)).toBe('wasm');
   });
 });

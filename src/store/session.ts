@@ -18,6 +18,13 @@ export const AUTOSAVE_MS = 5_000;
 export const MAX_RESTARTS = 3;
 export const FAULT_WINDOW_MS = 60_000;
 
+/**
+ * A running loop that sends no update for this long, and for STALL_FACTOR times its slowest update
+ * so far, has stalled (e.g. a GPU device lost without an error: the worker still answers pings).
+ */
+export const STALL_MS = 60_000;
+export const STALL_FACTOR = 10;
+
 /** Where the page's events come from (the document and window, or fakes in tests). */
 export interface PageEvents {
   addEventListener(type: string, f: () => void): void;
@@ -53,6 +60,11 @@ export class TrainingSession {
   private held: UpdateMessage[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly faultTimes: number[] = [];
+  /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
+  private lastProgress = 0;
+  private slowest = 0;
+  /** The backend the current worker was asked for. */
+  private requested: BackendChoice = 'auto';
   private readonly deps: SessionDeps;
   private readonly now: () => number;
   private readonly onHide = () => {
@@ -70,7 +82,9 @@ export class TrainingSession {
     this.boot(useApp.getState().backendChoice, { fresh: true });
     void this.deps.refreshRuns();
     this.timer = setInterval(() => {
-      if (useApp.getState().runState === 'running') void this.save();
+      if (useApp.getState().runState !== 'running') return;
+      void this.save();
+      this.checkStall();
     }, this.deps.autosaveMs ?? AUTOSAVE_MS);
     this.deps.page?.addEventListener('visibilitychange', this.onHide);
     this.deps.page?.addEventListener('pagehide', this.onPageHide);
@@ -96,6 +110,14 @@ export class TrainingSession {
     return this.deps.saver.save(this.client?.api ?? null);
   }
 
+  /** A running loop that has sent nothing for far longer than its slowest update counts as a backend fault. */
+  private checkStall(): void {
+    const c = this.client;
+    const quiet = this.now() - this.lastProgress;
+    if (!c || quiet <= Math.max(STALL_MS, STALL_FACTOR * this.slowest)) return;
+    void this.recover(c, new Error(`no update for ${Math.round(quiet / 1000)} s while training`), 'backend', true);
+  }
+
   private flush(): void {
     if (useApp.getState().replay) return;
     const us = this.held;
@@ -116,6 +138,9 @@ export class TrainingSession {
     }
     const c = this.deps.createClient();
     this.client = c;
+    this.requested = backend;
+    this.lastProgress = this.now();
+    this.slowest = 0;
     const store = useApp.getState();
     store.setBackend(null);
     store.setRunState('idle');
@@ -162,13 +187,17 @@ export class TrainingSession {
     this.ready = ready.catch(() => undefined);
     ready.catch((e: unknown) => {
       if (this.client !== c || e instanceof WorkerFaultError) return;
-      useApp.getState().setError(`The trainer could not start: ${message(e)}`);
+      // No backend would start, or resuming failed: try the next backend (the restarts are bounded).
+      void this.recover(c, new Error(`the trainer could not start: ${message(e)}`), 'backend', !how.fresh && how.run);
     });
     return this.ready;
   }
 
   private onUpdate(c: TrainerClient, u: UpdateMessage): void {
     if (this.client !== c) return;
+    const t = this.now();
+    this.slowest = Math.max(this.slowest, t - this.lastProgress);
+    this.lastProgress = t;
     const s = useApp.getState();
     // Replaying a recorded run, or with live views off, updates wait until the views are back.
     if (s.live && !s.replay) s.pushUpdate(u);
@@ -179,6 +208,7 @@ export class TrainingSession {
 
   private onState(c: TrainerClient, state: RunState): void {
     if (this.client !== c) return;
+    if (state === 'running') this.lastProgress = this.now();
     if (state !== 'running') this.flush();
     const s = useApp.getState();
     s.setRunState(state);
@@ -210,7 +240,7 @@ export class TrainingSession {
     }
     // Wait for saves in flight: they may carry a newer checkpoint than the one in hand.
     await this.deps.saver.settled();
-    const current = s.backend?.backend ?? null;
+    const current = s.backend?.backend ?? (this.requested === 'auto' ? null : this.requested);
     const repeated = this.faultTimes.length > 1;
     const backend: BackendChoice = kind === 'backend' || repeated ? nextBackend(current) : s.backendChoice;
     const note = kind === 'backend' ? `The trainer failed${current ? ` on ${current}` : ''}: ${message(error)}.` : message(error);
@@ -372,9 +402,9 @@ export function replaySwarm(run: RunFile, index: number): RaceSwarm {
   return { name: run.name, config: run.configChanges.filter((c) => c.update <= cp.updates).at(-1)?.config ?? run.config, updates: cp.updates, weights: cp.weights };
 }
 
-/** The backend after `b` in the order of preference (the last one stays); `auto` when unknown. */
+/** The backend after `b` in the order of preference (the last one stays); wasm, which runs everywhere, when unknown. */
 export function nextBackend(b: BackendName | null): BackendChoice {
-  if (!b) return 'auto';
+  if (!b) return 'wasm';
   const i = BACKENDS.indexOf(b);
   return BACKENDS[Math.min(BACKENDS.length - 1, i + 1)];
 }
