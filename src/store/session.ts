@@ -188,7 +188,7 @@ export class TrainingSession {
     ready.catch((e: unknown) => {
       if (this.client !== c || e instanceof WorkerFaultError) return;
       // No backend would start, or resuming failed: try the next backend (the restarts are bounded).
-      void this.recover(c, new Error(`the trainer could not start: ${message(e)}`), 'backend', !how.fresh && how.run);
+      void this.recover(c, new Error(`it could not start (${message(e)})`), 'backend', !how.fresh && how.run);
     });
     return this.ready;
   }
