@@ -34,15 +34,16 @@ for (const [kind, says] of [
   ['device', /failed on wasm: the GPU device was lost.*resumed on cpu/],
 ] as [Fault, RegExp][]) {
   test(`a worker fault (${kind}) is shown, the trainer restarts and resumes from the last checkpoint, and nothing stored is lost`, async ({ page }) => {
-    // A closed worker fires no event: only its watchdog notices, here after 3 s without an answer.
-    await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 500, timeoutMs: 3_000 }));
+    // A closed worker fires no event: only its watchdog notices, here after 8 s without an answer
+    // (an update answers pings between its steps, so a loaded machine does not trip it).
+    if (kind === 'close') await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 8_000 }));
     await page.goto(RUN);
     await ready(page);
     await page.getByTestId('play').click();
-    await updatesAtLeast(page, 3);
+    await updatesAtLeast(page, 1);
     await page.getByTestId('record-save').click();
     await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
-    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const saved = await storedUpdates(page);
     await inject(page, kind);
     const notice = page.getByTestId('session-fault');
@@ -52,10 +53,10 @@ for (const [kind, says] of [
     expect(from).toBeGreaterThanOrEqual(saved);
     // Still training: on past the checkpoint, into the same library entry.
     await expect(page.getByTestId('run-state')).toHaveText('running');
-    await updatesAtLeast(page, from + 2);
+    await updatesAtLeast(page, from + 1);
     await page.getByTestId('play').click();
     await expect(page.getByTestId('run-state')).toHaveText('paused');
-    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(from + 2);
+    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(from + 1);
     await expect(page.getByTestId('library-row')).toHaveCount(1);
   });
 }
@@ -138,6 +139,8 @@ test('racing the organisations during a replay races the replayed swarm', async 
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
   await page.getByTestId('library-row').first().getByTestId('library-replay').click();
   await expect(page.getByTestId('replay-badge')).toBeVisible();
+  // A quick race (6 tasks each): the test checks what the race shows, not how it scales.
+  await page.getByTestId('race-tasks').selectOption('6');
   await page.getByTestId('race-run').click();
   await expect(page.getByTestId('race-summary')).toContainText(/coupled tasks, 3 agents, replayed swarm ".+" after 2 updates/, { timeout: 60_000 });
 });
