@@ -43,6 +43,9 @@ class FakeWorker {
   private fault: (f: WorkerFault) => void = () => undefined;
   readonly client: TrainerClient;
 
+  /** When set, `init` on this backend fails (as a backend that cannot start). */
+  static failingBackend: BackendChoice | null = null;
+
   constructor(holdInit: boolean) {
     const faulted = new Promise<WorkerFault>((r) => (this.fault = r));
     const initGate = holdInit ? new Promise<void>((r) => (this.openInit = r)) : Promise.resolve();
@@ -56,6 +59,7 @@ class FakeWorker {
       async init(_c, backend: BackendChoice) {
         self.calls.push(`init ${backend}`);
         await initGate;
+        if (backend === FakeWorker.failingBackend) throw new Error(`no ${backend} here`);
         self.backend = backend === 'auto' ? 'webgl' : backend;
         return { backend: self.backend, reason: self.backend, timings: {}, notices: [] };
       },
@@ -183,6 +187,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number } = {}) {
 let opened: TrainingSession[] = [];
 
 beforeEach(() => {
+  FakeWorker.failingBackend = null;
   useApp.setState(initial, true);
   useApp.getState().setConfig(testConfig());
   opened = [];
@@ -317,6 +322,16 @@ describe('TrainingSession', () => {
     await vi.waitFor(() => expect(workers.length).toBe(2));
     await vi.waitFor(() => expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']));
     expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: no update for 65 s while training\. Training resumed on wasm from update \d/);
+  });
+
+  it('a backend that cannot start gives way to the next one, with a message', async () => {
+    useApp.getState().setBackendChoice('webgl');
+    FakeWorker.failingBackend = 'webgl';
+    const { workers } = open();
+    await until(() => workers.length === 2 && useApp.getState().backend !== null, 'the next backend');
+    expect(workers[1].calls).toEqual(['init wasm']);
+    expect(useApp.getState().backend?.backend).toBe('wasm');
+    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: it could not start \(no webgl here\)\..*starts again on wasm/);
   });
 
   it('faults that keep coming stop the restarts with a message', async () => {
