@@ -34,9 +34,9 @@ for (const [kind, says] of [
   ['device', /failed on wasm: the GPU device was lost.*resumed on cpu/],
 ] as [Fault, RegExp][]) {
   test(`a worker fault (${kind}) is shown, the trainer restarts and resumes from the last checkpoint, and nothing stored is lost`, async ({ page }) => {
-    // A closed worker fires no event: only its watchdog notices, here after 8 s without an answer
+    // A closed worker fires no event: only its watchdog notices, here after 6 s without an answer
     // (an update answers pings between its steps, so a loaded machine does not trip it).
-    if (kind === 'close') await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 8_000 }));
+    if (kind === 'close') await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 6_000 }));
     await page.goto(RUN);
     await ready(page);
     await page.getByTestId('play').click();
@@ -51,12 +51,13 @@ for (const [kind, says] of [
     await expect(notice).toContainText(/resumed on \w+ from update \d+/);
     const from = Number(/from update (\d+)/.exec((await notice.textContent()) ?? '')?.[1]);
     expect(from).toBeGreaterThanOrEqual(saved);
-    // Still training: on past the checkpoint, into the same library entry.
+    // Still training, and Pause works and saves into the same library entry (a dead worker used to block both).
     await expect(page.getByTestId('run-state')).toHaveText('running');
-    await updatesAtLeast(page, from + 1);
     await page.getByTestId('play').click();
     await expect(page.getByTestId('run-state')).toHaveText('paused');
-    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(from + 1);
+    const after = await count(page);
+    expect(after).toBeGreaterThanOrEqual(from);
+    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(after);
     await expect(page.getByTestId('library-row')).toHaveCount(1);
   });
 }
