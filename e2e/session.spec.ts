@@ -87,7 +87,7 @@ test('a full library keeps the run in memory and says so; once there is room it 
   await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
 });
 
-test('a 10-second run is in the library after a reload, up to its last few seconds, and can be resumed', async ({ page }) => {
+test('a 10-second run is in the library after a reload, up to its last few seconds, and is offered for resuming', async ({ page }) => {
   await page.goto(RUN);
   await ready(page);
   await page.getByTestId('play').click();
@@ -97,17 +97,25 @@ test('a 10-second run is in the library after a reload, up to its last few secon
   const early = await count(page);
   await page.waitForTimeout(5_000);
   await page.reload();
-  await ready(page);
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
   const kept = await storedUpdates(page);
   expect(kept).toBeGreaterThanOrEqual(early);
-  const offer = page.getByTestId('resume-offer');
-  await expect(offer).toContainText(`(${kept} updates)`);
-  await offer.getByTestId('resume-run').click();
-  await expect(page.getByTestId('update-count')).toHaveText(String(kept), { timeout: 30_000 });
+  await expect(page.getByTestId('resume-offer')).toContainText(`(${kept} updates)`);
+});
+
+test('the run offered after a reload resumes where its recording ended, into the same entry', async ({ page }) => {
+  await page.goto(RUN);
+  await ready(page);
   await page.getByTestId('step').click();
-  await expect(page.getByTestId('update-count')).toHaveText(String(kept + 1), { timeout: 60_000 });
-  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(kept + 1);
+  await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 60_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(1);
+  await page.reload();
+  await ready(page);
+  await page.getByTestId('resume-offer').getByTestId('resume-run').click();
+  await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 30_000 });
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('2', { timeout: 60_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
   await expect(page.getByTestId('library-row')).toHaveCount(1);
 });
 

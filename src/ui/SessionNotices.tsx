@@ -14,7 +14,7 @@ export function SessionNotices() {
   return (
     <>
       {fault && (
-        <div className="notices" role="alert" data-testid="session-fault">
+        <div className="notices session-fault" role="alert" data-testid="session-fault">
           <p className="error">{fault}</p>
           <button type="button" onClick={() => setFault(null)}>
             Dismiss
