@@ -160,10 +160,13 @@ test('the page has no serious accessibility violations (axe, WCAG 2 A/AA)', asyn
   await page.getByText(/All settings/).click();
   await page.getByTestId('ablations').locator('summary').click();
   await page.getByTestId('ablation-critic').check();
+  // A quick race (6 tasks each): the test checks what the race shows, not how it scales.
+  await page.getByTestId('race-tasks').selectOption('6');
   await page.getByTestId('race-run').click();
   await expect(page.getByTestId('race-times')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  // Only violations are collected: the passes of a page this size are most of axe's work.
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).options({ resultTypes: ['violations'] }).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   expect(serious).toEqual([]);
 });

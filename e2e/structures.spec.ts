@@ -103,6 +103,8 @@ test('the curves overlay a recorded run to compare with, and the organisations r
   await expect(page.getByTestId('overlay-path')).toHaveAttribute('d', /^M/);
   await expect(page.getByTestId('overlay-key')).toContainText('coupled, 3 agents, seed 5');
 
+  // A quick race (6 tasks each): the test checks what the race shows, not how it scales.
+  await page.getByTestId('race-tasks').selectOption('6');
   await page.getByTestId('race-run').click();
   await expect(page.getByTestId('race-summary')).toContainText('coupled tasks, 3 agents, swarm after 2 updates', { timeout: 60_000 });
   await expect(page.getByTestId('race-times')).toContainText('best-of-N (3 agents)');

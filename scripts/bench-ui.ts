@@ -1,5 +1,6 @@
 /**
- * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--no-build] [--json <file>]`.
+ * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--no-build] [--json <file>]`;
+ * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/soak-ui.ts instead.
  *
  * Builds the app, serves it with `vite preview` on port 4191, opens it in headless Chromium and
  * trains with every view live. While it trains, the page records main-thread long tasks (the
@@ -369,11 +370,16 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  },
-);
+// `--soak MINUTES`: the soak benchmark (scripts/soak-ui.ts) instead of this one.
+if (process.argv.slice(2).some((a) => a === '--soak' || a.startsWith('--soak='))) {
+  await import('./soak-ui');
+} else {
+  main().then(
+    (code) => process.exit(code),
+    async (err) => {
+      console.error(err);
+      await cleanup();
+      process.exit(1);
+    },
+  );
+}

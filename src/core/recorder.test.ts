@@ -175,3 +175,39 @@ describe('replay helpers', () => {
     expect(episodeTicks(unfinished)).toBe(unfinished.tmax);
   });
 });
+
+describe('RunRecorder.resume', () => {
+  /** Records updates `from` to `to` (exclusive) with the usual checkpoints; `at` adds one at the end, as a save does. */
+  function record(rec: RunRecorder, from: number, to: number): void {
+    for (let u = from; u < to; u++) {
+      rec.push(fakeUpdate(u, 400));
+      if (rec.wantsCheckpoint(u + 1)) rec.addCheckpoint(u + 1, fakeWeights(u + 1));
+    }
+  }
+
+  it('carries on a saved recording exactly as if it had never stopped (thinning, checkpoints, changes, talk)', () => {
+    const options = { name: 'long run', created: new Date(Date.UTC(2024, 0, 1)), maxEpisodes: 16, maxCheckpoints: 4 };
+    const config = testConfig({ updates: 400 });
+    const straight = new RunRecorder(config, options);
+    const first = new RunRecorder(config, options);
+    for (const r of [straight, first]) {
+      record(r, 0, 150);
+      r.setConfig({ ...config, lr: 0.002 });
+      r.addTalk({ updates: 150, tmax: 24, tasks: 4, ret: 0.5, muted: 0.4, neededShare: 0.2, messages: 3 });
+    }
+    // The save at update 150 takes a checkpoint of the weights then; the straight run takes the same.
+    first.addCheckpoint(150, fakeWeights(150));
+    straight.addCheckpoint(150, fakeWeights(150));
+    const saved = decodeRunFile(encodeRunFile(first.snapshot()));
+    if (!saved.ok) throw new Error(saved.error);
+    const resumed = RunRecorder.resume(saved.run);
+    expect(resumed.nextUpdate).toBe(150);
+    expect(resumed.currentConfig.lr).toBe(0.002);
+    record(resumed, 150, 400);
+    record(straight, 150, 400);
+    const a = resumed.snapshot();
+    const b = straight.snapshot();
+    expect(a.episodes.rule.stride).toBeGreaterThan(1);
+    expect(a).toEqual(b);
+  });
+});

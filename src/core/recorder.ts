@@ -118,6 +118,21 @@ export class Thinned<T> {
   }
 
   /** Number of items held. */
+  /**
+   * A thinning rebuilt from what a run file kept (`rule` and its items at positions `pos(item)`,
+   * oldest first), so a resumed recording keeps thinning where the file left off.
+   */
+  static restore<T>(rule: ThinningRule, items: readonly T[], pos: (item: T) => number): Thinned<T> {
+    const t = new Thinned<T>(rule.every, rule.maxKept);
+    t.stride = rule.stride;
+    for (const item of items) {
+      const p = pos(item);
+      if (p % t.stride === 0) t.kept.push({ pos: p, item });
+      else t.latest = { pos: p, item };
+    }
+    return t;
+  }
+
   get size(): number {
     return this.kept.length + (this.latest ? 1 : 0);
   }
@@ -144,8 +159,8 @@ export class RunRecorder {
   private current: Config;
   private readonly changes: ConfigChange[] = [];
   private readonly metrics: UpdateMetrics[] = [];
-  private readonly episodes: Thinned<ShowcaseEpisode>;
-  private readonly checkpoints: Thinned<Checkpoint>;
+  private episodes: Thinned<ShowcaseEpisode>;
+  private checkpoints: Thinned<Checkpoint>;
   private readonly talk: TalkRecord[] = [];
   private readonly budget: number;
   private sized = false;
@@ -163,6 +178,29 @@ export class RunRecorder {
   }
 
   /** Updates recorded so far. */
+  /**
+   * A recorder that carries on recording `run` (e.g. after the worker that recorded it crashed, or
+   * after a reload), as if it had recorded it itself: the same name, start time, settings changes,
+   * thinning and measurements. The next update it accepts follows the run's last one.
+   */
+  static resume(run: RunFile): RunRecorder {
+    const r = new RunRecorder(run.config, { name: run.name, created: new Date(run.created), maxEpisodes: run.episodes.rule.maxKept, checkpointEvery: run.checkpoints.rule.every, maxCheckpoints: run.checkpoints.rule.maxKept });
+    r.changes.push(...run.configChanges.map((c) => ({ update: c.update, config: { ...c.config } })));
+    r.current = r.changes[r.changes.length - 1]?.config ?? r.config;
+    r.metrics.push(...run.metrics.map((m) => ({ ...m })));
+    r.episodes = Thinned.restore(run.episodes.rule, run.episodes.items, (e) => e.update);
+    r.checkpoints = Thinned.restore(run.checkpoints.rule, run.checkpoints.items, (c) => c.updates);
+    r.sized = run.checkpoints.items.length > 0;
+    r.talk.push(...(run.talk ?? []).map((t) => ({ ...t })));
+    r.total = run.totalUpdates;
+    return r;
+  }
+
+  /** The settings in force now (the run's first settings with every recorded change applied). */
+  get currentConfig(): Config {
+    return { ...this.current };
+  }
+
   get updates(): number {
     return this.metrics.length;
   }

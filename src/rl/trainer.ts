@@ -7,12 +7,12 @@ import type { Structure, StructureSettings, StructureView } from '../sim/structu
 import { generateTask, type Task } from '../sim/task';
 import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
-import { scheduleOf, STRUCTURAL_KEYS, type Config } from './config';
+import { STRUCTURAL_KEYS, type Config } from './config';
+import { deadlineAt } from './deadline';
 import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
 import { BatchBuffers, collect, type Batch } from './rollout';
-import { tmaxAt } from './schedule';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './workers';
 
@@ -179,9 +179,7 @@ export class Trainer {
 
   /** Deadline used by update `u` (imitation plays the final deadline). */
   tmaxAt(u: number = this.update): number {
-    const c = this.config;
-    if (u < c.prior) return c.tmaxEnd;
-    return tmaxAt(scheduleOf(c), u - c.prior, c.updates);
+    return deadlineAt(this.config, u);
   }
 
   /** Runs one update. */

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
-import type { BackendChoice, BackendReport, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFile';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
@@ -125,7 +125,55 @@ export interface ReplaySlice {
   leaveReplay: () => void;
 }
 
-export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice;
+/**
+ * What the views may ask of the training session (src/store/session.ts installs them; until then
+ * they do nothing). Commands clicked before the worker is ready wait for it.
+ */
+export interface SessionActions {
+  start(): Promise<void>;
+  pause(): Promise<void>;
+  /** Runs exactly one update. */
+  step(): Promise<void>;
+  /** A fresh run with the current settings (the old one is saved first). */
+  reset(): Promise<void>;
+  /** Opens a recorded run in replay mode (`open` loads it); training pauses meanwhile. */
+  replay(open: () => Promise<void>): Promise<void>;
+  /** Leaves replay mode: the live run's views come back, with what arrived meanwhile. */
+  leaveReplay(): void;
+  /** Turns recording of the training run on or off. */
+  setRecording(on: boolean): Promise<void>;
+  /** Saves the recording now. */
+  saveNow(): Promise<void>;
+  /** The run being trained, encoded (what could not be stored first); null when nothing is recorded. */
+  currentRecording(): Promise<EncodedRun | null>;
+  /** Trains on from a recorded run's settings and last weights (the deadline schedule starts again). */
+  continueFrom(run: RunFile): Promise<void>;
+  /** Carries on a stored run where its recording ended (e.g. the run trained when the page was reloaded). */
+  resumeStored(id: RunId): Promise<void>;
+  /** Applies a settings change: between updates if it keeps the model, else as a fresh run. */
+  configure(patch: Partial<Config>): Promise<void>;
+  /** Turns the live views on or off; turning them on catches up at once. */
+  setLive(live: boolean): void;
+  /** Starts a new worker on backend `b` (a fresh run). */
+  chooseBackend(b: BackendChoice): Promise<void>;
+  /** Races the organisations against the swarm on screen: the replayed run's, else the one being trained. */
+  race(request: Omit<RaceRequest, 'horizon'>): Promise<RaceReport>;
+}
+
+const NOT_STARTED = () => Promise.reject(new Error('the training session has not started'));
+
+/** The training session's actions, and what it offers to resume after a reload. */
+export interface SessionSlice {
+  actions: SessionActions;
+  /** A stored run that was being trained when the page was last closed, offered for resuming. */
+  resumable: { id: RunId; name: string; updates: number } | null;
+  setResumable: (r: SessionSlice['resumable']) => void;
+  /** What went wrong with the trainer and what the session did about it (e.g. restarted it from a checkpoint). */
+  fault: string | null;
+  setFault: (fault: string | null) => void;
+}
+
+export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice & SessionSlice;
 
 function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice } {
   const hash = typeof location === 'undefined' ? '' : location.hash;
@@ -201,6 +249,28 @@ export const useApp = create<AppState>()((set, get) => ({
   overlay: null,
   setOverlay: (overlay) => set({ overlay }),
 
+  actions: {
+    start: () => Promise.resolve(),
+    pause: () => Promise.resolve(),
+    step: () => Promise.resolve(),
+    reset: () => Promise.resolve(),
+    replay: (open) => open(),
+    leaveReplay: () => undefined,
+    setRecording: () => Promise.resolve(),
+    saveNow: () => Promise.resolve(),
+    currentRecording: () => Promise.resolve(null),
+    continueFrom: () => Promise.resolve(),
+    resumeStored: () => Promise.resolve(),
+    configure: () => Promise.resolve(),
+    setLive: () => undefined,
+    chooseBackend: () => Promise.resolve(),
+    race: NOT_STARTED,
+  },
+  resumable: null,
+  setResumable: (resumable) => set({ resumable }),
+  fault: null,
+  setFault: (fault) => set({ fault }),
+
   replay: null,
   stash: null,
   enterReplay: (run, id) =>
@@ -258,3 +328,6 @@ export const selectSpeed = (s: AppState) => s.speed;
 export const selectSelectedAgent = (s: AppState) => s.selectedAgent;
 export const selectReplay = (s: AppState) => s.replay;
 export const selectRuns = (s: AppState) => s.runs;
+export const selectActions = (s: AppState) => s.actions;
+export const selectResumable = (s: AppState) => s.resumable;
+export const selectFault = (s: AppState) => s.fault;

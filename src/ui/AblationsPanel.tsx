@@ -1,9 +1,8 @@
 import { ADVANTAGES } from '../rl/advantages';
 import { defaultConfig, type Config } from '../rl/config';
-import { selectConfig, useApp } from '../store/store';
+import { selectActions, selectConfig, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
-import type { TrainerControls } from './useTrainer';
 
 /** The ablations that are on, in a few words each (empty: the RLCR defaults). */
 export function activeAblations(c: Config): string[] {
@@ -28,7 +27,8 @@ function Slider({ label, value, min, max, step, onChange, testId }: { label: str
 }
 
 /** Switches for the article's ablations, each against the RLCR default, with what to expect. */
-export function AblationsPanel({ controls }: { controls: TrainerControls }) {
+export function AblationsPanel() {
+  const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   const set = controls.configure;
   const d = defaultConfig();

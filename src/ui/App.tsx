@@ -1,5 +1,5 @@
 import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { selectActions, selectBackend, selectError, selectNotices, useApp } from '../store/store';
 import { AblationsPanel } from './AblationsPanel';
 import { Controls } from './Controls';
 import { Countdown } from './Countdown';
@@ -16,7 +16,8 @@ import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { usePlaybackDriver } from './usePlayback';
-import { useTrainer, type TrainerControls } from './useTrainer';
+import { useSession } from './useSession';
+import { SessionNotices } from './SessionNotices';
 import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
@@ -35,7 +36,8 @@ function BackendBadge() {
 }
 
 /** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
-function ResumeAfterFault({ controls }: { controls: TrainerControls }) {
+function ResumeAfterFault() {
+  const controls = useApp(selectActions);
   const lr = useApp((s) => s.config.lr);
   const safer = saferLearningRate(lr);
   return (
@@ -53,7 +55,7 @@ function ResumeAfterFault({ controls }: { controls: TrainerControls }) {
   );
 }
 
-function Notices({ controls }: { controls: TrainerControls }) {
+function Notices() {
   const notices = useApp(selectNotices);
   const error = useApp(selectError);
   const dismiss = useApp((s) => s.dismissNotices);
@@ -61,7 +63,7 @@ function Notices({ controls }: { controls: TrainerControls }) {
   return (
     <div className="notices" role="status" data-testid="notices">
       {error && <p className="error">{error}</p>}
-      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault controls={controls} />}
+      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault />}
       {notices.length > 0 && (
         <>
           <p>Some settings in the link could not be used as given:</p>
@@ -81,7 +83,7 @@ function Notices({ controls }: { controls: TrainerControls }) {
 
 /** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
-  const controls = useTrainer();
+  useSession();
   usePlaybackDriver();
   const replayRun = useApp(selectReplayRun);
   return (
@@ -96,17 +98,18 @@ export function App() {
         the deadline hits. Nobody gets individual credit, so they have to discover division of labour
         and when handing work over is worth a minute.
       </p>
-      <Notices controls={controls} />
+      <Notices />
+      <SessionNotices />
       <SettingsWarnings />
-      <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar controls={controls} /></ViewBoundary>
-      <ViewBoundary name="Controls" resetKey={replayRun}><Controls controls={controls} /></ViewBoundary>
-      <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel controls={controls} /></ViewBoundary>
-      <ViewBoundary name="Settings" resetKey={replayRun}><SettingsPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar /></ViewBoundary>
+      <ViewBoundary name="Controls" resetKey={replayRun}><Controls /></ViewBoundary>
+      <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel /></ViewBoundary>
+      <ViewBoundary name="Settings" resetKey={replayRun}><SettingsPanel /></ViewBoundary>
       <div className="grid">
         <ViewBoundary name="Training curves" resetKey={replayRun}><Curves /></ViewBoundary>
         <div>
           <ViewBoundary name="Countdown" resetKey={replayRun}><Countdown /></ViewBoundary>
-          <ViewBoundary name="Deadline schedule" resetKey={replayRun}><ScheduleEditor controls={controls} /></ViewBoundary>
+          <ViewBoundary name="Deadline schedule" resetKey={replayRun}><ScheduleEditor /></ViewBoundary>
         </div>
       </div>
       <ViewBoundary name="Work curves" resetKey={replayRun}><WorkCurves /></ViewBoundary>
@@ -116,8 +119,8 @@ export function App() {
         <ViewBoundary name="Message graph" resetKey={replayRun}><DmGraph /></ViewBoundary>
         <ViewBoundary name="Message board" resetKey={replayRun}><MessageBoard /></ViewBoundary>
       </div>
-      <ViewBoundary name="Organisations" resetKey={replayRun}><OrganisationsPanel controls={controls} /></ViewBoundary>
-      <ViewBoundary name="Run library" resetKey={replayRun}><RunLibraryPanel controls={controls} /></ViewBoundary>
+      <ViewBoundary name="Organisations" resetKey={replayRun}><OrganisationsPanel /></ViewBoundary>
+      <ViewBoundary name="Run library" resetKey={replayRun}><RunLibraryPanel /></ViewBoundary>
     </main>
   );
 }

@@ -2,16 +2,16 @@ import { useState } from 'react';
 import { ADVANTAGES } from '../rl/advantages';
 import { familyChange, SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
-import { selectConfig, selectRunState, useApp } from '../store/store';
+import { selectActions, selectConfig, selectRunState, useApp } from '../store/store';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { IntegerField, SelectField } from './Fields';
 import { StructurePicker } from './StructurePicker';
-import type { TrainerControls } from './useTrainer';
 
 const agentsField = SCHEMA.agents as { min: number; max: number };
 
 /** Play / pause / step / reset and the main settings of the run. */
-export function Controls({ controls }: { controls: TrainerControls }) {
+export function Controls() {
+  const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   const state = useApp(selectRunState);
   const choice = useApp((s) => s.backendChoice);
@@ -64,7 +64,7 @@ export function Controls({ controls }: { controls: TrainerControls }) {
         <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />
         <SelectField label="backend" testId="backend-choice" value={choice} options={['auto', ...BACKENDS] as BackendChoice[]} labels={{ auto: 'auto (measured)' }} onChange={controls.chooseBackend} />
       </div>
-      <StructurePicker controls={controls} />
+      <StructurePicker />
     </section>
   );
 }

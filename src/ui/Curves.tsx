@@ -4,7 +4,7 @@ import type { UpdateMetrics } from '../rl/trainer';
 import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
-import { runLibrary } from './runLibrary';
+import { runLibrary } from '../store/runLibrary';
 import { Explain } from './Explain';
 import { CHART, chartScales, seriesPath } from './geometry';
 

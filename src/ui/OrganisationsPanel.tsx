@@ -1,11 +1,10 @@
 import { area, line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
 import { useMemo, useState } from 'react';
 import { inferenceScaling, type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
-import { selectMetrics, useApp } from '../store/store';
+import { selectActions, selectMetrics, useApp } from '../store/store';
 import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
-import type { TrainerControls } from './useTrainer';
 
 /** One colour per organisation (Okabe-Ito, as the reference lines of the training curve). */
 export const ORG_COLOURS: Record<RaceOrganisation, string> = {
@@ -181,21 +180,23 @@ function InferenceScaling() {
 }
 
 const THRESHOLDS = ['0.8', '0.9', '1'] as const;
+/** Tasks each organisation plays: a quick race for a slow machine, or the full one. */
+const RACE_TASKS = ['6', '24'] as const;
 
 /** The three organisations (and the trained swarm) raced to an acceptable result, and how that scales. */
-export function OrganisationsPanel({ controls }: { controls: TrainerControls }) {
+export function OrganisationsPanel() {
+  const controls = useApp(selectActions);
   const [threshold, setThreshold] = useState<(typeof THRESHOLDS)[number]>('0.9');
+  const [tasks, setTasks] = useState<(typeof RACE_TASKS)[number]>('24');
   const [report, setReport] = useState<RaceReport | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
-    const api = controls.api();
-    if (!api) return;
     setBusy(true);
     setError(null);
     try {
-      // Equal compute over three times the run's final deadline (72 minutes at the first round's 24).
-      setReport(await api.race({ threshold: Number(threshold), horizon: 3 * useApp.getState().config.tmaxEnd, tasks: 24, agentCounts: [1, 2, 4, 8, 16] }));
+      // Equal compute over three times the racing swarm's final deadline (72 minutes at the first round's 24).
+      setReport(await controls.race({ threshold: Number(threshold), tasks: Number(tasks), agentCounts: [1, 2, 4, 8, 16] }));
     } catch (e) {
       setError(`The race could not run: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
@@ -212,12 +213,13 @@ export function OrganisationsPanel({ controls }: { controls: TrainerControls }) 
       </h2>
       <div className="library-bar">
         <SelectField label="acceptable result" testId="race-threshold" value={threshold} options={THRESHOLDS} labels={{ '0.8': '80% of tests', '0.9': '90% of tests', '1': 'all tests' }} onChange={setThreshold} />
+        <SelectField label="tasks each" testId="race-tasks" value={tasks} options={RACE_TASKS} labels={{ '6': '6 (quick)', '24': '24' }} onChange={setTasks} />
         <button type="button" onClick={() => void run()} disabled={busy} data-testid="race-run">
           {busy ? 'Racing…' : report ? 'Race again' : 'Race the organisations'}
         </button>
         {report && (
           <span className="library-status" data-testid="race-summary">
-            {report.family} tasks, {report.agents} agents, swarm after {report.updates} updates; {Math.round(report.ms)} ms in the worker
+            {report.family} tasks, {report.agents} agents, {report.swarm === undefined ? 'swarm' : `replayed swarm "${report.swarm}"`} after {report.updates} updates; {Math.round(report.ms)} ms in the worker
           </span>
         )}
       </div>

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { selectReplay, useApp } from '../store/store';
-import { canContinue, keepRun } from './runLibrary';
-import type { TrainerControls } from './useTrainer';
+import { selectActions, selectReplay, useApp } from '../store/store';
+import { canContinue, keepRun } from '../store/runLibrary';
 import { replayTimelapseSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
@@ -10,7 +9,8 @@ import { EPISODE_VIEWS } from './video/views';
 const TIMELAPSE_SPEEDS = [2, 5, 10, 20, 50] as const;
 
 /** Shown while a recorded run drives the views: which run, a scrubber over its updates, and the way back. */
-export function ReplayBar({ controls }: { controls: TrainerControls }) {
+export function ReplayBar() {
+  const controls = useApp(selectActions);
   const replay = useApp(selectReplay);
   const seek = useApp((s) => s.seekUpdate);
   const bar = useRef<HTMLElement>(null);

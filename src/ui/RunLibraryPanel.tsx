@@ -1,18 +1,18 @@
 import { useState, type DragEvent } from 'react';
 import type { RunSummary } from '../store/library';
-import { selectRuns, useApp } from '../store/store';
+import { selectActions, selectRuns, useApp } from '../store/store';
 import { Explain } from './Explain';
-import { deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from './runLibrary';
-import type { TrainerControls } from './useTrainer';
+import { deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
 import './library.css';
-import { cancelImport } from './runImport';
+import { cancelImport } from '../store/runImport';
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** One stored run: its facts, and replay / rename / export / delete. */
-function RunRow({ run, controls, recordingId }: { run: RunSummary; controls: TrainerControls; recordingId: number | null }) {
+function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | null }) {
+  const controls = useApp(selectActions);
   const [editing, setEditing] = useState<string | null>(null);
   const save = () => {
     if (editing !== null && editing.trim() && editing !== run.name) void renameRun(run.id, editing);
@@ -64,7 +64,8 @@ function RunRow({ run, controls, recordingId }: { run: RunSummary; controls: Tra
 }
 
 /** Recorded runs kept in this browser: record, replay, rename, export, import, and the pretrained swarms. */
-export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
+export function RunLibraryPanel() {
+  const controls = useApp(selectActions);
   const runs = useApp(selectRuns);
   const msg = useApp((s) => s.libraryMessage);
   const undo = useApp((s) => s.undo);
@@ -108,7 +109,7 @@ export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
         <button type="button" onClick={() => void controls.saveNow()} disabled={!recording} data-testid="record-save">
           Save now
         </button>
-        <button type="button" onClick={() => void exportCurrentRun(controls.api())} data-testid="record-export">
+        <button type="button" onClick={() => void exportCurrentRun(controls.currentRecording)} data-testid="record-export">
           Export this run
         </button>
       </div>
@@ -180,7 +181,7 @@ export function RunLibraryPanel({ controls }: { controls: TrainerControls }) {
             </thead>
             <tbody>
               {runs.map((r) => (
-                <RunRow key={r.id} run={r} controls={controls} recordingId={recordingId} />
+                <RunRow key={r.id} run={r} recordingId={recordingId} />
               ))}
             </tbody>
           </table>

@@ -1,11 +1,10 @@
 import { SCHEDULE_SHAPES } from '../rl/schedule';
 import { SCHEMA } from '../rl/config';
 import { calibratedSchedule } from '../sim/task';
-import { selectConfig, selectMetrics, useApp } from '../store/store';
+import { selectActions, selectConfig, selectMetrics, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
-import type { TrainerControls } from './useTrainer';
 
 const FRAME: Frame = { width: 320, height: 160, margin: { top: 10, right: 10, bottom: 24, left: 34 } };
 
@@ -21,7 +20,8 @@ function Slider({ label, value, min, max, onChange, testId }: { label: string; v
 }
 
 /** Sliders for the deadline schedule, with Tmax per update redrawn as they move. */
-export function ScheduleEditor({ controls }: { controls: TrainerControls }) {
+export function ScheduleEditor() {
+  const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   const done = useApp(selectMetrics).filter((m) => m.phase === 'rlcr').length;
   const pts = scheduleSeries(c);

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { CONFIG_KEYS, parseField, SCHEMA, STRUCTURAL_KEYS, type Config } from '../rl/config';
-import { selectConfig, useApp } from '../store/store';
-import type { TrainerControls } from './useTrainer';
+import { selectActions, selectConfig, useApp } from '../store/store';
 
 /** Fields with their own control elsewhere on the page (the controls row and the schedule editor). */
 export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = ['family', 'agents', 'advantage', 'seed', 'tmaxStart', 'tmaxEnd', 'tmaxShape', 'tmaxWarmup', 'tmaxSteps', 'structure'];
@@ -85,7 +84,8 @@ export function SchemaField({ name, value, onChange }: { name: keyof Config; val
 }
 
 /** Every other setting of the shared schema, generated from it: learning, ablations, model size. */
-export function SettingsPanel({ controls }: { controls: TrainerControls }) {
+export function SettingsPanel() {
+  const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   const keys = CONFIG_KEYS.filter((k) => !SHOWN_ELSEWHERE.includes(k));
   return (

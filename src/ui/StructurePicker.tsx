@@ -1,9 +1,8 @@
 import { SCHEMA, type Config } from '../rl/config';
-import { selectConfig, useApp } from '../store/store';
+import { selectActions, selectConfig, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { SchemaField } from './SettingsPanel';
-import type { TrainerControls } from './useTrainer';
 
 type Structure = Config['structure'];
 
@@ -26,7 +25,8 @@ const STRUCTURE_FIELDS: Record<Structure, (keyof Config)[]> = {
 const STRUCTURES = (SCHEMA.structure as { values: readonly Structure[] }).values;
 
 /** Chooses the organisation structure (a fresh run), explains it, and shows its own settings. */
-export function StructurePicker({ controls }: { controls: TrainerControls }) {
+export function StructurePicker() {
+  const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   return (
     <div className="structure-picker" data-testid="structure-picker">

@@ -1,6 +1,6 @@
 import { extent, line, scaleLinear } from 'd3';
-import { scheduleOf, type Config } from '../rl/config';
-import { tmaxAt } from '../rl/schedule';
+import type { Config } from '../rl/config';
+import { rlcrDeadlines } from '../rl/deadline';
 
 export interface Frame {
   width: number;
@@ -25,13 +25,9 @@ export function seriesPath(points: readonly [number, number][], x: (v: number) =
     .y((p) => y(p[1]))(points as [number, number][]) ?? '';
 }
 
-/** Tmax at every update of the config's schedule (imitation updates excluded). */
+/** Tmax at every update of the config's schedule (imitation updates excluded; see rl/deadline). */
 export function scheduleSeries(c: Config): [number, number][] {
-  const step = Math.max(1, Math.floor(c.updates / 200));
-  const pts: [number, number][] = [];
-  for (let u = 0; u < c.updates; u += step) pts.push([u, tmaxAt(scheduleOf(c), u, c.updates)]);
-  pts.push([c.updates - 1, tmaxAt(scheduleOf(c), c.updates - 1, c.updates)]);
-  return pts;
+  return rlcrDeadlines(c);
 }
 
 /** [min, max] of a list with a fallback for empty lists. */

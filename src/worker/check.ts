@@ -67,7 +67,7 @@ async function main(): Promise<Record<string, unknown>> {
 }
 
 /** start / pause / setConfig / reset through the worker; returns what it observed. */
-async function runScenario(api: Comlink.Remote<TrainerApi>, updates: UpdateMessage[], states: RunState[]): Promise<Record<string, unknown>> {
+async function runScenario(api: TrainerApi, updates: UpdateMessage[], states: RunState[]): Promise<Record<string, unknown>> {
   const lastState = () => states.at(-1);
   await api.setConfig({ ...tiny, updates: 1000, tmaxStart: 9, tmaxEnd: 9 });
   const running = api.start();

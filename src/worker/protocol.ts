@@ -48,8 +48,34 @@ export interface RaceRequest {
   agentCounts: number[];
 }
 
+/** A recorded swarm to race instead of the one being trained (e.g. the run being replayed). */
+export interface RaceSwarm {
+  /** The run's name, shown with the result. */
+  name: string;
+  config: Config;
+  updates: number;
+  weights: PolicyJSON;
+}
+
+/** What the worker holds (for the soak benchmark): live tensors and their bytes, its JS heap where the browser says, updates recorded. */
+export interface WorkerMemory {
+  tensors: number;
+  tensorBytes: number;
+  heapBytes: number | null;
+  recordedUpdates: number;
+}
+
+/** What `resume` restored: the update it goes on from, the settings in force and the run's name. */
+export interface ResumeReport {
+  updates: number;
+  config: Config;
+  name: string;
+}
+
 /** The organisations raced on the current task family, with the swarm as trained so far. */
 export interface RaceReport {
+  /** The recorded run whose swarm raced (absent: the swarm being trained). */
+  swarm?: string;
   family: string;
   agents: number;
   /** Updates the swarm had when it raced. */
@@ -105,8 +131,21 @@ export interface TrainerApi {
    * `name` names the run (the name it has in the library).
    */
   recording(name?: string): Promise<EncodedRun | null>;
-  /** Races the single chain, best-of-N, the scripted organisation and the swarm as trained so far (between updates). */
-  race(request: RaceRequest): Promise<RaceReport>;
+  /**
+   * Races the single chain, best-of-N, the scripted organisation and the swarm as trained so far
+   * (between updates), or `swarm`, a recorded one, on its own task family and team size.
+   */
+  race(request: RaceRequest, swarm?: RaceSwarm): Promise<RaceReport>;
+  /** Answers at once (between updates): the page's watchdog asks it whether the worker is alive. */
+  ping(): Promise<true>;
+  /** Live tensors and memory of the worker now (for the soak benchmark). */
+  memory(): Promise<WorkerMemory>;
+  /**
+   * Carries on a recorded run (encoded run file): a trainer with its settings in force and the
+   * weights and update count of its last checkpoint, recording on into the same run. Updates after
+   * that checkpoint are dropped from the recording. Leaves it paused (or idle at update 0).
+   */
+  resume(bytes: Uint8Array): Promise<ResumeReport>;
   /**
    * Registers the receiver of updates, state changes and (optionally) talk measurements (wrap each
    * with Comlink.proxy). Talk is measured only while `onTalk` is registered: after a fresh trainer or

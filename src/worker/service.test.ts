@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
+import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
-import { TALK_DEFAULTS, TrainerService, talkInterval, type TalkOptions } from './service';
+import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
 import { decodeRunFile } from '../core/runFile';
 
 const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 6, tmaxEnd: 6, updates: 3, hidden: 16, scorer: 8 };
@@ -158,6 +159,78 @@ describe('TrainerService', () => {
     expect(r.updates).toBe(1);
     expect(r.scaling.filter((p) => p.org === 'trained swarm').map((p) => p.agents)).toEqual([1, 2]);
     for (const x of r.race) expect(x.curve.mean.every((v, i, a) => i === 0 || v >= a[i - 1] - 1e-12)).toBe(true);
+  });
+
+  it('resumes a recorded run in a fresh service: same weights, update count and recording, training on from there', async () => {
+    const a = await subscribed();
+    await a.svc.init({ ...tiny, updates: 6 }, 'cpu');
+    await a.svc.step();
+    await a.svc.setConfig({ ...tiny, updates: 6, lr: 0.002 });
+    await a.svc.step();
+    await a.svc.step();
+    const saved = (await a.svc.recording('before the crash'))!;
+    const weights = (await a.svc.weights()).weights;
+    const b = await subscribed();
+    await b.svc.init(tiny, 'cpu');
+    const r = await b.svc.resume(saved.bytes);
+    expect(r).toMatchObject({ updates: 3, name: 'before the crash' });
+    expect(r.config.lr).toBe(0.002);
+    expect(b.states.at(-1)).toBe('paused');
+    const got = await b.svc.weights();
+    expect(got.updates).toBe(3);
+    expect(got.weights.shape).toEqual(weights.shape);
+    const cp = decodeRunFile(saved.bytes);
+    if (!cp.ok) throw new Error(cp.error);
+    const f32 = (w: PolicyJSON) => Object.fromEntries(Object.entries(w.weights).map(([k, v]) => [k, v.data.map(Math.fround)]));
+    expect(f32(got.weights)).toEqual(f32(cp.run.checkpoints.items.at(-1)!.weights));
+    await b.svc.step();
+    await flush();
+    expect(b.updates.map((u) => u.metrics.update)).toEqual([3]);
+    const run = decodeRunFile((await b.svc.recording())!.bytes);
+    if (!run.ok) throw new Error(run.error);
+    expect(run.run.name).toBe('before the crash');
+    expect(run.run.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3]);
+    expect(run.run.configChanges.map((c) => c.update)).toEqual([1]);
+  });
+
+  it('refuses to resume a file it cannot read, keeping its own trainer', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.step();
+    await expect(svc.resume(new Uint8Array([1, 2, 3]))).rejects.toThrow(/cannot be read/);
+    expect((await svc.weights()).updates).toBe(1);
+  });
+
+  it('cuts a run back to a checkpoint older than its last update', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.step();
+    await svc.step();
+    const run = decodeRunFile((await svc.recording())!.bytes);
+    if (!run.ok) throw new Error(run.error);
+    const cut = truncateRun(run.run, 1);
+    expect(cut.metrics.map((m) => m.update)).toEqual([0]);
+    expect(cut.episodes.items.map((e) => e.update)).toEqual([0]);
+    expect(truncateRun(run.run, 5)).toBe(run.run);
+  });
+
+  it('races a recorded swarm instead of the one being trained, on its own family and team size', async () => {
+    const { svc } = await subscribed();
+    await svc.init({ ...tiny, agents: 3 }, 'cpu');
+    const weights = (await svc.weights()).weights;
+    const r = await svc.race({ threshold: 0.9, horizon: 12, tasks: 2, agentCounts: [1] }, { name: 'replayed', config: { ...tiny, family: 'parallel', agents: 2 }, updates: 40, weights });
+    expect(r).toMatchObject({ family: 'parallel', agents: 2, updates: 40, swarm: 'replayed' });
+    expect(r.race.map((x) => x.org)).toContain('trained swarm');
+    expect((await svc.race({ threshold: 0.9, horizon: 12, tasks: 2, agentCounts: [1] })).swarm).toBeUndefined();
+  });
+
+  it('a lost device fails the next update, and only that one', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    svc.loseDevice();
+    await expect(svc.step()).rejects.toThrow(/device was lost/);
+    await svc.step();
+    expect((await svc.weights()).updates).toBe(1);
   });
 
   it('rejects commands before init, and reports the error of a failing update to the caller', async () => {

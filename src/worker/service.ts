@@ -1,6 +1,7 @@
-import { RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
+import * as tf from '@tensorflow/tfjs';
+import { lastCheckpoint, RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
 import { checkpointShapeIssue } from '../core/runChecks';
-import { cleanRunName, encodeRunFile, runFacts, type TalkRecord } from '../core/runFile';
+import { cleanRunName, decodeRunFile, encodeRunFile, runFacts, type RunFile, type TalkRecord } from '../core/runFile';
 import type { Config } from '../rl/config';
 import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
@@ -10,7 +11,7 @@ import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -89,6 +90,8 @@ export class TrainerService implements TrainerApi {
   private replacing = 0;
   /** Running mean of an update's milliseconds (what the talk interval is sized against). */
   private updateMs = 0;
+  /** Set by the `loseDevice` test hook. */
+  private deviceLost = false;
 
   constructor(chooseOptions: Partial<ChooseOptions> = {}, talk: Partial<TalkOptions> = {}) {
     this.chooseOptions = chooseOptions;
@@ -120,6 +123,52 @@ export class TrainerService implements TrainerApi {
       this.setState('idle');
       return report;
     });
+  }
+
+  async ping(): Promise<true> {
+    return true;
+  }
+
+  async memory(): Promise<WorkerMemory> {
+    const m = tf.memory();
+    const heap = (performance as Performance & { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null;
+    return { tensors: m.numTensors, tensorBytes: m.numBytes, heapBytes: heap, recordedUpdates: this.recorder?.updates ?? 0 };
+  }
+
+  async resume(bytes: Uint8Array): Promise<ResumeReport> {
+    this.requireTrainer();
+    this.wantRun = false;
+    const replaced = this.exclusive(async () => {
+      const decoded = decodeRunFile(bytes);
+      if (!decoded.ok) throw new Error(`the saved run cannot be read: ${decoded.error}`);
+      const cp = lastCheckpoint(decoded.run);
+      if (!cp) throw new Error('the saved run holds no weights to resume from');
+      const run = truncateRun(decoded.run, cp.updates);
+      const recorder = RunRecorder.resume(run);
+      const config = recorder.currentConfig;
+      const trainer = new Trainer({ ...config });
+      try {
+        trainer.loadWeights(cp.weights);
+      } catch (e) {
+        trainer.dispose();
+        throw e;
+      }
+      trainer.update = cp.updates;
+      this.trainer?.dispose();
+      this.trainer = trainer;
+      this.recorder = this.record ? recorder : null;
+      this.talkAt = -1;
+      this.nextTalk = cp.updates;
+      this.settleState();
+      return { updates: cp.updates, config, name: run.name };
+    });
+    await this.stopLoop();
+    return replaced;
+  }
+
+  /** Test hook: the next update throws as a lost GPU device or WebGL context would. */
+  loseDevice(): void {
+    this.deviceLost = true;
   }
 
   async start(): Promise<void> {
@@ -242,16 +291,35 @@ export class TrainerService implements TrainerApi {
     });
   }
 
-  async race(request: RaceRequest): Promise<RaceReport> {
-    this.requireTrainer();
+  async race(request: RaceRequest, swarm?: RaceSwarm): Promise<RaceReport> {
+    if (!swarm) this.requireTrainer();
     return this.exclusive(async () => {
-      const t = this.requireTrainer();
       const t0 = performance.now();
-      const c = t.config;
-      const opts = { tasks: c.family, threshold: request.threshold, horizon: request.horizon, count: request.tasks, seed: 1 };
-      const race = await raceOrganisations({ ...opts, agents: c.agents, swarm: new PolicyActor(t.policy, 1) });
-      const scaling = await scaleOrganisations({ ...opts, agentCounts: request.agentCounts, swarm: () => new PolicyActor(t.policy, 1) });
-      return { family: c.family, agents: c.agents, updates: t.update, race, scaling, ms: performance.now() - t0 };
+      let policy: SwarmPolicy;
+      let own = false;
+      let c: Config;
+      let updates: number;
+      if (swarm) {
+        policy = SwarmPolicy.fromJSON(swarm.weights);
+        own = true;
+        c = swarm.config;
+        updates = swarm.updates;
+      } else {
+        const t = this.requireTrainer();
+        policy = t.policy;
+        c = t.config;
+        updates = t.update;
+      }
+      try {
+        const opts = { tasks: c.family, threshold: request.threshold, horizon: request.horizon, count: request.tasks, seed: 1 };
+        const race = await raceOrganisations({ ...opts, agents: c.agents, swarm: new PolicyActor(policy, 1) });
+        const scaling = await scaleOrganisations({ ...opts, agentCounts: request.agentCounts, swarm: () => new PolicyActor(policy, 1) });
+        const report: RaceReport = { family: c.family, agents: c.agents, updates, race, scaling, ms: performance.now() - t0 };
+        if (swarm) report.swarm = swarm.name;
+        return report;
+      } finally {
+        if (own) policy.dispose();
+      }
     });
   }
 
@@ -321,6 +389,10 @@ export class TrainerService implements TrainerApi {
     const t = this.trainer;
     if (!t || t.finished) return true;
     const t0 = performance.now();
+    if (this.deviceLost) {
+      this.deviceLost = false;
+      throw new Error('the GPU device was lost (injected by a test)');
+    }
     const { metrics, events, showcaseTask, showcaseWork, structure } = await t.step();
     const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
@@ -400,4 +472,21 @@ export class TrainerService implements TrainerApi {
 function refuseUntrainable(config: Config): void {
   const { errors } = checkSettings(config, settingLabel);
   if (errors.length) throw new Error(errors.join(' '));
+}
+
+/**
+ * `run` cut back to its first `updates` updates (metrics, episodes, settings changes, talk and
+ * checkpoints after that are dropped), e.g. to resume it from a checkpoint older than its last update.
+ */
+export function truncateRun(run: RunFile, updates: number): RunFile {
+  const last = run.metrics[run.metrics.length - 1]?.update ?? -1;
+  if (last < updates) return run;
+  return {
+    ...run,
+    metrics: run.metrics.filter((m) => m.update < updates),
+    episodes: { ...run.episodes, items: run.episodes.items.filter((e) => e.update < updates) },
+    checkpoints: { ...run.checkpoints, items: run.checkpoints.items.filter((c) => c.updates <= updates) },
+    configChanges: run.configChanges.filter((c) => c.update <= updates),
+    ...(run.talk ? { talk: run.talk.filter((t) => t.updates <= updates) } : {}),
+  };
 }

@@ -1,6 +1,25 @@
 import * as Comlink from 'comlink';
-import type { TrainerApi } from './protocol';
+import type { FaultMessage } from './client';
 import { TrainerService } from './service';
 
-const api: TrainerApi = new TrainerService();
-Comlink.expose(api);
+const service = new TrainerService();
+Comlink.expose(service);
+
+/**
+ * Test hooks (the page's `injectFault`, never sent by the app itself): fail the way real faults do,
+ * so the page's recovery can be tested end to end. `throw`: an uncaught error (the page sees the
+ * worker's `error` event); `close`: the worker ends itself silently (only the watchdog notices);
+ * `device`: the next update throws, as after a lost GPU device or WebGL context.
+ */
+self.addEventListener('message', (e: MessageEvent) => {
+  const kind = (e.data as Partial<FaultMessage> | null)?.swarmFault;
+  if (kind === 'throw') {
+    setTimeout(() => {
+      throw new Error('injected worker fault');
+    });
+  } else if (kind === 'close') {
+    self.close();
+  } else if (kind === 'device') {
+    service.loseDevice();
+  }
+});

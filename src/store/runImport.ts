@@ -1,5 +1,5 @@
-import type { ImportResult, RunLibrary } from '../store/library';
-import { useApp } from '../store/store';
+import type { ImportResult, RunLibrary } from './library';
+import { useApp } from './store';
 import { importInWorker } from '../worker/importClient';
 
 /** Cancels the import in progress, if any. */

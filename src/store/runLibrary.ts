@@ -1,9 +1,10 @@
 import { lastCheckpoint } from '../core/recorder';
 import { decodeRunFile, MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFile';
-import { LibraryError, RunLibrary, type RunId } from '../store/library';
-import { useApp } from '../store/store';
-import type { EncodedRun, TrainerApi } from '../worker/protocol';
+import { RunLibrary, type RunId } from './library';
+import { RecordingSaver } from './recordingSaver';
 import { importThroughWorker } from './runImport';
+import { useApp } from './store';
+import type { EncodedRun } from '../worker/protocol';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const sizeMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -47,75 +48,36 @@ export function download(bytes: Uint8Array | Blob, filename: string, type = 'app
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/**
- * The recording of the current training run. The worker records and encodes; this side stores the
- * encoded run in the library, one save at a time, always over the same library entry.
- */
-class RecordingSaver {
-  /** Bumped for every new run, so a save that finishes late does not claim the new run's entry. */
-  private generation = 0;
-  private chain: Promise<void> = Promise.resolve();
-  /** The last encoding, kept when it could not be stored so it can still be exported. */
-  unsaved: EncodedRun | null = null;
-  /** The user deleted this run's entry: do not bring it back by saving again. */
-  private discarded = false;
-  /** Library entry of each run (by generation), once its first save is stored. */
-  private readonly entries = new Map<number, RunId>();
+/** Where the page remembers the run being trained, so a reload can offer to resume it. */
+export const ACTIVE_RUN_KEY = 'swarm-playground.active-run';
 
-  /** A new run begins (reset, new settings, new worker): its recording gets its own entry. */
-  begin(): void {
-    this.generation++;
-    this.discarded = false;
-    this.unsaved = null;
-    useApp.getState().setLibrary({ recordingId: null, savedAt: null });
-  }
-
-  /** Marks the current run's entry deleted (or, `false`, restored by undo). */
-  setDiscarded(id: RunId, discarded: boolean): void {
-    if (useApp.getState().recordingId === id) this.discarded = discarded;
-  }
-
-  /**
-   * Saves the run recorded so far. The worker is asked for the recording at once, so a reset sent
-   * right after is recorded after it; storing waits behind any save in flight.
-   */
-  save(api: TrainerApi | null): Promise<void> {
-    const s = useApp.getState();
-    if (!api || !s.recording || this.discarded) return this.chain;
-    const generation = this.generation;
-    const entry = this.entries.get(generation);
-    const known = entry === undefined ? undefined : s.runs?.find((r) => r.id === entry)?.name;
-    const encoding = api.recording(known);
-    const store = async () => {
-      try {
-        const encoded = await encoding;
-        if (!encoded) return;
-        this.unsaved = encoded;
-        const lib = await runLibrary();
-        // Saves of one run are stored one after another, so each finds the entry the first one made.
-        const id = this.entries.get(generation);
-        const target = id !== undefined && (await lib.summary(id)) ? id : null;
-        const summary = await lib.putEncoded(target, encoded.bytes, encoded.facts);
-        this.unsaved = null;
-        this.entries.set(generation, summary.id);
-        if (generation === this.generation) useApp.getState().setLibrary({ recordingId: summary.id, savedAt: Date.now() });
-        await refreshRuns();
-      } catch (e) {
-        const quota = e instanceof LibraryError && e.code === 'quota';
-        report('error', `${message(e)}${quota || this.unsaved ? ' Use "Export this run" to keep it as a file.' : ''}`);
-      }
-    };
-    this.chain = this.chain.then(store, store);
-    return this.chain;
+/** The library entry of the run trained when the page was last closed or reloaded, if any. */
+export function activeRunId(): RunId | null {
+  try {
+    const v = Number(globalThis.localStorage?.getItem(ACTIVE_RUN_KEY));
+    return Number.isInteger(v) && v > 0 ? v : null;
+  } catch {
+    return null;
   }
 }
 
-export const recordingSaver = new RecordingSaver();
-
-/** Downloads the run being trained as a file (from the worker; works when the library is full). */
-export async function exportCurrentRun(api: TrainerApi | null): Promise<void> {
+/** Remembers (or with null forgets) the library entry of the run being trained. */
+export function setActiveRunId(id: RunId | null): void {
   try {
-    const encoded = recordingSaver.unsaved ?? (api ? await api.recording() : null);
+    if (id === null) globalThis.localStorage?.removeItem(ACTIVE_RUN_KEY);
+    else globalThis.localStorage?.setItem(ACTIVE_RUN_KEY, String(id));
+  } catch {
+    // Storage blocked (private mode): a reload then offers nothing to resume; the library still has the run.
+  }
+}
+
+/** The page's recording saver: stores into the page's library and remembers the entry for a reload. */
+export const recordingSaver = new RecordingSaver({ library: runLibrary, refresh: refreshRuns, stored: (id) => setActiveRunId(id) });
+
+/** Downloads the run being trained as a file (`current` encodes it; works when the library is full). */
+export async function exportCurrentRun(current: () => Promise<EncodedRun | null>): Promise<void> {
+  try {
+    const encoded = await current();
     if (!encoded) {
       report('info', 'Nothing recorded yet: train at least one update (with recording on).');
       return;

@@ -1,0 +1,155 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ready, SMALL, watchErrors } from './helpers';
+
+/**
+ * The training session under faults, reloads and closed tabs. Runs on the wasm backend with the
+ * small run (3 agents, 1 task x 2 rollouts): every test checks recovery, not training speed.
+ */
+const RUN = `/#${SMALL}&backend=wasm`;
+
+const count = async (page: Page) => Number((await page.getByTestId('update-count').textContent()) ?? 'NaN');
+const updatesAtLeast = (page: Page, n: number) => expect.poll(() => count(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(n);
+/** Updates of the library's newest run (the number column). */
+const storedUpdates = async (page: Page) => Number(await page.getByTestId('library-row').first().locator('td.num').nth(1).textContent());
+
+type Fault = 'throw' | 'close' | 'device';
+const inject = (page: Page, kind: Fault) => page.evaluate((k) => (globalThis as unknown as { __swarmFaults: { inject(k: string): void } }).__swarmFaults.inject(k), kind);
+
+test('Train clicked at once after load starts training, and no failure notice appears', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(RUN);
+  // No wait for the backend: the click is queued until the worker is ready.
+  await page.getByTestId('play').click();
+  await updatesAtLeast(page, 1);
+  await expect(page.getByTestId('run-state')).toHaveText('running');
+  await expect(page.getByTestId('notices')).toHaveCount(0);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  expect(errors).toEqual([]);
+});
+
+for (const [kind, says] of [
+  ['throw', /crashed/],
+  ['close', /stopped answering/],
+  ['device', /failed on wasm: the GPU device was lost.*resumed on cpu/],
+] as [Fault, RegExp][]) {
+  test(`a worker fault (${kind}) is shown, the trainer restarts and resumes from the last checkpoint, and nothing stored is lost`, async ({ page }) => {
+    // A closed worker fires no event: only its watchdog notices, here after 6 s without an answer
+    // (an update answers pings between its steps, so a loaded machine does not trip it).
+    if (kind === 'close') await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 6_000 }));
+    await page.goto(RUN);
+    await ready(page);
+    await page.getByTestId('play').click();
+    await updatesAtLeast(page, 1);
+    await page.getByTestId('record-save').click();
+    await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const saved = await storedUpdates(page);
+    await inject(page, kind);
+    const notice = page.getByTestId('session-fault');
+    await expect(notice).toContainText(says, { timeout: 60_000 });
+    await expect(notice).toContainText(/resumed on \w+ from update \d+/);
+    const from = Number(/from update (\d+)/.exec((await notice.textContent()) ?? '')?.[1]);
+    expect(from).toBeGreaterThanOrEqual(saved);
+    // Still training, and Pause works and saves into the same library entry (a dead worker used to block both).
+    await expect(page.getByTestId('run-state')).toHaveText('running');
+    await page.getByTestId('play').click();
+    await expect(page.getByTestId('run-state')).toHaveText('paused');
+    const after = await count(page);
+    expect(after).toBeGreaterThanOrEqual(from);
+    await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(after);
+    await expect(page.getByTestId('library-row')).toHaveCount(1);
+  });
+}
+
+test('a full library keeps the run in memory and says so; once there is room it is stored', async ({ page }) => {
+  await page.goto(RUN);
+  await ready(page);
+  await page.evaluate(() => {
+    const put = IDBObjectStore.prototype.put;
+    const w = globalThis as unknown as { __restorePut: () => void };
+    IDBObjectStore.prototype.put = function () {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    w.__restorePut = () => (IDBObjectStore.prototype.put = put);
+  });
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('library-message')).toContainText(/library is full.*kept in memory/, { timeout: 30_000 });
+  await expect(page.getByTestId('library-row')).toHaveCount(0);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('2', { timeout: 60_000 });
+  // The run in memory can still be exported.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('record-export').click()]);
+  expect(download.suggestedFilename()).toMatch(/\.swarmrun\.json\.gz$/);
+  await page.evaluate(() => (globalThis as unknown as { __restorePut: () => void }).__restorePut());
+  await page.getByTestId('record-save').click();
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
+});
+
+test('a 10-second run is in the library after a reload, up to its last few seconds, and is offered for resuming', async ({ page }) => {
+  await page.goto(RUN);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await updatesAtLeast(page, 1);
+  // The scenario is a run of 10 s: what was on screen 5 s before the reload must be kept.
+  await page.waitForTimeout(5_000);
+  const early = await count(page);
+  await page.waitForTimeout(5_000);
+  await page.reload();
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  const kept = await storedUpdates(page);
+  expect(kept).toBeGreaterThanOrEqual(early);
+  await expect(page.getByTestId('resume-offer')).toContainText(`(${kept} updates)`);
+});
+
+test('the run offered after a reload resumes where its recording ended, into the same entry', async ({ page }) => {
+  await page.goto(RUN);
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 60_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(1);
+  await page.reload();
+  await ready(page);
+  await page.getByTestId('resume-offer').getByTestId('resume-run').click();
+  await expect(page.getByTestId('update-count')).toHaveText('1', { timeout: 30_000 });
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('update-count')).toHaveText('2', { timeout: 60_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
+  await expect(page.getByTestId('library-row')).toHaveCount(1);
+});
+
+test('a run survives a closed tab', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(RUN);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await updatesAtLeast(page, 1);
+  // At least one autosave has landed (every 5 s while training runs) before the tab closes.
+  await expect(page.getByTestId('record-status')).toContainText('last saved', { timeout: 30_000 });
+  const early = await storedUpdates(page);
+  await page.close({ runBeforeUnload: true });
+  const again = await context.newPage();
+  await again.goto(RUN);
+  await ready(again);
+  await expect(again.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  expect(await storedUpdates(again)).toBeGreaterThanOrEqual(early);
+  await expect(again.getByTestId('resume-offer')).toBeVisible();
+});
+
+test('racing the organisations during a replay races the replayed swarm', async ({ page }) => {
+  await page.goto(RUN);
+  await ready(page);
+  for (const n of ['1', '2']) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('update-count')).toHaveText(n, { timeout: 60_000 });
+  }
+  await page.getByTestId('reset').click();
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  await page.getByTestId('library-row').first().getByTestId('library-replay').click();
+  await expect(page.getByTestId('replay-badge')).toBeVisible();
+  // A quick race (6 tasks each): the test checks what the race shows, not how it scales.
+  await page.getByTestId('race-tasks').selectOption('6');
+  await page.getByTestId('race-run').click();
+  await expect(page.getByTestId('race-summary')).toContainText(/coupled tasks, 3 agents, replayed swarm ".+" after 2 updates/, { timeout: 60_000 });
+});

@@ -1,0 +1,61 @@
+import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type WatchdogOptions } from '../worker/client';
+import type { WorkerMemory } from '../worker/protocol';
+import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
+import { TrainingSession } from './session';
+import { useApp } from './store';
+
+/**
+ * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail, `memory()`
+ * reads its tensors; a
+ * `globalThis.__swarmWatchdog` set before the app loads (e.g. by a Playwright init script) shortens
+ * the watchdog, so a silently closed worker is noticed within a test's patience.
+ */
+export interface FaultHooks {
+  inject(kind: InjectedFault): void;
+  /** The current worker's tensors and memory (the soak benchmark reads them). */
+  memory(): Promise<WorkerMemory | null>;
+}
+
+/**
+ * Starts the page's training session: a worker watched for faults, autosave into the page's run
+ * library every few seconds and when the page hides or closes, its actions installed in the store,
+ * and an offer to resume the run that was being trained when the page was last closed. Returns a
+ * function that stops it.
+ */
+export function openPageSession(): () => void {
+  const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG, ...(globalThis as { __swarmWatchdog?: Partial<WatchdogOptions> }).__swarmWatchdog };
+  const session = new TrainingSession({
+    createClient: () => createTrainerClient({ ...watchdog }),
+    saver: recordingSaver,
+    refreshRuns,
+    storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,
+    page: {
+      addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
+      removeEventListener: (type, f) => (type === 'pagehide' ? window : document).removeEventListener(type, f),
+      hidden: () => document.visibilityState === 'hidden',
+    },
+  });
+  useApp.setState({ actions: session.actions });
+  const hooks: FaultHooks = {
+    inject: (kind) => session.current?.injectFault(kind),
+    memory: async () => (session.current ? session.current.api.memory() : null),
+  };
+  (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
+  session.open();
+  void offerResume();
+  return () => session.close();
+}
+
+/** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */
+async function offerResume(): Promise<void> {
+  const id = activeRunId();
+  if (id === null) return;
+  try {
+    const lib = await runLibrary();
+    const summary = await lib.summary(id);
+    if (!summary || summary.checkpoints === 0) return;
+    useApp.getState().setResumable({ id, name: summary.name, updates: summary.updates });
+  } catch {
+    // An unreadable library is reported by the library panel; nothing is offered.
+  }
+}

@@ -1,0 +1,112 @@
+import { LibraryError, type RunId, type RunLibrary } from './library';
+import { useApp } from './store';
+import type { EncodedRun, TrainerApi } from '../worker/protocol';
+import { WorkerFaultError } from '../worker/client';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** What the saver needs of the library (the real one, or a fake in tests). */
+export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded'>;
+
+/** Where the saver stores runs and how it tells the page. */
+export interface SaverDeps {
+  library: () => Promise<SaverLibrary>;
+  /** Re-reads the library's list into the store. */
+  refresh: () => Promise<void>;
+  /** Called after every stored save with the entry's id (e.g. to remember the run for a reload). */
+  stored?: (id: RunId, encoded: EncodedRun) => void;
+}
+
+/**
+ * The recording of the current training run. The worker records and encodes; this side stores the
+ * encoded run in the library, one save at a time, always over the same library entry. The newest
+ * encoding stays in memory (`latest`): it is what a crashed worker resumes from, and what "Export
+ * this run" offers when the library is full.
+ */
+export class RecordingSaver {
+  /** Bumped for every new run, so a save that finishes late does not claim the new run's entry. */
+  private generation = 0;
+  private chain: Promise<void> = Promise.resolve();
+  /** The last encoding that could not be stored (kept so it can still be exported). */
+  unsaved: EncodedRun | null = null;
+  /** The newest encoding of the current run (run-file bytes), stored or not. */
+  latest: Uint8Array | null = null;
+  /** The user deleted this run's entry: do not bring it back by saving again. */
+  private discarded = false;
+  /** Library entry of each run (by generation), once its first save is stored. */
+  private readonly entries = new Map<number, RunId>();
+  private readonly deps: SaverDeps;
+
+  constructor(deps: SaverDeps) {
+    this.deps = deps;
+  }
+
+  /** A new run begins (reset, new settings, new worker): its recording gets its own entry. */
+  begin(): void {
+    this.generation++;
+    this.discarded = false;
+    this.unsaved = null;
+    this.latest = null;
+    useApp.getState().setLibrary({ recordingId: null, savedAt: null });
+  }
+
+  /** The current run carries on a stored one (resumed after a reload): saves go over entry `id`. */
+  adopt(id: RunId, bytes: Uint8Array | null): void {
+    this.entries.set(this.generation, id);
+    this.latest = bytes;
+    useApp.getState().setLibrary({ recordingId: id });
+  }
+
+  /** Marks the current run's entry deleted (or, `false`, restored by undo). */
+  setDiscarded(id: RunId, discarded: boolean): void {
+    if (useApp.getState().recordingId === id) this.discarded = discarded;
+  }
+
+  /** Resolves when every save asked for so far has finished (stored or failed). */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /**
+   * Saves the run recorded so far. The worker is asked for the recording at once, so a reset sent
+   * right after is recorded after it; storing waits behind any save in flight. A dead worker's
+   * recording rejects at once (the session reports the fault), so the queue never waits on it.
+   */
+  save(api: TrainerApi | null): Promise<void> {
+    const s = useApp.getState();
+    if (!api || !s.recording || this.discarded) return this.chain;
+    const generation = this.generation;
+    const entry = this.entries.get(generation);
+    const known = entry === undefined ? undefined : s.runs?.find((r) => r.id === entry)?.name;
+    const encoding = api.recording(known);
+    encoding.catch(() => undefined);
+    const store = async () => {
+      let encoded: EncodedRun | null = null;
+      try {
+        encoded = await encoding;
+        if (!encoded) return;
+        if (generation === this.generation) this.latest = encoded.bytes;
+        this.unsaved = encoded;
+        const lib = await this.deps.library();
+        // Saves of one run are stored one after another, so each finds the entry the first one made.
+        const id = this.entries.get(generation);
+        const target = id !== undefined && (await lib.summary(id)) ? id : null;
+        const summary = await lib.putEncoded(target, encoded.bytes, encoded.facts);
+        this.unsaved = null;
+        this.entries.set(generation, summary.id);
+        if (generation === this.generation) {
+          useApp.getState().setLibrary({ recordingId: summary.id, savedAt: Date.now() });
+          this.deps.stored?.(summary.id, encoded);
+        }
+        await this.deps.refresh();
+      } catch (e) {
+        if (e instanceof WorkerFaultError) return;
+        const quota = e instanceof LibraryError && e.code === 'quota';
+        const text = quota ? `The library is full: ${message(e)} This run is kept in memory and training goes on; use "Export this run" to keep it as a file.` : `${message(e)}${this.unsaved ? ' Use "Export this run" to keep it as a file.' : ''}`;
+        useApp.getState().setLibrary({ libraryMessage: { kind: 'error', text } });
+      }
+    };
+    this.chain = this.chain.then(store, store);
+    return this.chain;
+  }
+}

@@ -1,0 +1,440 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
+import { fakeRun, fakeUpdate, testConfig } from '../core/testing';
+import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client';
+import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, UpdateMessage } from '../worker/protocol';
+import { RunLibrary } from './library';
+import { RecordingSaver } from './recordingSaver';
+import { nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
+import { useApp } from './store';
+
+const initial = useApp.getState();
+
+/** Resolves after pending promise callbacks have run (no timers involved). */
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+};
+
+/** Polls `f` across macrotasks until it holds (a condition, not a sleep). */
+async function until(f: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (f()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+/**
+ * A worker that trains nothing: it sends made-up updates, records them as a run file, can be held
+ * before `init` answers, and faults on demand (as a crashed worker: every call rejects).
+ */
+class FakeWorker {
+  readonly calls: string[] = [];
+  updates = 0;
+  backend: BackendName | null = null;
+  resumedFrom: Uint8Array | null = null;
+  raced: RaceSwarm | undefined | null = null;
+  failNextStart: Error | null = null;
+  private onUpdate: (u: UpdateMessage) => void = () => undefined;
+  private onState: (s: RunState) => void = () => undefined;
+  private stopLoop: (() => void) | null = null;
+  private openInit: (() => void) | null = null;
+  private fault: (f: WorkerFault) => void = () => undefined;
+  readonly client: TrainerClient;
+
+  /** When set, `init` on this backend fails (as a backend that cannot start). */
+  static failingBackend: BackendChoice | null = null;
+
+  constructor(holdInit: boolean) {
+    const faulted = new Promise<WorkerFault>((r) => (this.fault = r));
+    const initGate = holdInit ? new Promise<void>((r) => (this.openInit = r)) : Promise.resolve();
+    // The fake API is a plain object of methods standing in for the worker; they report to this fake.
+    // oxlint-disable-next-line typescript/no-this-alias
+    const self = this;
+    const api: TrainerApi = {
+      async subscribe(u, s) {
+        self.onUpdate = u;
+        self.onState = s;
+      },
+      async setRecording() {},
+      async init(_c, backend: BackendChoice) {
+        self.calls.push(`init ${backend}`);
+        await initGate;
+        if (backend === FakeWorker.failingBackend) throw new Error(`no ${backend} here`);
+        self.backend = backend === 'auto' ? 'webgl' : backend;
+        return { backend: self.backend, reason: self.backend, timings: {}, notices: [] };
+      },
+      async start() {
+        self.calls.push('start');
+        if (self.failNextStart) {
+          const e = self.failNextStart;
+          self.failNextStart = null;
+          self.onState('running');
+          self.onState('paused');
+          throw e;
+        }
+        self.onState('running');
+        await new Promise<void>((r) => (self.stopLoop = r));
+      },
+      async pause() {
+        self.calls.push('pause');
+        self.stopLoop?.();
+        self.stopLoop = null;
+        self.onState('paused');
+      },
+      async step() {
+        self.calls.push('step');
+        self.emit();
+        self.onState('paused');
+      },
+      async reset() {
+        self.calls.push('reset');
+        self.updates = 0;
+      },
+      async setConfig() {
+        self.calls.push('setConfig');
+      },
+      async weights() {
+        throw new Error('not used');
+      },
+      async loadWeights() {},
+      async resetWith() {
+        self.calls.push('resetWith');
+      },
+      async recording() {
+        if (self.updates === 0) return null;
+        const run = { ...fakeRun(self.updates), name: 'live run' };
+        const bytes = encodeRunFile(run);
+        return { bytes, facts: runFacts(run, bytes.length) };
+      },
+      async race(_r: RaceRequest, swarm?: RaceSwarm) {
+        self.raced = swarm;
+        return { family: 'coupled', agents: 2, updates: swarm?.updates ?? self.updates, race: [], scaling: [], ms: 1, ...(swarm ? { swarm: swarm.name } : {}) };
+      },
+      async ping() {
+        return true;
+      },
+      async memory() {
+        return { tensors: 0, tensorBytes: 0, heapBytes: null, recordedUpdates: self.updates };
+      },
+      async resume(bytes) {
+        self.calls.push('resume');
+        self.resumedFrom = bytes;
+        const r = decodeRunFile(bytes);
+        if (!r.ok) throw new Error(r.error);
+        self.updates = r.run.checkpoints.items.at(-1)!.updates;
+        return { updates: self.updates, config: r.run.config, name: r.run.name };
+      },
+    };
+    this.client = { api: guardApi(api, faulted), faulted, terminate: () => this.calls.push('terminate'), injectFault: () => undefined };
+  }
+
+  /** Sends the next made-up update. */
+  emit(): void {
+    this.onUpdate(fakeUpdate(this.updates, 100) as UpdateMessage);
+    this.updates++;
+  }
+
+  release(): void {
+    this.openInit?.();
+  }
+
+  crash(): void {
+    this.fault({ kind: 'error', message: 'The training worker crashed (injected).' });
+  }
+}
+
+/** Page events fired by hand. */
+function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean } {
+  const ls: Record<string, (() => void)[]> = {};
+  const page = {
+    isHidden: false,
+    addEventListener: (t: string, f: () => void) => void (ls[t] ??= []).push(f),
+    removeEventListener: (t: string, f: () => void) => void (ls[t] = (ls[t] ?? []).filter((g) => g !== f)),
+    hidden: () => page.isHidden,
+    fire: (t: string) => ls[t]?.forEach((f) => f()),
+  };
+  return page;
+}
+
+let dbCount = 0;
+
+function setup(options: { holdInit?: boolean; autosaveMs?: number } = {}) {
+  const workers: FakeWorker[] = [];
+  const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
+  const saver = new RecordingSaver({ library: () => libOpen, refresh: async () => useApp.getState().setLibrary({ runs: await (await libOpen).list() }) });
+  const page = fakePage();
+  let clock = 0;
+  const session = new TrainingSession({
+    createClient: () => {
+      const w = new FakeWorker(options.holdInit ?? false);
+      workers.push(w);
+      return w.client;
+    },
+    saver,
+    refreshRuns: async () => undefined,
+    storedRun: async (id) => (await (await libOpen).exportRun(id)).bytes,
+    page,
+    autosaveMs: options.autosaveMs ?? 60_000,
+    now: () => clock,
+  });
+  useApp.setState({ actions: session.actions });
+  session.open();
+  /** Moves the session's clock on (it only moves when told). */
+  const advance = (ms: number) => void (clock += ms);
+  return { session, workers, saver, page, lib: libOpen, a: session.actions, advance };
+}
+
+let opened: TrainingSession[] = [];
+
+beforeEach(() => {
+  FakeWorker.failingBackend = null;
+  useApp.setState(initial, true);
+  useApp.getState().setConfig(testConfig());
+  opened = [];
+});
+
+afterEach(() => {
+  for (const s of opened) s.close();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+function open(options: Parameters<typeof setup>[0] = {}) {
+  const t = setup(options);
+  opened.push(t.session);
+  return t;
+}
+
+describe('TrainingSession', () => {
+  it('Train clicked before the worker is ready waits for it instead of failing', async () => {
+    const { workers, a } = open({ holdInit: true });
+    const w = workers[0];
+    void a.start();
+    await settle();
+    expect(w.calls).toEqual(['init auto']);
+    expect(useApp.getState().error).toBeNull();
+    w.release();
+    await until(() => useApp.getState().runState === 'running', 'running');
+    expect(w.calls).toEqual(['init auto', 'start']);
+    expect(useApp.getState().error).toBeNull();
+  });
+
+  it('a notice from an earlier failure does not outlive a later success', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    useApp.getState().setError('an earlier failure');
+    void a.start();
+    await until(() => useApp.getState().runState === 'running', 'running');
+    expect(useApp.getState().error).toBeNull();
+    await a.pause();
+    useApp.getState().setError('another failure');
+    await a.step();
+    expect(useApp.getState().error).toBeNull();
+    expect(workers[0].calls.filter((c) => c === 'step')).toHaveLength(1);
+  });
+
+  it('views get updates live; with live views off they wait and catch up at once', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    await a.step();
+    expect(useApp.getState().metrics).toHaveLength(1);
+    a.setLive(false);
+    workers[0].emit();
+    workers[0].emit();
+    expect(useApp.getState().metrics).toHaveLength(1);
+    a.setLive(true);
+    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+  });
+
+  it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {
+    const { workers, a, saver, lib } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    // The loop's call stays pending until the worker dies: it must not wait forever.
+    const loop = a.start();
+    await until(() => useApp.getState().runState === 'running', 'running');
+    for (let i = 0; i < 5; i++) workers[0].emit();
+    await a.saveNow();
+    const entry = useApp.getState().recordingId;
+    expect(entry).not.toBeNull();
+    workers[0].emit();
+    workers[0].emit();
+    expect(useApp.getState().metrics).toHaveLength(7);
+    workers[0].crash();
+    await loop;
+    await until(() => workers.length === 2 && useApp.getState().runState === 'running', 'the new worker training');
+    const w = workers[1];
+    expect(w.calls).toEqual(['init auto', 'resume', 'start']);
+    expect(decodeRunFile(w.resumedFrom!).ok).toBe(true);
+    expect(w.updates).toBe(5);
+    // The curve goes back to the checkpoint: the two updates after it are trained again.
+    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4]);
+    expect(useApp.getState().fault).toMatch(/crashed \(injected\).*resumed on webgl from update 5/);
+    expect(useApp.getState().runState).toBe('running');
+    // Commands work on the new worker while it trains.
+    await a.pause();
+    expect(useApp.getState().runState).toBe('paused');
+    w.emit();
+    await a.saveNow();
+    expect(useApp.getState().recordingId).toBe(entry);
+    expect((await (await lib).list()).map((r) => r.id)).toEqual([entry]);
+    expect(saver.latest).not.toBeNull();
+  });
+
+  it('a worker that dies before anything was saved starts the run again, and says so', async () => {
+    const { workers } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    workers[0].crash();
+    await until(() => workers.length === 2 && useApp.getState().backend !== null, 'a new worker');
+    expect(workers[1].calls).toEqual(['init auto']);
+    expect(useApp.getState().fault).toMatch(/No checkpoint had been saved yet/);
+  });
+
+  it('a failed update (a lost device) restarts on the next backend and resumes there', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    await a.step();
+    await a.saveNow();
+    workers[0].failNextStart = new Error('the GPU device was lost');
+    await a.start();
+    // The worker reports its loop stopped before the page hears why: training still goes on after the restart.
+    await until(() => workers.length === 2 && workers[1].calls.includes('start'), 'training again');
+    expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']);
+    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: the GPU device was lost\. Training resumed on wasm from update 1/);
+  });
+
+  it('a loop that stalls (no update for far longer than its slowest one) is restarted on the next backend', async () => {
+    // Only the session's interval is faked: the fake IndexedDB runs on real timers.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
+    await vi.waitFor(() => expect(useApp.getState().backend).not.toBeNull());
+    await a.step();
+    await saver.settled();
+    void a.start();
+    await vi.waitFor(() => expect(useApp.getState().runState).toBe('running'));
+    // Updates 2 s apart: quiet for 55 s is not yet a stall (under 60 s), quiet for 65 s is.
+    advance(2000);
+    workers[0].emit();
+    advance(55_000);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(workers).toHaveLength(1);
+    advance(10_000);
+    await vi.advanceTimersByTimeAsync(5000);
+    await vi.waitFor(() => expect(workers.length).toBe(2));
+    await vi.waitFor(() => expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']));
+    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: no update for 65 s while training\. Training resumed on wasm from update \d/);
+  });
+
+  it('a backend that cannot start gives way to the next one, with a message', async () => {
+    useApp.getState().setBackendChoice('webgl');
+    FakeWorker.failingBackend = 'webgl';
+    const { workers } = open();
+    await until(() => workers.length === 2 && useApp.getState().backend !== null, 'the next backend');
+    expect(workers[1].calls).toEqual(['init wasm']);
+    expect(useApp.getState().backend?.backend).toBe('wasm');
+    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: it could not start \(no webgl here\)\..*starts again on wasm/);
+  });
+
+  it('faults that keep coming stop the restarts with a message', async () => {
+    const { workers } = open();
+    for (let i = 0; i < 4; i++) {
+      await until(() => workers.length === i + 1 && useApp.getState().backend !== null, `worker ${i}`);
+      workers[i].crash();
+    }
+    await until(() => /not restarted/.test(useApp.getState().fault ?? ''), 'the final message');
+    expect(workers).toHaveLength(4);
+    expect(useApp.getState().runState).toBe('idle');
+  });
+
+  it('saves every few seconds while training runs, and when the page is hidden or closed', async () => {
+    vi.useFakeTimers();
+    const { workers, a, page, saver } = open({ autosaveMs: 5000 });
+    await vi.waitFor(() => expect(useApp.getState().backend).not.toBeNull());
+    const save = vi.spyOn(saver, 'save');
+    void a.start();
+    await vi.waitFor(() => expect(useApp.getState().runState).toBe('running'));
+    workers[0].emit();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(save).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(save).toHaveBeenCalledTimes(3);
+    page.isHidden = false;
+    page.fire('visibilitychange');
+    expect(save).toHaveBeenCalledTimes(3);
+    page.isHidden = true;
+    page.fire('visibilitychange');
+    page.fire('pagehide');
+    expect(save).toHaveBeenCalledTimes(5);
+  });
+
+  it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
+    const { a, saver, lib } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    await a.step();
+    await saver.settled();
+    expect(useApp.getState().libraryMessage?.text).toMatch(/^The library is full: .*kept in memory/);
+    expect(saver.unsaved).not.toBeNull();
+    expect(await (await lib).list()).toEqual([]);
+    expect((await a.currentRecording())?.facts.updates).toBe(1);
+    put.mockRestore();
+    await a.step();
+    await saver.settled();
+    expect((await (await lib).list()).map((r) => r.updates)).toEqual([2]);
+    expect(saver.unsaved).toBeNull();
+  });
+
+  it('resumes a stored run (after a reload) into its own library entry', async () => {
+    const { workers, a, lib } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    const id = await (await lib).save({ ...fakeRun(6), name: 'before the reload' });
+    await a.resumeStored(id);
+    expect(workers[0].calls).toContain('resume');
+    expect(useApp.getState().metrics).toHaveLength(6);
+    expect(useApp.getState().recordingId).toBe(id);
+    await a.step();
+    await a.saveNow();
+    const list = await (await lib).list();
+    expect(list.map((r) => [r.id, r.updates])).toEqual([[id, 7]]);
+  });
+
+  it('races the replayed swarm during a replay, and the trained one otherwise', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    const run = { ...fakeRun(10), name: 'replayed run' };
+    useApp.getState().enterReplay(run, null);
+    const r = await a.race({ threshold: 0.9, tasks: 2, agentCounts: [1] });
+    expect(r.swarm).toBe('replayed run');
+    expect(workers[0].raced).toMatchObject({ name: 'replayed run', updates: 10 });
+    a.leaveReplay();
+    expect((await a.race({ threshold: 0.9, tasks: 2, agentCounts: [1] })).swarm).toBeUndefined();
+    expect(workers[0].raced).toBeUndefined();
+  });
+});
+
+describe('replaySwarm', () => {
+  it('takes the newest checkpoint at or before the replayed update', () => {
+    const run = fakeRun(120);
+    expect(run.checkpoints.items.map((c) => c.updates)).toEqual([50, 100, 120]);
+    expect(replaySwarm(run, 119).updates).toBe(120);
+    expect(replaySwarm(run, 60).updates).toBe(50);
+    expect(replaySwarm(run, 3).updates).toBe(50);
+  });
+
+  it('refuses a run without weights', () => {
+    const run = fakeRun(3);
+    expect(() => replaySwarm({ ...run, checkpoints: { ...run.checkpoints, items: [] } }, 0)).toThrow(/no policy weights/);
+  });
+});
+
+describe('nextBackend', () => {
+  it('falls through the order of preference and stays on the last', () => {
+    expect(nextBackend('webgpu')).toBe('webgl');
+    expect(nextBackend('wasm')).toBe('cpu');
+    expect(nextBackend('cpu')).toBe('cpu');
+    expect(nextBackend(null)).toBe('wasm');
+  });
+});

@@ -1,0 +1,417 @@
+import * as Comlink from 'comlink';
+import { decodeRunFile, type RunFile } from '../core/runFile';
+import { trainableCheckpoint } from '../core/runChecks';
+import { STRUCTURAL_KEYS, type Config } from '../rl/config';
+import { WorkerFaultError, type TrainerClient } from '../worker/client';
+import { BACKENDS, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
+import type { RunId } from './library';
+import type { RecordingSaver } from './recordingSaver';
+import { replayAt, recordedReferences } from './replay';
+import { useApp, type SessionActions } from './store';
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** While training runs, the recording is saved this often (a crash or a closed tab loses at most this much). */
+export const AUTOSAVE_MS = 5_000;
+
+/** More worker faults than this within FAULT_WINDOW_MS stop the automatic restarts (something is wrong every time). */
+export const MAX_RESTARTS = 3;
+export const FAULT_WINDOW_MS = 60_000;
+
+/**
+ * A running loop that sends no update for this long, and for STALL_FACTOR times its slowest update
+ * so far, has stalled (e.g. a GPU device lost without an error: the worker still answers pings).
+ */
+export const STALL_MS = 60_000;
+export const STALL_FACTOR = 10;
+
+/** Where the page's events come from (the document and window, or fakes in tests). */
+export interface PageEvents {
+  addEventListener(type: string, f: () => void): void;
+  removeEventListener(type: string, f: () => void): void;
+  /** Whether the page is hidden now (`document.visibilityState`). */
+  hidden(): boolean;
+}
+
+/** What a session is built from: how to start a worker, where recordings go, and the page's events. */
+export interface SessionDeps {
+  createClient: () => TrainerClient;
+  saver: RecordingSaver;
+  /** Re-reads the library's list into the store. */
+  refreshRuns: () => Promise<void>;
+  /** The encoded file of a stored run (to resume it after a reload). */
+  storedRun?: (id: RunId) => Promise<Uint8Array | null>;
+  page?: PageEvents;
+  autosaveMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The training session, free of React: owns the training worker (starts, restarts after a fault,
+ * resumes from the last checkpoint), streams its updates into the store, saves the recording every
+ * few seconds and when the page hides, and turns the user's commands into worker calls. Views read
+ * the store and call `actions` (installed in the store by `install`).
+ */
+export class TrainingSession {
+  private client: TrainerClient | null = null;
+  /** Resolves when the current worker has its trainer (commands clicked before that wait for it). */
+  private ready: Promise<void> = Promise.resolve();
+  /** Updates that arrived while the views were not following (replay, live views off). */
+  private held: UpdateMessage[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly faultTimes: number[] = [];
+  /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
+  private lastProgress = 0;
+  private slowest = 0;
+  /** The backend the current worker was asked for. */
+  private requested: BackendChoice = 'auto';
+  private readonly deps: SessionDeps;
+  private readonly now: () => number;
+  private readonly onHide = () => {
+    if (this.deps.page?.hidden() ?? true) void this.save();
+  };
+  private readonly onPageHide = () => void this.save();
+
+  constructor(deps: SessionDeps) {
+    this.deps = deps;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Starts the worker on the chosen backend, the autosave timer and the page listeners. */
+  open(): void {
+    this.boot(useApp.getState().backendChoice, { fresh: true });
+    void this.deps.refreshRuns();
+    this.timer = setInterval(() => {
+      if (useApp.getState().runState !== 'running') return;
+      void this.save();
+      this.checkStall();
+    }, this.deps.autosaveMs ?? AUTOSAVE_MS);
+    this.deps.page?.addEventListener('visibilitychange', this.onHide);
+    this.deps.page?.addEventListener('pagehide', this.onPageHide);
+  }
+
+  /** Stops everything (the worker included); the store keeps what it shows. */
+  close(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.deps.page?.removeEventListener('visibilitychange', this.onHide);
+    this.deps.page?.removeEventListener('pagehide', this.onPageHide);
+    this.client?.terminate();
+    this.client = null;
+  }
+
+  /** The current worker client (tests and the fault hooks use it). */
+  get current(): TrainerClient | null {
+    return this.client;
+  }
+
+  /** Saves the recording of the current run now (when recording is on). */
+  save(): Promise<void> {
+    return this.deps.saver.save(this.client?.api ?? null);
+  }
+
+  /** A running loop that has sent nothing for far longer than its slowest update counts as a backend fault. */
+  private checkStall(): void {
+    const c = this.client;
+    const quiet = this.now() - this.lastProgress;
+    if (!c || quiet <= Math.max(STALL_MS, STALL_FACTOR * this.slowest)) return;
+    void this.recover(c, new Error(`no update for ${Math.round(quiet / 1000)} s while training`), 'backend', true);
+  }
+
+  private flush(): void {
+    if (useApp.getState().replay) return;
+    const us = this.held;
+    this.held = [];
+    useApp.getState().pushUpdates(us);
+  }
+
+  /**
+   * A new worker on `backend`. `fresh`: a new run (the old worker's recording is saved first and
+   * the views cleared); otherwise the run goes on from `resume`, the newest encoding of it, into the
+   * same library entry (after a fault).
+   */
+  private boot(backend: BackendChoice, how: { fresh: true } | { fresh: false; resume: Uint8Array | null; run: boolean; note: string }): Promise<void> {
+    const old = this.client;
+    if (old) {
+      if (how.fresh) void this.deps.saver.save(old.api).finally(() => old.terminate());
+      else old.terminate();
+    }
+    const c = this.deps.createClient();
+    this.client = c;
+    this.requested = backend;
+    this.lastProgress = this.now();
+    this.slowest = 0;
+    const store = useApp.getState();
+    store.setBackend(null);
+    store.setRunState('idle');
+    if (how.fresh) {
+      this.held = [];
+      store.leaveReplay();
+      store.clearRun();
+      this.deps.saver.begin();
+    }
+    void c.faulted.then((f) => this.recover(c, new WorkerFaultError(f), 'worker'));
+    const ready = c.api
+      .subscribe(
+        Comlink.proxy((u: UpdateMessage) => this.onUpdate(c, u)),
+        Comlink.proxy((s: RunState) => this.onState(c, s)),
+        // Talk is measured rarely and shown at once (the live run's figure, whatever is on screen).
+        Comlink.proxy((t: TalkReport) => {
+          if (this.client === c) useApp.getState().pushTalk(t);
+        }),
+      )
+      .then(() => c.api.setRecording(useApp.getState().recording))
+      .then(() => c.api.init(useApp.getState().config, backend))
+      .then(async (report) => {
+        if (this.client !== c) return;
+        useApp.getState().setBackend(report);
+        if (how.fresh) return;
+        let text = how.note;
+        if (how.resume) {
+          const r = await c.api.resume(how.resume);
+          const s = useApp.getState();
+          s.setConfig(r.config);
+          useApp.setState({ metrics: s.metrics.filter((m) => m.update < r.updates), last: s.last && s.last.metrics.update < r.updates ? s.last : null });
+          this.held = this.held.filter((u) => u.metrics.update < r.updates);
+          text += ` Training resumed on ${report.backend} from update ${r.updates}, its last checkpoint.`;
+        } else {
+          this.held = [];
+          useApp.getState().clearRun();
+          this.deps.saver.begin();
+          text += ` No checkpoint had been saved yet, so training starts again on ${report.backend}.`;
+        }
+        useApp.getState().setFault(text);
+        // Not awaited: `start` answers when the loop ends, and commands wait for `ready`.
+        if (how.run) void this.commandOn(c, () => c.api.start());
+      });
+    this.ready = ready.catch(() => undefined);
+    ready.catch((e: unknown) => {
+      if (this.client !== c || e instanceof WorkerFaultError) return;
+      // No backend would start, or resuming failed: try the next backend (the restarts are bounded).
+      void this.recover(c, new Error(`it could not start (${message(e)})`), 'backend', !how.fresh && how.run);
+    });
+    return this.ready;
+  }
+
+  private onUpdate(c: TrainerClient, u: UpdateMessage): void {
+    if (this.client !== c) return;
+    const t = this.now();
+    this.slowest = Math.max(this.slowest, t - this.lastProgress);
+    this.lastProgress = t;
+    const s = useApp.getState();
+    // Replaying a recorded run, or with live views off, updates wait until the views are back.
+    if (s.live && !s.replay) s.pushUpdate(u);
+    else this.held.push(u);
+    // A single step is kept at once; a running loop is saved every few seconds and when it stops.
+    if (s.runState !== 'running') void this.deps.saver.save(c.api);
+  }
+
+  private onState(c: TrainerClient, state: RunState): void {
+    if (this.client !== c) return;
+    if (state === 'running') this.lastProgress = this.now();
+    if (state !== 'running') this.flush();
+    const s = useApp.getState();
+    s.setRunState(state);
+    // Training again: a notice of an earlier failure no longer holds.
+    if (state === 'running' && s.error) s.setError(null);
+    // A pause or the end of the run is a natural moment to keep what was recorded.
+    if (state === 'paused' || state === 'finished') void this.deps.saver.save(c.api);
+  }
+
+  /**
+   * The worker `c` faulted (it crashed, closed or hung: `worker`), or an update failed in it
+   * (`backend`: e.g. a lost GPU device). Restarts it, on the next backend when the backend failed or
+   * the faults repeat, and resumes from the newest saved encoding of the run. Too many faults in a
+   * row stop the restarts with a message.
+   */
+  private async recover(c: TrainerClient, error: Error, kind: 'worker' | 'backend', running?: boolean): Promise<void> {
+    if (this.client !== c) return;
+    const s = useApp.getState();
+    const wasRunning = running ?? s.runState === 'running';
+    const t = this.now();
+    this.faultTimes.push(t);
+    while (this.faultTimes.length && t - this.faultTimes[0] > FAULT_WINDOW_MS) this.faultTimes.shift();
+    if (this.faultTimes.length > MAX_RESTARTS) {
+      c.terminate();
+      this.client = null;
+      s.setRunState('idle');
+      s.setFault(`${message(error)} The trainer failed ${this.faultTimes.length} times in a minute, so it was not restarted. Choose another backend to start it again; the run so far is kept in the library.`);
+      return;
+    }
+    // Wait for saves in flight: they may carry a newer checkpoint than the one in hand.
+    await this.deps.saver.settled();
+    const current = s.backend?.backend ?? (this.requested === 'auto' ? null : this.requested);
+    const repeated = this.faultTimes.length > 1;
+    const backend: BackendChoice = kind === 'backend' || repeated ? nextBackend(current) : s.backendChoice;
+    const note = kind === 'backend' ? `The trainer failed${current ? ` on ${current}` : ''}: ${message(error)}.` : message(error);
+    await this.boot(backend, { fresh: false, resume: this.deps.saver.latest, run: wasRunning, note });
+  }
+
+  /**
+   * Runs a worker command once the worker is ready (a click before that waits, it is not refused);
+   * a failure becomes the page's error. `updates`: the command runs updates (start or step), so its
+   * failure is an update that failed in the worker (a lost device, or the like) and restarts it.
+   */
+  private async command(f: (c: TrainerClient) => Promise<unknown>, updates: 'start' | 'step' | null = null): Promise<void> {
+    await this.ready;
+    const c = this.client;
+    if (c) await this.commandOn(c, () => f(c), updates);
+  }
+
+  private async commandOn(c: TrainerClient, f: () => Promise<unknown>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
+    try {
+      await f();
+    } catch (e) {
+      if (this.client !== c || e instanceof WorkerFaultError) return;
+      // A failed loop goes on training after the restart; a failed single step does not.
+      if (updates && e instanceof Error) void this.recover(c, e, 'backend', updates === 'start');
+      else useApp.getState().setError(message(e));
+    }
+  }
+
+  /** The actions the views call (installed in the store). */
+  readonly actions: SessionActions = {
+    start: () => this.command((c) => c.api.start(), 'start'),
+    pause: () => this.command((c) => c.api.pause()),
+    step: () =>
+      this.command(async (c) => {
+        await c.api.step();
+        if (useApp.getState().error) useApp.getState().setError(null);
+      }, 'step'),
+    reset: () => {
+      this.held = [];
+      const s = useApp.getState();
+      s.leaveReplay();
+      s.clearRun();
+      void this.save();
+      this.deps.saver.begin();
+      return this.command((c) => c.api.reset(useApp.getState().config));
+    },
+    replay: (open) => {
+      void this.command((c) => c.api.pause());
+      return open();
+    },
+    leaveReplay: () => {
+      useApp.getState().leaveReplay();
+      this.flush();
+    },
+    setRecording: (on) => {
+      useApp.getState().setRecording(on);
+      return this.command((c) => c.api.setRecording(on));
+    },
+    saveNow: () => this.save(),
+    currentRecording: async () => {
+      const saver = this.deps.saver;
+      if (saver.unsaved) return saver.unsaved;
+      return this.client ? this.client.api.recording() : null;
+    },
+    continueFrom: (run) => {
+      // The weights are checked before anything changes: weights that cannot be trained on change nothing.
+      const checked = trainableCheckpoint(run);
+      if (!checked.ok) {
+        useApp.getState().setError(checked.error);
+        return Promise.resolve();
+      }
+      const s = useApp.getState();
+      const previous = s.config;
+      s.leaveReplay();
+      void this.save();
+      this.deps.saver.begin();
+      this.held = [];
+      // The imitation prior, if the run had one, is behind these weights already (checked.config has prior 0).
+      s.setConfig(checked.config);
+      s.clearRun();
+      const config = useApp.getState().config;
+      // The worker reads the weights before it drops its trainer; if it refuses them, the settings go back.
+      return this.command((c) => c.api.resetWith(config, checked.checkpoint.weights)).catch((e: unknown) => {
+        useApp.getState().setConfig(previous);
+        useApp.getState().setError(`This run cannot be trained on: ${e instanceof Error ? e.message : String(e)}. The run before it is still loaded.`);
+      });
+    },
+    resumeStored: async (id) => {
+      const bytes = await this.deps.storedRun?.(id);
+      const decoded = bytes ? decodeRunFile(bytes) : null;
+      if (!bytes || !decoded?.ok) {
+        useApp.getState().setError(`The saved run could not be read${decoded && !decoded.ok ? `: ${decoded.error}` : ''}.`);
+        return;
+      }
+      const run = decoded.run;
+      const s = useApp.getState();
+      s.leaveReplay();
+      void this.save();
+      this.deps.saver.begin();
+      this.held = [];
+      s.clearRun();
+      await this.command(async (c) => {
+        const r = await c.api.resume(bytes);
+        useApp.getState().setConfig(r.config);
+        showRun(run, r.updates);
+        this.deps.saver.adopt(id, bytes);
+      });
+    },
+    configure: (patch) => {
+      const before = useApp.getState().config;
+      useApp.getState().setConfig(patch);
+      const after = useApp.getState().config;
+      if (STRUCTURAL_KEYS.some((k) => before[k] !== after[k])) {
+        this.held = [];
+        useApp.getState().leaveReplay();
+        useApp.getState().clearRun();
+        void this.save();
+        this.deps.saver.begin();
+        return this.command((c) => c.api.reset(after));
+      }
+      return this.command((c) => c.api.setConfig(after));
+    },
+    setLive: (live) => {
+      useApp.getState().setLive(live);
+      if (live) this.flush();
+    },
+    chooseBackend: (b) => {
+      useApp.getState().setBackendChoice(b);
+      useApp.getState().setFault(null);
+      this.faultTimes.length = 0;
+      return this.boot(b, { fresh: true });
+    },
+    race: async (request) => {
+      await this.ready;
+      const c = this.client;
+      if (!c) throw new Error('the trainer is not running');
+      const replay = useApp.getState().replay;
+      const swarm = replay ? replaySwarm(replay.run, replay.index) : undefined;
+      return c.api.race(withHorizon(request, swarm?.config ?? useApp.getState().config), swarm);
+    },
+  };
+}
+
+/** The store shows `run` as the live run's history (after a resume), up to update `updates`. */
+function showRun(run: RunFile, updates: number): void {
+  const metrics = run.metrics.filter((m) => m.update < updates);
+  const at = metrics.length ? replayAt({ ...run, metrics }, metrics.length - 1) : null;
+  useApp.setState({ metrics, references: recordedReferences(run), last: at?.last ?? null, episode: at?.episode ?? null, tick: 0 });
+}
+
+/** The race request with the horizon (three times the final deadline) of the swarm that races. */
+function withHorizon(request: Omit<RaceRequest, 'horizon'> & { horizon?: number }, config: Config): RaceRequest {
+  return { ...request, horizon: request.horizon ?? 3 * config.tmaxEnd };
+}
+
+/**
+ * The replayed run's swarm at replay position `index`: the weights of its newest checkpoint at or
+ * before that update (the first one when none is that early). Throws when the run holds no weights.
+ */
+export function replaySwarm(run: RunFile, index: number): RaceSwarm {
+  const items = run.checkpoints.items;
+  if (!items.length) throw new Error('this recorded run holds no policy weights, so its swarm cannot race');
+  const update = (run.metrics[Math.min(index, run.metrics.length - 1)]?.update ?? 0) + 1;
+  const cp = [...items].reverse().find((c) => c.updates <= update) ?? items[0];
+  return { name: run.name, config: run.configChanges.filter((c) => c.update <= cp.updates).at(-1)?.config ?? run.config, updates: cp.updates, weights: cp.weights };
+}
+
+/** The backend after `b` in the order of preference (the last one stays); wasm, which runs everywhere, when unknown. */
+export function nextBackend(b: BackendName | null): BackendChoice {
+  if (!b) return 'wasm';
+  const i = BACKENDS.indexOf(b);
+  return BACKENDS[Math.min(BACKENDS.length - 1, i + 1)];
+}
+

@@ -1,0 +1,46 @@
+import { selectActions, selectFault, selectResumable, useApp } from '../store/store';
+
+/**
+ * What the training session has to tell: a trainer fault and how it was handled (restarted, resumed
+ * from a checkpoint), and the offer to carry on the run that was being trained when the page was
+ * last closed or reloaded.
+ */
+export function SessionNotices() {
+  const r = useApp(selectResumable);
+  const fault = useApp(selectFault);
+  const actions = useApp(selectActions);
+  const setResumable = useApp((s) => s.setResumable);
+  const setFault = useApp((s) => s.setFault);
+  return (
+    <>
+      {fault && (
+        <div className="notices session-fault" role="alert" data-testid="session-fault">
+          <p className="error">{fault}</p>
+          <button type="button" onClick={() => setFault(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {r && (
+        <div className="notices" role="status" data-testid="resume-offer">
+          <p>
+            The run you were training, “{r.name}” ({r.updates} updates), was saved when the page closed. It is in the library; you can carry on training it.
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setResumable(null);
+              void actions.resumeStored(r.id);
+            }}
+            data-testid="resume-run"
+          >
+            Resume training it
+          </button>{' '}
+          <button type="button" onClick={() => setResumable(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
