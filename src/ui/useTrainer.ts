@@ -5,6 +5,7 @@ import { useApp } from '../store/store';
 import { lastCheckpoint } from '../core/recorder';
 import type { RunFile } from '../core/runFile';
 import { createTrainerClient } from '../worker/client';
+import { threadsFromSearch } from '../worker/threads';
 import { recordingSaver, refreshRuns } from './runLibrary';
 import type { BackendChoice, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
 
@@ -67,7 +68,7 @@ export function useTrainer() {
         }),
       )
       .then(() => c.api.setRecording(useApp.getState().recording))
-      .then(() => c.api.init(useApp.getState().config, backend))
+      .then(() => c.api.init(useApp.getState().config, backend, threadsFromSearch(location.search)))
       .then((report) => {
         if (client.current === c) useApp.getState().setBackend(report);
       })
