@@ -1,5 +1,6 @@
-import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { selectError, selectNotices, useApp } from '../store/store';
 import { AblationsPanel } from './AblationsPanel';
+import { BackendBadge } from './BackendBadge';
 import { Controls } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
@@ -18,15 +19,6 @@ import { useTrainer } from './useTrainer';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
-
-function BackendBadge() {
-  const b = useApp(selectBackend);
-  return (
-    <p className="badge" data-testid="backend-badge" title={b?.notices.join('\n') || undefined}>
-      {b ? b.reason : 'Choosing a backend…'}
-    </p>
-  );
-}
 
 function Notices() {
   const notices = useApp(selectNotices);
