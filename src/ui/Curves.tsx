@@ -6,6 +6,7 @@ import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runLibrary } from './runLibrary';
 import { Explain } from './Explain';
+import { TrainingRate } from './TrainingRate';
 import { CHART, chartScales, seriesPath } from './geometry';
 
 const REFS: { key: keyof References; label: string; className: string }[] = [
@@ -128,6 +129,7 @@ export function Curves() {
           <dt>update</dt>
           <dd data-testid="update-count">{shown ? shown.update + 1 : '–'}</dd>
         </div>
+        <TrainingRate />
         <div>
           <dt>deadline</dt>
           <dd>{shown ? `${shown.tmax} min` : '–'}</dd>
