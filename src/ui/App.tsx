@@ -8,13 +8,13 @@ import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
 import { OrganisationsPanel } from './OrganisationsPanel';
+import { PlaybackDriver } from './PlaybackDriver';
 import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
 import { SettingsPanel } from './SettingsPanel';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
-import { usePlaybackDriver } from './usePlayback';
 import { useTrainer } from './useTrainer';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
@@ -48,9 +48,9 @@ function Notices() {
 /** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
   const controls = useTrainer();
-  usePlaybackDriver();
   return (
     <main className="app" data-testid="app-root">
+      <PlaybackDriver />
       <header className="top">
         <h1>Swarm Playground</h1>
         <BackendBadge />
