@@ -238,6 +238,8 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 interface Report {
   url: string;
   backend: string;
+  /** The badge's technical detail: why this backend, the threads and why, the timings. */
+  backendDetails: string[];
   /** Whether the page was cross-origin isolated (required for wasm threads). */
   crossOriginIsolated: boolean;
   /** Updates the run had when the measured seconds began (--after-updates). */
@@ -283,6 +285,7 @@ async function measure(opts: Options): Promise<Report> {
   );
   const backend = ((await badge.textContent()) ?? '').trim();
   const isolated = await page.evaluate(() => crossOriginIsolated);
+  const backendDetails = await page.locator('[data-testid=backend-details] li').allTextContents();
   console.log(`backend: ${backend} (page ${isolated ? '' : 'not '}cross-origin isolated)`);
 
   // Every view live: the app may have a "live views" switch; make sure it is on.
@@ -343,6 +346,7 @@ async function measure(opts: Options): Promise<Report> {
   return {
     url,
     backend,
+    backendDetails,
     crossOriginIsolated: isolated,
     afterUpdates: opts.afterUpdates,
     pageReadout,
@@ -377,6 +381,7 @@ function print(r: Report): void {
     '=== bench:ui — Swarm Playground while training ===',
     `url               ${r.url}`,
     `backend           ${r.backend} (page ${r.crossOriginIsolated ? '' : 'not '}cross-origin isolated)`,
+    ...r.backendDetails.filter((l) => /^Threads:/.test(l)).map((l) => `                  ${l}`),
     `trained for       ${r.seconds} s (measured ${r.measuredSeconds} s)${r.afterUpdates ? `, after training to update ${r.afterUpdates}` : ''}`,
     `updates           ${r.updates.completed} completed (readout ${r.updates.start} -> ${r.updates.end}), ${r.updates.perSecond} updates/s`,
     `page readout      ${r.pageReadout.rate} updates/s, time left ${r.pageReadout.eta}`,
