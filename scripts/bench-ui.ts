@@ -320,7 +320,8 @@ async function measure(opts: Options): Promise<Report> {
     rate: ((await page.locator('[data-testid=update-rate]').textContent().catch(() => null)) ?? 'no readout').trim(),
     eta: ((await page.locator('[data-testid=update-eta]').textContent().catch(() => null)) ?? 'no readout').trim(),
   };
-  await page.locator('[data-testid=play]').click();
+  // Pause, unless the run reached its last update meanwhile (then Train is disabled).
+  if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'running') await page.locator('[data-testid=play]').click();
 
   const probe = await page.evaluate(() => window.__benchUi!);
 
