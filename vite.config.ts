@@ -1,10 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentSecurityPolicy } from './build/csp.ts';
-import { tfjsWasm } from './build/tfjs-wasm.ts';
+import { crossOriginIsolation } from './build/crossOriginIsolation.ts';
+import { tfjsWasm, tfjsWasmThreads } from './build/tfjs-wasm.ts';
 
 export default defineConfig({
   plugins: [react(), tfjsWasm(), contentSecurityPolicy()],
+  worker: { plugins: () => [tfjsWasmThreads()] },
+  // Cross-origin isolated, so the wasm backend may run threads (build/crossOriginIsolation.ts).
+  server: { headers: crossOriginIsolation },
+  preview: { headers: crossOriginIsolation },
   build: {
     rolldownOptions: {
       // Test pages (worker-check.html) are built only for the e2e suite (SWARM_TEST_PAGES=1), never shipped.

@@ -1,12 +1,16 @@
 /**
- * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--no-build] [--json <file>]`;
+ * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--threads auto]
+ * [--after-updates 0] [--port 4191] [--no-build] [--json <file>]`;
  * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/soak-ui.ts instead.
  *
- * Builds the app, serves it with `vite preview` on port 4191, opens it in headless Chromium and
- * trains with every view live. While it trains, the page records main-thread long tasks (the
- * 'longtask' PerformanceObserver, over 50 ms) and the intervals between requestAnimationFrame
- * callbacks. Prints the backend, the training throughput, the long tasks and the frame-time
- * percentiles, and checks them against the goal: no long tasks and a p95 frame time <= 20 ms.
+ * Builds the app, serves it with `vite preview` (cross-origin isolated, as the app is served) on
+ * port 4191, opens it in headless Chromium and trains with every view live; with --after-updates it
+ * first trains until the run has that many updates, so the views carry a long run. While it trains
+ * for the measured seconds, the page records main-thread long tasks (the 'longtask'
+ * PerformanceObserver, over 50 ms) and the intervals between requestAnimationFrame callbacks.
+ * Prints the backend and its threads, the training throughput (measured here and as the page's own
+ * updates/s and time-left readout shows it), the long tasks and the frame-time percentiles, and
+ * checks them against the goal: no long tasks and a p95 frame time <= 20 ms.
  *
  * Headless Chromium may throttle or skip rAF; the script reports what it saw and says so when
  * no frames were recorded instead of inventing numbers. It exits 0 whether the goal is met or
@@ -17,8 +21,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 
-const PORT = 4191;
-const ORIGIN = `http://localhost:${PORT}`;
+const DEFAULT_PORT = 4191;
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const DEFAULT_SECONDS = 60;
 const DEFAULT_HASH = 'seed=1';
@@ -29,9 +32,15 @@ const GOAL_P95_MS = 20;
 const SERVER_TIMEOUT_MS = 60_000;
 const BACKEND_TIMEOUT_MS = 120_000;
 
-const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] [--hash ${DEFAULT_HASH}] [--no-build] [--json <file>]
+/** Longest wait for --after-updates to be reached. */
+const WARMUP_TIMEOUT_MS = 30 * 60_000;
+
+const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] [--hash ${DEFAULT_HASH}] [--threads auto] [--after-updates 0] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>]
   --seconds <n>   how long to train with every view live (default: ${DEFAULT_SECONDS})
-  --hash <hash>   URL hash selecting the config (default: ${DEFAULT_HASH}: coupled tasks, 8 agents)
+  --hash <hash>   URL hash selecting the config (default: ${DEFAULT_HASH}: the default task family, 8 agents)
+  --threads <n>   threads for the wasm backend, as the page's ?threads= setting (default: auto, the page's choice)
+  --after-updates <n>  train until the run has n updates before measuring (default: 0); the config must allow that many
+  --port <n>      port of the preview server (default: ${DEFAULT_PORT})
   --no-build      serve the existing dist/ instead of running \`npm run build\` first
   --json <file>   also write the numbers to <file> as JSON
   --help          print this help`;
@@ -39,6 +48,9 @@ const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] [--hash
 interface Options {
   seconds: number;
   hash: string;
+  threads: string;
+  afterUpdates: number;
+  port: number;
   build: boolean;
   json?: string;
 }
@@ -47,6 +59,9 @@ function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     seconds: { type: 'string', default: String(DEFAULT_SECONDS) },
     hash: { type: 'string', default: DEFAULT_HASH },
+    threads: { type: 'string', default: 'auto' },
+    'after-updates': { type: 'string', default: '0' },
+    port: { type: 'string', default: String(DEFAULT_PORT) },
     'no-build': { type: 'boolean', default: false },
     json: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -55,7 +70,12 @@ function parseOptions(argv: string[]): Options | 'help' {
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--seconds must be a positive number, got "${values.seconds}"`);
   if (values.json === '') throw new UsageError('--json needs a file name');
-  return { seconds, hash: values.hash.replace(/^#/, ''), build: !values['no-build'], json: values.json };
+  if (values.threads !== 'auto' && !/^[1-9]\d?$/.test(values.threads)) throw new UsageError(`--threads must be auto or a number of threads from 1 to 99, got "${values.threads}"`);
+  const afterUpdates = Number(values['after-updates']);
+  if (!Number.isInteger(afterUpdates) || afterUpdates < 0) throw new UsageError(`--after-updates must be a whole number >= 0, got "${values['after-updates']}"`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new UsageError(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
+  return { seconds, hash: values.hash.replace(/^#/, ''), threads: values.threads, afterUpdates, port, build: !values['no-build'], json: values.json };
 }
 
 // ---------------------------------------------------------------- in-page probes
@@ -177,8 +197,8 @@ function run(cmd: string, args: string[]): Promise<void> {
   });
 }
 
-async function startServer(): Promise<void> {
-  const s = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(origin: string, port: number): Promise<void> {
+  const s = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   server = s;
   let output = '';
   s.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -187,7 +207,7 @@ async function startServer(): Promise<void> {
   while (Date.now() < deadline) {
     if (s.exitCode !== null || s.signalCode !== null) throw new Error(`vite preview exited (${s.signalCode ?? `exit ${s.exitCode}`}):\n${output.trim()}`);
     try {
-      const res = await fetch(ORIGIN, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(origin, { signal: AbortSignal.timeout(2000) });
       // Only our server counts: it serves dist/index.html as built (another one may hold the port on another address).
       if (res.ok && (await res.text()) === readFileSync('dist/index.html', 'utf8')) return;
     } catch {
@@ -195,7 +215,7 @@ async function startServer(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`vite preview did not serve dist/index.html on ${ORIGIN} within ${SERVER_TIMEOUT_MS / 1000} s:\n${output.trim()}`);
+  throw new Error(`vite preview did not serve dist/index.html on ${origin} within ${SERVER_TIMEOUT_MS / 1000} s:\n${output.trim()}`);
 }
 
 // ---------------------------------------------------------------- measurement
@@ -219,6 +239,14 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 interface Report {
   url: string;
   backend: string;
+  /** The badge's technical detail: why this backend, the threads and why, the timings. */
+  backendDetails: string[];
+  /** Whether the page was cross-origin isolated (required for wasm threads). */
+  crossOriginIsolated: boolean;
+  /** Updates the run had when the measured seconds began (--after-updates). */
+  afterUpdates: number;
+  /** The page's own speed readout at the end of the measured seconds. */
+  pageReadout: { rate: string; eta: string };
   seconds: number;
   measuredSeconds: number;
   updates: { start: number; end: number; completed: number; perSecond: number };
@@ -243,7 +271,8 @@ async function measure(opts: Options): Promise<Report> {
   });
   await page.addInitScript({ content: PROBE_SCRIPT });
 
-  const url = `${ORIGIN}/#${opts.hash}`;
+  const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
+  const url = `http://localhost:${opts.port}/${search}#${opts.hash}`;
   console.log(`opening ${url} (${executablePath ?? "Playwright's Chromium"})`);
   await page.goto(url);
   const badge = page.locator('[data-testid=backend-badge]');
@@ -256,24 +285,44 @@ async function measure(opts: Options): Promise<Report> {
     { timeout: BACKEND_TIMEOUT_MS },
   );
   const backend = ((await badge.textContent()) ?? '').trim();
-  console.log(`backend: ${backend}`);
+  const isolated = await page.evaluate(() => crossOriginIsolated);
+  const backendDetails = await page.locator('[data-testid=backend-details] li').allTextContents();
+  console.log(`backend: ${backend} (page ${isolated ? '' : 'not '}cross-origin isolated)`);
 
   // Every view live: the app may have a "live views" switch; make sure it is on.
   const live = page.locator('[data-testid=live]');
   if ((await live.count()) > 0 && !(await live.isChecked())) await live.check();
 
-  const start = await updateIndex(page);
   // Keep the mouse off the chart: hovering it changes what the update readout shows.
   await page.locator('[data-testid=play]').click();
+  await page.mouse.move(0, 0);
+  if (opts.afterUpdates > 0) {
+    console.log(`training until update ${opts.afterUpdates} …`);
+    const warm0 = Date.now();
+    let last = -1;
+    while ((await updateIndex(page)) < opts.afterUpdates) {
+      if (Date.now() - warm0 > WARMUP_TIMEOUT_MS) throw new Error(`update ${opts.afterUpdates} not reached within ${WARMUP_TIMEOUT_MS / 60_000} min`);
+      if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'finished') throw new Error(`the run finished before update ${opts.afterUpdates}: raise updates= in --hash`);
+      const n = await updateIndex(page);
+      if (Math.floor(n / 100) !== Math.floor(last / 100)) console.log(`  update ${n} after ${Math.round((Date.now() - warm0) / 1000)} s`);
+      last = n;
+      await page.waitForTimeout(1000);
+    }
+  }
+  const start = await updateIndex(page);
   const t0 = await page.evaluate(() => performance.now());
   const wall0 = Date.now();
-  console.log(`training for ${opts.seconds} s …`);
-  await page.mouse.move(0, 0);
+  console.log(`training for ${opts.seconds} s from update ${start} …`);
   await page.waitForTimeout(opts.seconds * 1000);
   const end = await updateIndex(page);
   const t1 = await page.evaluate(() => performance.now());
   const measuredSeconds = (Date.now() - wall0) / 1000;
-  await page.locator('[data-testid=play]').click();
+  const pageReadout = {
+    rate: ((await page.locator('[data-testid=update-rate]').textContent().catch(() => null)) ?? 'no readout').trim(),
+    eta: ((await page.locator('[data-testid=update-eta]').textContent().catch(() => null)) ?? 'no readout').trim(),
+  };
+  // Pause, unless the run reached its last update meanwhile (then Train is disabled).
+  if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'running') await page.locator('[data-testid=play]').click();
 
   const probe = await page.evaluate(() => window.__benchUi!);
 
@@ -299,6 +348,10 @@ async function measure(opts: Options): Promise<Report> {
   return {
     url,
     backend,
+    backendDetails,
+    crossOriginIsolated: isolated,
+    afterUpdates: opts.afterUpdates,
+    pageReadout,
     seconds: opts.seconds,
     measuredSeconds: r1(measuredSeconds),
     updates: { start, end, completed, perSecond: Math.round((completed / measuredSeconds) * 100) / 100 },
@@ -329,9 +382,11 @@ function print(r: Report): void {
     '',
     '=== bench:ui — Swarm Playground while training ===',
     `url               ${r.url}`,
-    `backend           ${r.backend}`,
-    `trained for       ${r.seconds} s (measured ${r.measuredSeconds} s)`,
+    `backend           ${r.backend} (page ${r.crossOriginIsolated ? '' : 'not '}cross-origin isolated)`,
+    ...r.backendDetails.filter((l) => /^Threads:/.test(l)).map((l) => `                  ${l}`),
+    `trained for       ${r.seconds} s (measured ${r.measuredSeconds} s)${r.afterUpdates ? `, after training to update ${r.afterUpdates}` : ''}`,
     `updates           ${r.updates.completed} completed (readout ${r.updates.start} -> ${r.updates.end}), ${r.updates.perSecond} updates/s`,
+    `page readout      ${r.pageReadout.rate} updates/s, time left ${r.pageReadout.eta}`,
     r.longTasks.apiAvailable
       ? `long tasks        ${r.longTasks.count} over ${r.longTasks.thresholdMs} ms (total ${r.longTasks.totalMs} ms, longest ${r.longTasks.longestMs} ms)`
       : `long tasks        Long Tasks API not available in this browser: not measured`,
@@ -354,7 +409,7 @@ async function main(): Promise<number> {
   try {
     if (opts.build) await run('npm', ['run', 'build']);
     else if (!existsSync('dist/index.html')) throw new Error('--no-build given but dist/index.html does not exist');
-    await startServer();
+    await startServer(`http://localhost:${opts.port}`, opts.port);
     const report = await measure(opts);
     print(report);
     if (opts.json) {

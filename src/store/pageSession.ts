@@ -1,4 +1,5 @@
 import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type WatchdogOptions } from '../worker/client';
+import { threadsFromSearch } from '../worker/threads';
 import type { WorkerMemory } from '../worker/protocol';
 import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
 import { TrainingSession } from './session';
@@ -26,6 +27,7 @@ export function openPageSession(): () => void {
   const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG, ...(globalThis as { __swarmWatchdog?: Partial<WatchdogOptions> }).__swarmWatchdog };
   const session = new TrainingSession({
     createClient: () => createTrainerClient({ ...watchdog }),
+    threads: threadsFromSearch(location.search),
     saver: recordingSaver,
     refreshRuns,
     storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,

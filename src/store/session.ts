@@ -3,7 +3,7 @@ import { decodeRunFile, type RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
-import { BACKENDS, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
+import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
 import type { RunId } from './library';
 import type { RecordingSaver } from './recordingSaver';
 import { replayAt, recordedReferences } from './replay';
@@ -44,6 +44,8 @@ export interface SessionDeps {
   page?: PageEvents;
   autosaveMs?: number;
   now?: () => number;
+  /** Threads for the wasm backend (`?threads=` of the page's address; default: chosen by measuring). */
+  threads?: ThreadRequest;
 }
 
 /**
@@ -161,7 +163,7 @@ export class TrainingSession {
         }),
       )
       .then(() => c.api.setRecording(useApp.getState().recording))
-      .then(() => c.api.init(useApp.getState().config, backend))
+      .then(() => c.api.init(useApp.getState().config, backend, this.deps.threads ?? 'auto'))
       .then(async (report) => {
         if (this.client !== c) return;
         useApp.getState().setBackend(report);

@@ -1,6 +1,7 @@
 import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectActions, selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { selectActions, selectError, selectNotices, useApp } from '../store/store';
 import { AblationsPanel } from './AblationsPanel';
+import { BackendBadge } from './BackendBadge';
 import { Controls } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
@@ -8,6 +9,7 @@ import { DmGraph } from './DmGraph';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
 import { OrganisationsPanel } from './OrganisationsPanel';
+import { PlaybackDriver } from './PlaybackDriver';
 import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
@@ -15,7 +17,6 @@ import { SettingsPanel } from './SettingsPanel';
 import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
-import { usePlaybackDriver } from './usePlayback';
 import { useSession } from './useSession';
 import { SessionNotices } from './SessionNotices';
 import { ViewBoundary } from './ViewBoundary';
@@ -25,15 +26,6 @@ import { EPISODE_VIEWS } from './video/views';
 
 /** The run being replayed (null when live): a new one gives failed views a fresh try. */
 const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.run ?? null;
-
-function BackendBadge() {
-  const b = useApp(selectBackend);
-  return (
-    <p className="badge" data-testid="backend-badge" title={b?.notices.join('\n') || undefined}>
-      {b ? b.reason : 'Choosing a backend…'}
-    </p>
-  );
-}
 
 /** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
 function ResumeAfterFault() {
@@ -84,10 +76,10 @@ function Notices() {
 /** Root component: the swarm trains in a worker; the views show it live. */
 export function App() {
   useSession();
-  usePlaybackDriver();
   const replayRun = useApp(selectReplayRun);
   return (
     <main className="app" data-testid="app-root">
+      <PlaybackDriver />
       <header className="top">
         <h1>Swarm Playground</h1>
         <BackendBadge />

@@ -5,7 +5,9 @@ import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runLibrary } from '../store/runLibrary';
+import { ChunkedPath } from './ChunkedPath';
 import { Explain } from './Explain';
+import { TrainingRate } from './TrainingRate';
 import { CHART, chartScales, seriesPath } from './geometry';
 
 const REFS: { key: keyof References; label: string; className: string }[] = [
@@ -55,11 +57,11 @@ export function Curves() {
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const { x, y } = chartScales(CHART, total, 0, 1);
-  const ret = seriesPath(metrics.map((m, i) => [i, m.ret]), x, y);
+  const ret = metrics.map((m, i): [number, number] => [i, m.ret]);
   const overlayPath = overlay ? seriesPath(overlay.metrics.map((m, i) => [i, m.ret]), x, y) : null;
   const refPaths = REFS.map((r) => ({
     ...r,
-    d: seriesPath(metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])), x, y),
+    points: metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])),
   }));
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
   const marked = hover ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
@@ -96,10 +98,10 @@ export function Curves() {
           </text>
         ))}
         {refPaths.map((r) => (
-          <path key={r.key} className={`ref ${r.className}`} d={r.d} />
+          <ChunkedPath key={r.key} className={`ref ${r.className}`} points={r.points} x={x} y={y} />
         ))}
         {overlayPath && <path className="series-overlay" d={overlayPath} data-testid="overlay-path" />}
-        <path className="series-return" d={ret} data-testid="return-path" />
+        <ChunkedPath className="series-return" points={ret} x={x} y={y} testId="return-path" />
         {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} data-testid="curve-cursor" />}
       </svg>
       <div className="curve-compare">
@@ -128,6 +130,7 @@ export function Curves() {
           <dt>update</dt>
           <dd data-testid="update-count">{shown ? shown.update + 1 : '–'}</dd>
         </div>
+        <TrainingRate />
         <div>
           <dt>deadline</dt>
           <dd>{shown ? `${shown.tmax} min` : '–'}</dd>

@@ -5,6 +5,7 @@ import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
 import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
 import { Explain } from './Explain';
+import { TravellingDots } from './TravellingDots';
 import './dmGraph.css';
 
 const WIDTH = 640;
@@ -94,6 +95,7 @@ export function DmGraph() {
   const select = useApp((s) => s.selectAgent);
   const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+  const svgRef = useRef<SVGSVGElement>(null);
 
   // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
   const shape = useMemo(() => (episode ? graphShape(episode) : null), [episode]);
@@ -161,7 +163,7 @@ export function DmGraph() {
       <h2 id="dm-title">
         Direct messages <Explain>{EXPLAIN}</Explain>
       </h2>
-      <svg className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
+      <svg ref={svgRef} className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
         <defs>
           {(['useful', 'plain'] as const).map((k) => (
             <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
@@ -208,19 +210,12 @@ export function DmGraph() {
           );
         })}
 
-        {recent.map((m, i) => {
-          const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
-          const cls = `dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`;
-          if (reducedMotion) {
+        {reducedMotion &&
+          recent.map((m, i) => {
             // No motion: a still dot two thirds of the way towards the recipient.
-            return <circle key={`d${i}`} className={cls} r={3} cx={s.x1 + (2 / 3) * (s.x2 - s.x1)} cy={s.y1 + (2 / 3) * (s.y2 - s.y1)} />;
-          }
-          return (
-            <circle key={`d${i}`} className={cls} r={3}>
-              <animateMotion dur="1.6s" repeatCount="indefinite" begin={`${((i * 0.37) % 1.6).toFixed(2)}s`} path={`M${s.x1},${s.y1} L${s.x2},${s.y2}`} />
-            </circle>
-          );
-        })}
+            const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
+            return <circle key={`d${i}`} className={`dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`} r={3} cx={s.x1 + (2 / 3) * (s.x2 - s.x1)} cy={s.y1 + (2 / 3) * (s.y2 - s.y1)} />;
+          })}
 
         {boardPos && (
           <g className={`dm-board${selected === null || board.some((b) => b.agent === selected) ? '' : ' faded'}`} transform={`translate(${boardPos.x},${boardPos.y})`}>
@@ -251,6 +246,18 @@ export function DmGraph() {
           </g>
         ))}
       </svg>
+      {!reducedMotion && (
+        <TravellingDots
+          over={svgRef}
+          width={WIDTH}
+          height={HEIGHT}
+          dots={recent.map((m, i) => ({
+            key: `d${i}`,
+            ...edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]),
+            className: `${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`,
+          }))}
+        />
+      )}
       <ul className="legend">
         <li>
           <span className="dm-key useful" /> handoff that unblocked someone

@@ -2,10 +2,13 @@ import type { UpdateMetrics } from '../rl/trainer';
 import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
 import { replayTalk, talkAt } from '../store/talk';
 import { Explain } from './Explain';
+import { decimate } from './decimate';
 import { chartScales, range, seriesPath, type Frame } from './geometry';
 import { neededSentence, talkSentence, talkTone } from './talk';
 
 const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
+/** Pairs of points a mini chart draws at most (its plot is under 200 px wide): its cost stays flat as the run grows. */
+const MINI_POINTS = 100;
 /** The same with room for percentage ticks ("100%"). */
 const MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 38 } };
 
@@ -41,7 +44,7 @@ function Mini({ metrics, s }: { metrics: UpdateMetrics[]; s: (typeof SERIES)[num
           </text>
         ))}
         <line className="grid" x1={frame.margin.left} x2={frame.width - frame.margin.right} y1={y(0)} y2={y(0)} />
-        <path d={seriesPath(values.map((v, i) => [i, v]), x, y)} fill="none" stroke={s.colour} strokeWidth={1.5} />
+        <path d={seriesPath(decimate(values.map((v, i): [number, number] => [i, v]), MINI_POINTS), x, y)} fill="none" stroke={s.colour} strokeWidth={1.5} />
       </svg>
     </figure>
   );

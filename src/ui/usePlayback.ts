@@ -8,7 +8,7 @@ import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from '../store/pla
 export const WHOLE_INTERVAL_MS = 1000;
 
 /**
- * Runs the showcase playback clock (mount once, in the app root): advances the tick one simulated
+ * Runs the showcase playback clock (mount once: PlaybackDriver): advances the tick one simulated
  * minute at a time at the chosen speed, holds the end of an episode for a moment, then moves on to
  * the latest update's episode. Paused, it holds still whatever training does.
  */

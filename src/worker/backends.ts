@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { BACKENDS, type BackendChoice, type BackendName, type BackendReport } from './protocol';
+import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { BACKENDS, type BackendChoice, type BackendName, type BackendReport, type ThreadRequest } from './protocol';
+import { planThreads } from './threads';
 
 /** Limits of backend start-up and measurement. */
 export interface ChooseOptions {
@@ -19,6 +20,8 @@ export interface ChooseOptions {
   slowFloorMs: number;
   /** Also time GPUs emulated in software (slow start-up, lingering CPU load; see chooseBackend). */
   timeSoftware: boolean;
+  /** Threads for the wasm backend (used only where the page is cross-origin isolated). */
+  threads: ThreadRequest;
 }
 
 export const DEFAULT_CHOOSE_OPTIONS: ChooseOptions = {
@@ -29,6 +32,7 @@ export const DEFAULT_CHOOSE_OPTIONS: ChooseOptions = {
   slowFactor: 25,
   slowFloorMs: 2_500,
   timeSoftware: false,
+  threads: 'auto',
 };
 
 const LABELS: Record<BackendName, string> = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WASM', cpu: 'CPU' };
@@ -55,13 +59,123 @@ type AdapterKind = { kind: 'none'; why: string } | { kind: 'fallback'; label: st
 const SOFTWARE_ADAPTER = /swiftshader|llvmpipe|lavapipe|software|microsoft basic render/i;
 
 let registered = false;
+/** The wasm backend's factory as tfjs-backend-wasm registered it, to register it again after a failed threaded start. */
+let wasmFactory: ReturnType<typeof tf.findBackendFactory> | null = null;
+/** Threads of the wasm backend once started in this worker (a backend starts once per worker). */
+let wasmStarted: Pick<BackendReport, 'threads' | 'threadsWhy'> | null = null;
+/** tfjs-backend-wasm's priority (it registers the backend with it). */
+const WASM_PRIORITY = 2;
 
-/** Points the wasm backend at the served binaries and turns off its threaded build. Idempotent. */
+/** Points the wasm backend at the served binaries. Idempotent. */
 function registerBackends(): void {
   if (registered) return;
   registered = true;
   setWasmPaths(`${import.meta.env.BASE_URL}tfjs-wasm/`);
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  wasmFactory = tf.findBackendFactory('wasm');
+}
+
+/** Makes the next wasm start-up use the threaded binary with `threads` threads, or the single-threaded one. */
+function configureWasmThreads(threads: number): void {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', threads > 1);
+  setThreadsCount(threads);
+}
+
+/**
+ * Runs `start` while the worker's `navigator.hardwareConcurrency` reads `2 * threads`.
+ * tfjs-backend-wasm caps its thread pool at half the logical cores (it assumes two hardware
+ * threads per core), read once when the wasm module starts, so on a machine whose logical cores
+ * are real cores it would never use more than half of them, whatever setThreadsCount asked for.
+ * The own property shadows the prototype's getter and is removed again afterwards.
+ */
+async function withLogicalCores<T>(threads: number, start: () => Promise<T>): Promise<T> {
+  const nav = globalThis.navigator as Navigator | undefined;
+  if (!nav || threads <= 1) return start();
+  Object.defineProperty(nav, 'hardwareConcurrency', { value: 2 * threads, configurable: true });
+  try {
+    return await start();
+  } finally {
+    delete (nav as { hardwareConcurrency?: number }).hardwareConcurrency;
+  }
+}
+
+/** Threads the started wasm backend reports, or 1 where it cannot say. */
+function wasmThreadsInUse(): number {
+  try {
+    return Math.max(1, getThreadsCount());
+  } catch {
+    return 1;
+  }
+}
+
+/** The started wasm backend's own controls of its thread pool (public on tfjs-backend-wasm's BackendWasm). */
+interface WasmPool {
+  initWithThreadsCount(threads: number): void;
+  getThreadsCount(): number;
+}
+
+/**
+ * Gives the running wasm backend a thread pool of `threads` (at most as many as it started with)
+ * and returns the threads it reports. tfjs makes a new pool; the old pool's threads stay idle.
+ */
+function setWasmPoolThreads(threads: number): number {
+  const pool = (tf.backend() as unknown as { wasm?: { tfjs?: WasmPool } }).wasm?.tfjs;
+  if (!pool) return wasmThreadsInUse();
+  pool.initWithThreadsCount(threads);
+  return Math.max(1, pool.getThreadsCount());
+}
+
+/**
+ * With `auto` threads, times the probe on the started wasm backend again with one thread and
+ * keeps whichever was faster: on a machine whose cores are busy with other work, threads that
+ * wait on each other can be slower than one. Returns the better median.
+ */
+async function chooseWasmThreads(probe: () => Promise<void> | void, msThreaded: number, limitMs: number, opts: ChooseOptions, report: BackendReport): Promise<number> {
+  const threads = report.threads ?? 1;
+  if (opts.threads !== 'auto' || threads <= 1 || wasmStarted === null) return msThreaded;
+  setWasmPoolThreads(1);
+  let single: number | null = null;
+  try {
+    single = await withTimeout(measure(probe, opts, Infinity, () => false), limitMs, 'wasm timing with 1 thread');
+  } catch (err) {
+    report.notices.push(`wasm with 1 thread: ${errorText(err)}`);
+  }
+  const timings = `${threads} threads ${formatMs(msThreaded)}, 1 thread ${single === null ? 'not timed' : formatMs(single)} per step`;
+  if (single !== null && single < msThreaded) {
+    wasmStarted = { threads: 1, threadsWhy: `one was faster than ${threads} here (measured: ${timings})` };
+  } else {
+    wasmStarted = { threads: setWasmPoolThreads(threads), threadsWhy: `${wasmStarted.threadsWhy}; faster than one thread (measured: ${timings})` };
+  }
+  Object.assign(report, wasmStarted);
+  return single !== null && single < msThreaded ? single : msThreaded;
+}
+
+/**
+ * Starts the wasm backend with the planned threads. If the threaded start fails or hangs, the
+ * backend is registered afresh and started single-threaded, and the notices say why.
+ */
+async function startWasm(opts: ChooseOptions, report: BackendReport): Promise<void> {
+  if (tf.findBackend('wasm') !== null && wasmStarted !== null) {
+    await initBackend('wasm', opts.initTimeoutMs);
+    Object.assign(report, wasmStarted);
+    return;
+  }
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  const plan = planThreads(opts.threads, isolated, globalThis.navigator?.hardwareConcurrency ?? 1);
+  configureWasmThreads(plan.threads);
+  try {
+    await withLogicalCores(plan.threads, () => initBackend('wasm', opts.initTimeoutMs));
+    wasmStarted = { threads: wasmThreadsInUse(), threadsWhy: plan.why };
+    Object.assign(report, wasmStarted);
+    return;
+  } catch (err) {
+    if (plan.threads <= 1 || wasmFactory === null) throw err;
+    report.notices.push(`wasm with ${plan.threads} threads: ${errorText(err)}`);
+  }
+  if (tf.findBackendFactory('wasm') === null) tf.registerBackend('wasm', wasmFactory, WASM_PRIORITY);
+  configureWasmThreads(1);
+  await initBackend('wasm', opts.initTimeoutMs);
+  wasmStarted = { threads: 1, threadsWhy: `threads did not start (${plan.threads} asked for), so one thread` };
+  Object.assign(report, wasmStarted);
 }
 
 function errorText(err: unknown): string {
@@ -136,7 +250,8 @@ async function measure(probe: () => Promise<void> | void, opts: ChooseOptions, b
 /** Starts `name`; on failure records a notice and returns false. */
 async function startBackend(name: BackendName, opts: ChooseOptions, report: BackendReport): Promise<boolean> {
   try {
-    await initBackend(name, opts.initTimeoutMs);
+    if (name === 'wasm') await startWasm(opts, report);
+    else await initBackend(name, opts.initTimeoutMs);
     return true;
   } catch (err) {
     report.notices.push(`${name}: ${errorText(err)}`);
@@ -158,7 +273,8 @@ async function timeBackend(name: BackendName, probe: () => Promise<void> | void,
   let gaveUp = false;
   const timed = measure(probe, opts, best, () => gaveUp);
   try {
-    const ms = await withTimeout(timed, limitMs, `${name} timing`);
+    let ms = await withTimeout(timed, limitMs, `${name} timing`);
+    if (name === 'wasm') ms = await chooseWasmThreads(probe, ms, limitMs, opts, report);
     report.timings[name] = Math.round(ms * 10) / 10;
     return { ms, timedOut: false };
   } catch (err) {
@@ -204,7 +320,10 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
   const adapter = await inspectAdapter(opts.initTimeoutMs);
   const noGpu = adapter.kind === 'none';
   if (noGpu) report.notices.push(`webgpu: ${adapter.why}`);
-  const done = (backend: BackendName, reason: string): BackendReport => ({ ...report, backend, reason });
+  const done = (backend: BackendName, reason: string): BackendReport => {
+    const { threads, threadsWhy, ...rest } = report;
+    return backend === 'wasm' ? { ...rest, backend, reason, threads, threadsWhy } : { ...rest, backend, reason };
+  };
   const fail = (): never => {
     throw new Error(`no TF.js backend could start: ${report.notices.join('; ')}`);
   };

@@ -19,7 +19,14 @@ export interface BackendReport {
   timings: Partial<Record<BackendName, number | null>>;
   /** Backends that failed to start, with their error, in the order tried. */
   notices: string[];
+  /** Threads the wasm backend computes with (1: single-threaded), when wasm runs. */
+  threads?: number;
+  /** Why wasm runs with that many threads, in plain words (e.g. "the page is not cross-origin isolated"). */
+  threadsWhy?: string;
 }
+
+/** Threads for the wasm backend: a number, or `auto` (one per core up to a limit, where the page allows threads). */
+export type ThreadRequest = number | 'auto';
 
 /** One module of the showcase task as the views need it (defined with the run-file format). */
 export type { ModuleInfo };
@@ -103,8 +110,8 @@ export type RunState = 'idle' | 'running' | 'paused' | 'finished';
  * worker never blocks the main thread.
  */
 export interface TrainerApi {
-  /** Picks a backend and builds a trainer for `config`. */
-  init(config: Config, backend: BackendChoice): Promise<BackendReport>;
+  /** Picks a backend (wasm with `threads`, default auto) and builds a trainer for `config`. */
+  init(config: Config, backend: BackendChoice, threads?: ThreadRequest): Promise<BackendReport>;
   /** Runs updates until paused or finished. */
   start(): Promise<void>;
   pause(): Promise<void>;

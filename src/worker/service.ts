@@ -11,7 +11,7 @@ import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -105,7 +105,7 @@ export class TrainerService implements TrainerApi {
     this.deliver(onState, this.state);
   }
 
-  async init(config: Config, backend: BackendChoice): Promise<BackendReport> {
+  async init(config: Config, backend: BackendChoice, threads: ThreadRequest = 'auto'): Promise<BackendReport> {
     this.replacing++;
     await this.stopLoop();
     return this.exclusive(async () => {
@@ -115,7 +115,7 @@ export class TrainerService implements TrainerApi {
       const probe = createProbe(config);
       let report: BackendReport;
       try {
-        report = await chooseBackend(backend, () => probe.run(), this.chooseOptions);
+        report = await chooseBackend(backend, () => probe.run(), { ...this.chooseOptions, threads });
       } finally {
         probe.dispose();
       }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useApp } from '../../store/store';
 import { hasVideoEncoder } from './encode';
 import { VIDEO_FPS, type FrameSource, type FrameTiming } from './frameSource';
 import type { VideoView } from './rasterize';
@@ -100,6 +101,10 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
   }, [url]);
   useEffect(() => () => abort.current?.abort(), []);
 
+  // The plan reads the page's state through `source`: while the dialog is open, an episode or a
+  // replay that arrives re-renders it (nothing else re-renders this component when they change).
+  useApp((s) => (open ? s.episode : null));
+  useApp((s) => (open ? s.replay : null));
   const timing: FrameTiming = { speed, fps: VIDEO_FPS };
   const planned = open && !running ? source(timing) : null;
 

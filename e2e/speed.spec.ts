@@ -1,0 +1,99 @@
+import { expect, test, type BrowserContext } from '@playwright/test';
+import { ready, SMALL, watchErrors } from './helpers';
+
+/** Serves every response without the cross-origin isolation headers, as a plain static host would. */
+async function withoutIsolationHeaders(context: BrowserContext): Promise<void> {
+  await context.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
+  });
+}
+
+test('the served page is cross-origin isolated and wasm runs the threads it planned', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  const badge = (await page.getByTestId('backend-badge').textContent()) ?? '';
+  const threads = Number(/WebAssembly, (\d+) threads?/.exec(badge)?.[1]);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  expect(threads).toBe(Math.min(cores, 4));
+  await page.getByTestId('backend-badge').click();
+  await expect(page.getByTestId('backend-details')).toContainText(`Threads: ${threads}, one per core`);
+  expect(errors).toEqual([]);
+});
+
+test('threads asked for in the link start in the built (minified) app and train', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`/?threads=2#${SMALL}&backend=wasm`);
+  await ready(page);
+  await expect(page.getByTestId('backend-badge')).toHaveText('Fast: WebAssembly, 2 threads');
+  await page.getByTestId('play').click();
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await page.getByTestId('play').click();
+  expect(errors).toEqual([]);
+});
+
+test('on a host without the headers the service worker isolates the page after one reload', async ({ context, page }) => {
+  await withoutIsolationHeaders(context);
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await expect.poll(() => page.evaluate(() => crossOriginIsolated && !!navigator.serviceWorker.controller), { timeout: 30_000 }).toBe(true);
+  await ready(page);
+  await expect(page.getByTestId('backend-badge')).toHaveText(/^Fast: WebAssembly, \d+ threads$|^WebAssembly, 1 thread$/);
+});
+
+test.describe('without service workers', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('a page that cannot be isolated trains single-threaded and says why', async ({ context, page }) => {
+    await withoutIsolationHeaders(context);
+    await page.goto(`/#${SMALL}&backend=wasm`);
+    await ready(page);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    await expect(page.getByTestId('backend-badge')).toHaveText('WebAssembly, 1 thread');
+    await page.getByTestId('backend-badge').click();
+    await expect(page.getByTestId('backend-details')).toContainText('not cross-origin isolated');
+  });
+});
+
+test('updates per second and the time left appear while training and say paused when paused', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await expect(page.getByTestId('update-rate')).toHaveText('–');
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('update-rate')).toHaveText(/^\d+\.\d+$/, { timeout: 60_000 });
+  await expect(page.getByTestId('update-eta')).toHaveText(/^\d+ (s|min \d\d s|h \d\d min)$/);
+  const rate = Number(await page.getByTestId('update-rate').textContent());
+  expect(rate).toBeGreaterThan(0);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  await expect(page.getByTestId('update-rate')).toHaveText('paused');
+  await expect(page.getByTestId('update-eta')).toHaveText('–');
+});
+
+test('the DM graph moves its message dots with compositor animations, not SVG animation', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await expect.poll(() => page.locator('.travel-dot').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+  await page.getByTestId('play').click();
+  expect(await page.locator('[data-testid=dm-graph] animateMotion').count()).toBe(0);
+  const animated = await page.locator('.travel-dot').evaluateAll((dots) => dots.map((d) => d.getAnimations().filter((a) => a.playState === 'running').length));
+  expect(animated.every((n) => n === 1)).toBe(true);
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('the DM graph shows its message dots still', async ({ page }) => {
+    await page.goto(`/#${SMALL}&backend=wasm`);
+    await ready(page);
+    await page.getByTestId('play').click();
+    await expect.poll(() => page.locator('[data-testid=dm-graph] circle.dm-dot').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await page.getByTestId('play').click();
+    expect(await page.locator('.travel-dot').count()).toBe(0);
+  });
+});
