@@ -3,12 +3,12 @@ import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraph';
 import { Explain } from './Explain';
 import './dmGraph.css';
 
-const WIDTH = 640;
-const HEIGHT = 380;
+const WIDTH = 600;
+const HEIGHT = 420;
 /** Most recent DMs drawn as travelling dots (the rest would only add clutter). */
 const MAX_DOTS = 24;
 
@@ -32,6 +32,13 @@ function useReducedMotion(): boolean {
 
 const EXPLAIN =
   'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the three minutes before the playback clock. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+
+const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
+
+function orderTitle(o: StructureLink): string {
+  if (o.kind === 'assign') return `agent ${o.from} assigned module${o.modules.length > 1 ? 's' : ''} ${o.modules.join(', ')} to agent ${o.to}`;
+  return `agent ${o.from} ${o.kind === 'hire' ? 'hired' : 'fired'} agent ${o.to}${o.count > 1 ? ` ${o.count} times` : ''}`;
+}
 
 /** Force-layout ticks from scratch, and from the previous episode's layout. */
 const COLD_TICKS = 150;
@@ -128,7 +135,8 @@ export function DmGraph() {
     const board = boardLinks(frame.events, agents);
     const radii = sent.map(nodeRadius);
     const recent = recentDms(frame.events, agents, 3).slice(-MAX_DOTS);
-    return { agents, edges, sent, board, radii, layout: laid, recent };
+    const orders = structureLinks(frame.events, agents);
+    return { agents, edges, sent, board, radii, layout: laid, recent, orders };
   }, [frame, placed]);
 
   if (!graph) {
@@ -140,7 +148,8 @@ export function DmGraph() {
     );
   }
 
-  const { agents, edges, sent, board, radii, layout, recent } = graph;
+  const { agents, edges, sent, board, radii, layout, recent, orders } = graph;
+  const orderKinds = [...new Set(orders.map((o) => o.kind))];
   const boardPos = layout.board;
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
   const width = scaleLinear().domain([1, Math.max(2, maxCount)]).range([1.5, 10]).clamp(true);
@@ -163,7 +172,7 @@ export function DmGraph() {
       </h2>
       <svg className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
         <defs>
-          {(['useful', 'plain'] as const).map((k) => (
+          {(['useful', 'plain', 'hire', 'fire', 'assign'] as const).map((k) => (
             <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" />
             </marker>
@@ -204,6 +213,16 @@ export function DmGraph() {
               {...s}
             >
               <title>{`agent ${e.from} → agent ${e.to}: ${e.forward}, agent ${e.to} → agent ${e.from}: ${e.backward}; ${e.usefulCount} of ${e.count} unblocked someone`}</title>
+            </line>
+          );
+        })}
+
+        {orders.map((o) => {
+          // Offset sideways, so an order and a DM between the same pair stay apart.
+          const s = edgeSegment(layout.nodes[o.from], layout.nodes[o.to], radii[o.from], radii[o.to], o.kind === 'fire' ? -7 : 7, 3);
+          return (
+            <line key={`o${o.kind}${o.from}-${o.to}`} className={`dm-order ${o.kind}${touches(o.from, o.to) ? '' : ' faded'}`} markerEnd={`url(#${uid}-arrow-${o.kind})`} data-testid={`dm-order-${o.kind}`} {...s}>
+              <title>{orderTitle(o)}</title>
             </line>
           );
         })}
@@ -261,6 +280,11 @@ export function DmGraph() {
         <li>
           <span className="dm-key board" /> posted to / read the board
         </li>
+        {orderKinds.map((k) => (
+          <li key={k}>
+            <span className={`dm-key ${k}`} /> {ORDER_LEGEND[k]}
+          </li>
+        ))}
         <li>line width: messages between the pair; circle size: messages sent</li>
       </ul>
     </section>

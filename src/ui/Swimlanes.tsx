@@ -20,8 +20,8 @@ export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
   idle: 'transparent',
   // Structures only (CEO, orchestrator): drawn darker than the kinds above, labelled with the target.
   assign: '#005a3c',
-  hire: '#3d2b7a',
-  fire: '#7a2e00',
+  hire: '#6a51c9',
+  fire: '#b84a00',
 };
 
 const LEGEND: Exclude<EventKind, 'complete'>[] = ['work', 'dm', 'post', 'read', 'claim', 'collide', 'blocked', 'wasted', 'idle'];
