@@ -1,9 +1,13 @@
-import { selectBackend, selectError, selectNotices, useApp } from '../store/store';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { selectBackend, selectError, selectNotices, useApp, viewFromHash } from '../store/store';
+import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
-import { Controls } from './Controls';
+import { Controls, RunButtons } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
+import { Lesson } from './Lesson';
+import { clampStep, LESSON } from './lessonSteps';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
 import { OrganisationsPanel } from './OrganisationsPanel';
@@ -18,6 +22,7 @@ import { useTrainer } from './useTrainer';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
+import './stage.css';
 
 function BackendBadge() {
   const b = useApp(selectBackend);
@@ -53,43 +58,130 @@ function Notices() {
   );
 }
 
-/** Root component: the swarm trains in a worker; the views show it live. */
+/** The controls drawer: beside the stage when open (wide screens), else in the page below it. */
+function Drawer({ children }: { children: ReactNode }) {
+  const open = useApp((s) => s.drawerOpen);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (open) ref.current?.focus();
+  }, [open]);
+  return (
+    <aside
+      ref={ref}
+      id="controls-drawer"
+      className={open ? 'drawer open' : 'drawer'}
+      aria-label="Controls"
+      tabIndex={-1}
+      data-testid="drawer"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          useApp.getState().setDrawerOpen(false);
+          document.getElementById('drawer-toggle')?.focus();
+        }
+      }}
+    >
+      {open && (
+        <div className="drawer-head">
+          <strong>Controls</strong>
+          <button type="button" onClick={() => useApp.getState().setDrawerOpen(false)} aria-label="Close the controls">
+            Close ✕
+          </button>
+        </div>
+      )}
+      {children}
+    </aside>
+  );
+}
+
+/** Lesson, presenter mode and the controls drawer's toggle. */
+function ViewButtons() {
+  const view = useApp((s) => s.view);
+  const open = useApp((s) => s.drawerOpen);
+  const setView = useApp((s) => s.setView);
+  return (
+    <div className="view-buttons">
+      <button type="button" onClick={() => setView({ lesson: view.lesson === null ? 1 : null })} aria-pressed={view.lesson !== null} data-testid="lesson-toggle">
+        Lesson
+      </button>
+      <button type="button" onClick={() => setView({ presenter: !view.presenter })} aria-pressed={view.presenter} title="Large type and high contrast, for a projector" data-testid="presenter-toggle">
+        Presenter
+      </button>
+      <button type="button" id="drawer-toggle" onClick={() => useApp.getState().setDrawerOpen(!open)} aria-expanded={open} aria-controls="controls-drawer" data-testid="drawer-toggle">
+        Controls
+      </button>
+    </div>
+  );
+}
+
+/** Root component: the swarm trains in a worker; the views show it live on one screen (the stage). */
 export function App() {
   const controls = useTrainer();
   usePlaybackDriver();
+  const view = useApp((s) => s.view);
+  const lessonFocus = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
+  // Links within the page (a lesson step's) change the view without reloading.
+  useEffect(() => {
+    const onHash = () => useApp.getState().setView(viewFromHash(location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const shown = (p: ViewPart) => !view.hide.includes(p);
+  const full = !view.embed;
+  const classes = ['app', 'staged', view.presenter ? 'presenter' : '', view.embed ? 'embed' : ''].filter(Boolean).join(' ');
   return (
-    <main className="app" data-testid="app-root">
-      <header className="top">
-        <h1>Swarm Playground</h1>
-        <BackendBadge />
-        <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />
-      </header>
-      <p className="lede">
-        A swarm of agents shares one policy and earns one team reward: the share of tests passing when
-        the deadline hits. Nobody gets individual credit, so they have to discover division of labour
-        and when handing work over is worth a minute.
-      </p>
-      <Notices />
-      <ReplayBar controls={controls} />
-      <Controls controls={controls} />
-      <AblationsPanel controls={controls} />
-      <SettingsPanel controls={controls} />
-      <div className="grid">
-        <Curves />
-        <div>
-          <Countdown />
-          <ScheduleEditor controls={controls} />
+    <main className={classes} data-testid="app-root" data-focus={lessonFocus ?? undefined}>
+      <div className="screen">
+        {full && shown('header') ? (
+          <header className="top">
+            <h1>Swarm Playground</h1>
+            {shown('bar') && <RunButtons controls={controls} />}
+            <ViewButtons />
+            <BackendBadge />
+            <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />
+          </header>
+        ) : (
+          shown('bar') && (
+            <div className="stage-bar" data-testid="stage-bar">
+              <RunButtons controls={controls} />
+              {view.embed && (
+                <a className="open-full" href={location.pathname + location.hash.replace(/(^#|&)(embed|hide)=[^&]*/g, '$1')} target="_blank" rel="noopener">
+                  Open in Swarm Playground
+                </a>
+              )}
+            </div>
+          )
+        )}
+        <Notices />
+        <ReplayBar controls={controls} />
+        {view.lesson !== null && full && <Lesson controls={controls} />}
+        <div className="stage" data-testid="stage">
+          {shown('countdown') && <Countdown />}
+          {shown('curve') && <Curves />}
+          {shown('dm') && <DmGraph />}
+          {shown('swimlanes') && <Swimlanes />}
+          {shown('board') && <MessageBoard />}
         </div>
       </div>
-      <WorkCurves />
-      <Swimlanes />
-      <ModuleBars />
-      <div className="grid">
-        <DmGraph />
-        <MessageBoard />
-      </div>
-      <OrganisationsPanel controls={controls} />
-      <RunLibraryPanel controls={controls} />
+      {full && (
+        <>
+          <Drawer>
+            {shown('controls') && <Controls controls={controls} />}
+            {shown('schedule') && <ScheduleEditor controls={controls} />}
+            {shown('ablations') && <AblationsPanel controls={controls} />}
+            {shown('settings') && <SettingsPanel controls={controls} />}
+          </Drawer>
+          <div className="details" data-testid="details">
+            <p className="lede">
+              A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit, so they have to discover division of labour and when handing work over is worth a minute.
+            </p>
+            {shown('work') && <WorkCurves />}
+            {shown('modules') && <ModuleBars />}
+            {shown('organisations') && <OrganisationsPanel controls={controls} />}
+            {shown('library') && <RunLibraryPanel controls={controls} />}
+          </div>
+        </>
+      )}
     </main>
   );
 }

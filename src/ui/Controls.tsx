@@ -10,11 +10,9 @@ import type { TrainerControls } from './useTrainer';
 
 const agentsField = SCHEMA.agents as { min: number; max: number };
 
-/** Play / pause / step / reset and the main settings of the run. */
-export function Controls({ controls }: { controls: TrainerControls }) {
-  const c = useApp(selectConfig);
+/** Play / pause / step / reset, live views, the run's state and Copy link: the stage's compact bar. */
+export function RunButtons({ controls }: { controls: TrainerControls }) {
   const state = useApp(selectRunState);
-  const choice = useApp((s) => s.backendChoice);
   const live = useApp((s) => s.live);
   const running = state === 'running';
   const replaying = useApp((s) => s.replay !== null);
@@ -31,8 +29,7 @@ export function Controls({ controls }: { controls: TrainerControls }) {
     );
   };
   return (
-    <section className="panel controls" aria-label="Training controls">
-      <div className="buttons">
+    <div className="buttons" role="group" aria-label="Training">
         <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
           {running ? 'Pause' : 'Train'}
         </button>
@@ -56,7 +53,17 @@ export function Controls({ controls }: { controls: TrainerControls }) {
             {copied}
           </span>
         )}
-      </div>
+    </div>
+  );
+}
+
+/** The main settings of the run: task family, agents, advantage, seed, backend and structure. */
+export function Controls({ controls }: { controls: TrainerControls }) {
+  const c = useApp(selectConfig);
+  const choice = useApp((s) => s.backendChoice);
+  return (
+    <section className="panel controls" aria-labelledby="controls-title" data-testid="controls">
+      <h2 id="controls-title">Settings of the run</h2>
       <div className="settings">
         <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure(familyChange(c, family))} />
         <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />

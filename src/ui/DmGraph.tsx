@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
@@ -7,8 +7,33 @@ import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, la
 import { Explain } from './Explain';
 import './dmGraph.css';
 
-const WIDTH = 600;
-const HEIGHT = 420;
+const WIDTH = 480;
+/** The box's height over its width: from the panel's shape on the stage (in steps, so a resize does not lay out at every pixel). */
+const ASPECTS = { min: 0.45, max: 1.1, initial: 0.7, step: 0.05 };
+
+/** The aspect step nearest to a box of width w and height h. */
+function aspectOf(w: number, h: number): number {
+  if (!(w > 0) || !(h > 0)) return ASPECTS.initial;
+  const r = Math.min(ASPECTS.max, Math.max(ASPECTS.min, h / w));
+  return Math.round(r / ASPECTS.step) * ASPECTS.step;
+}
+
+/** Follows the shape of the graph's box (on the stage its height comes from the layout, not from the viewBox). */
+function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
+  const [aspect, setAspect] = useState(ASPECTS.initial);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((el: SVGSVGElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(([entry]) => {
+      const next = aspectOf(entry.contentRect.width, entry.contentRect.height);
+      setAspect((a) => (Math.abs(a - next) > 1e-9 ? next : a));
+    });
+    observer.current.observe(el);
+  }, []);
+  return [aspect, ref];
+}
 /** Most recent DMs drawn as travelling dots (the rest would only add clutter). */
 const MAX_DOTS = 24;
 
@@ -56,9 +81,11 @@ interface GraphShape {
   radii: number[];
   /** Island of every agent (islands structure), else undefined. */
   groups?: number[];
+  /** Height of the layout box (its width is WIDTH). */
+  height: number;
 }
 
-function graphShape(episode: UpdateMessage): GraphShape {
+function graphShape(episode: UpdateMessage, height: number): GraphShape {
   const events = episode.events;
   const groups = episode.structure?.islandOf;
   const agents = Math.max(1, groups?.length ?? 0, ...events.map((e) => Math.max(e.agent, e.target) + 1));
@@ -66,13 +93,13 @@ function graphShape(episode: UpdateMessage): GraphShape {
   const boardAgents = boardLinks(events, agents).map((b) => b.agent);
   const radii = sentCounts(events, agents).map(nodeRadius);
   // Who talks to whom, counts on a log scale, node sizes: mostly unchanged between updates.
-  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}`;
-  return { key, agents, edges, boardAgents, radii, groups };
+  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}|${height}`;
+  return { key, agents, edges, boardAgents, radii, groups, height };
 }
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
 function layOut(shape: GraphShape, from: GraphLayout | null): GraphLayout {
-  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
+  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
   if (layoutCache.size >= 64) layoutCache.clear();
   layoutCache.set(shape.key, laid);
   return laid;
@@ -103,7 +130,9 @@ export function DmGraph() {
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
   // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
-  const shape = useMemo(() => (episode ? graphShape(episode) : null), [episode]);
+  const [aspect, boxRef] = useBoxAspect();
+  const height = Math.round(WIDTH * aspect);
+  const shape = useMemo(() => (episode ? graphShape(episode, height) : null), [episode, height]);
   const previous = useRef<GraphLayout | null>(null);
   const [, laidOut] = useState(0);
   const cached = shape ? layoutCache.get(shape.key) : undefined;
@@ -112,7 +141,7 @@ export function DmGraph() {
   // two never add up to one long task. Until it is done the previous layout serves (or, for the first
   // episode or a new agent count, the agents on a circle). A later layout starts warm from the last
   // one: fewer ticks, and agents stay where the eye left them.
-  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
+  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
     const timer = setTimeout(() => {
@@ -170,7 +199,7 @@ export function DmGraph() {
       <h2 id="dm-title">
         Direct messages <Explain>{EXPLAIN}</Explain>
       </h2>
-      <svg className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
+      <svg ref={boxRef} className="dm-graph" viewBox={`0 0 ${WIDTH} ${height}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
         <defs>
           {(['useful', 'plain', 'hire', 'fire', 'assign'] as const).map((k) => (
             <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
@@ -272,20 +301,20 @@ export function DmGraph() {
       </svg>
       <ul className="legend">
         <li>
-          <span className="dm-key useful" /> handoff that unblocked someone
+          <span className="dm-key useful" /> handoff (unblocked someone)
         </li>
         <li>
-          <span className="dm-key plain" /> other messages
+          <span className="dm-key plain" /> other message
         </li>
         <li>
-          <span className="dm-key board" /> posted to / read the board
+          <span className="dm-key board" /> board post / read
         </li>
         {orderKinds.map((k) => (
           <li key={k}>
             <span className={`dm-key ${k}`} /> {ORDER_LEGEND[k]}
           </li>
         ))}
-        <li>line width: messages between the pair; circle size: messages sent</li>
+        <li className="legend-extra">line width: messages between the pair; circle size: messages sent</li>
       </ul>
     </section>
   );

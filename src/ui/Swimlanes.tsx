@@ -5,6 +5,7 @@ import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { completionsByMinute } from './feed';
+import { placeLabels, textWidth } from './geometry';
 import { useFrame } from './usePlayback';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
@@ -109,6 +110,8 @@ export function Swimlanes() {
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
   const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
   const completes = completionsByMinute(frame.events.filter((e) => e.kind === 'complete').map((e) => ({ minute: e.t, module: e.module })));
+  // One row of labels under the lanes: a label that would overlap the one before is left out.
+  const doneLanes = placeLabels(completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, 10) })), 1);
   const toggle = (a: number) => select(selected === a ? null : a);
   return (
     <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -157,11 +160,14 @@ export function Swimlanes() {
           </g>
         )}
         {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
-        {completes.map((c) => (
-          <text key={c.minute} className="tick" x={(x(c.minute) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
-            ✓{c.modules.join(',')}
-          </text>
-        ))}
+        {completes.map((c, i) =>
+          doneLanes[i] < 0 ? null : (
+            <text key={c.minute} className="tick" x={(x(c.minute) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
+              ✓{c.modules.join(',')}
+              <title>{`${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished in minute ${c.minute}`}</title>
+            </text>
+          ),
+        )}
       </svg>
       <ul className="legend">
         {[...LEGEND, ...STRUCTURE_KINDS.filter((k) => byMinute.some((m) => m.some((c) => c.kind === k)))].map((k) => (
