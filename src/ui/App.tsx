@@ -1,5 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { selectBackend, selectError, selectNotices, useApp, viewFromHash } from '../store/store';
+import { hashFromConfig } from '../store/urlConfig';
 import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { Controls, RunButtons } from './Controls';
@@ -61,13 +62,8 @@ function Notices() {
 /** The controls drawer: beside the stage when open (wide screens), else in the page below it. */
 function Drawer({ children }: { children: ReactNode }) {
   const open = useApp((s) => s.drawerOpen);
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (open) ref.current?.focus();
-  }, [open]);
   return (
     <aside
-      ref={ref}
       id="controls-drawer"
       className={open ? 'drawer open' : 'drawer'}
       aria-label="Controls"
@@ -107,11 +103,24 @@ function ViewButtons() {
       <button type="button" onClick={() => setView({ presenter: !view.presenter })} aria-pressed={view.presenter} title="Large type and high contrast, for a projector" data-testid="presenter-toggle">
         Presenter
       </button>
-      <button type="button" id="drawer-toggle" onClick={() => useApp.getState().setDrawerOpen(!open)} aria-expanded={open} aria-controls="controls-drawer" data-testid="drawer-toggle">
+      <button
+        type="button"
+        id="drawer-toggle"
+        onClick={() => {
+          useApp.getState().setDrawerOpen(!open);
+          // Opened by hand, the drawer takes the focus (Esc gives it back); a lesson step opening it does not.
+          if (!open) requestAnimationFrame(() => document.getElementById('controls-drawer')?.focus());
+        }} aria-expanded={open} aria-controls="controls-drawer" data-testid="drawer-toggle">
         Controls
       </button>
     </div>
   );
+}
+
+/** A link to the whole app with the embedded run's settings (embed and hidden parts left out). */
+function fullAppLink(): string {
+  const s = useApp.getState();
+  return location.pathname + hashFromConfig(s.config, s.backendChoice, { ...s.view, embed: false, hide: [] });
 }
 
 /** Root component: the swarm trains in a worker; the views show it live on one screen (the stage). */
@@ -145,7 +154,7 @@ export function App() {
             <div className="stage-bar" data-testid="stage-bar">
               <RunButtons controls={controls} />
               {view.embed && (
-                <a className="open-full" href={location.pathname + location.hash.replace(/(^#|&)(embed|hide)=[^&]*/g, '$1')} target="_blank" rel="noopener">
+                <a className="open-full" href={fullAppLink()} target="_blank" rel="noopener">
                   Open in Swarm Playground
                 </a>
               )}
@@ -154,6 +163,7 @@ export function App() {
         )}
         <Notices />
         <ReplayBar controls={controls} />
+        <div className="stage-wrap">
         {view.lesson !== null && full && <Lesson controls={controls} />}
         <div className="stage" data-testid="stage">
           {shown('countdown') && <Countdown />}
@@ -161,6 +171,7 @@ export function App() {
           {shown('dm') && <DmGraph />}
           {shown('swimlanes') && <Swimlanes />}
           {shown('board') && <MessageBoard />}
+        </div>
         </div>
       </div>
       {full && (

@@ -28,7 +28,10 @@ export function structureLine(st: StructureInfo, tick: number, budget: number): 
 export function Countdown() {
   const last = useApp(selectLast);
   const frame = useFrame();
-  const config = useApp(selectConfig);
+  const liveConfig = useApp(selectConfig);
+  // In a replay the schedule is the recorded run's, not the live settings'.
+  const recorded = useApp((s) => s.replay?.run.config);
+  const config = recorded ?? liveConfig;
   if (!last || !frame) {
     return (
       <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">

@@ -6,12 +6,16 @@ import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runLibrary } from './runLibrary';
 import { Explain } from './Explain';
+import { useBoxSize } from './useBoxSize';
 import { chartScales, placeLabels, seriesPath, textWidth, type Frame } from './geometry';
 import { markerIndex, phaseMarkers, recordedMarkers, type CurveMarker } from '../store/markers';
 import type { CurveView } from '../store/view';
 
-/** The curve's frame: room on the left and below for the axis titles, above for the markers' labels. */
-const FRAME: Frame = { width: 640, height: 224, margin: { top: 30, right: 16, bottom: 38, left: 54 } };
+/** The curve's margins: room on the left and below for the axis titles, above for the markers' labels. */
+const MARGIN: Frame['margin'] = { top: 30, right: 16, bottom: 38, left: 54 };
+/** The size drawn before the box is measured (and the least it is drawn at). */
+const INITIAL = { width: 640, height: 224 };
+const MIN = { width: 320, height: 150 };
 
 /** The value plotted for a return at a deadline: itself, or its lead over the scripted organisation there. */
 function plotted(view: CurveView, value: number, scripted: number | undefined): number | null {
@@ -84,6 +88,9 @@ export function Curves() {
   const view = useApp((s) => s.view.curve);
   const setView = useApp((s) => s.setView);
   const markers = useMarkers(metrics);
+  // Drawn in the box's own pixels, so the numbers keep their size however the stage stretches the chart.
+  const [box, boxRef] = useBoxSize<SVGSVGElement>(INITIAL);
+  const FRAME: Frame = { width: Math.max(MIN.width, box.width), height: Math.max(MIN.height, box.height), margin: MARGIN };
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const relative = view === 'relative';
@@ -113,6 +120,7 @@ export function Curves() {
         Training curve <Explain>Each point is one update: the share of tests the swarm passed by the deadline, averaged over that update's rollouts. The dashed lines are what the scripted organisation, best-of-N and a single agent reach at the same deadline. Early on the swarm is below the single agent; watch it climb past best-of-N as it learns to split the work and hand interfaces over.</Explain>
       </h2>
       <svg
+        ref={boxRef}
         viewBox={`0 0 ${FRAME.width} ${FRAME.height}`}
         role="img"
         aria-label={curveLabel(shown, ref, relative, placed)}
@@ -124,7 +132,7 @@ export function Curves() {
         }}
         onMouseLeave={() => setHover(null)}
       >
-        {y.ticks(5).map((t) => (
+        {y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40)))).map((t) => (
           <g key={t}>
             <line className={t === 0 && relative ? 'grid zero' : 'grid'} x1={FRAME.margin.left} x2={FRAME.width - FRAME.margin.right} y1={y(t)} y2={y(t)} />
             <text className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
@@ -133,7 +141,7 @@ export function Curves() {
             </text>
           </g>
         ))}
-        {x.ticks(6).map((t) => (
+        {x.ticks(Math.max(2, Math.floor(FRAME.width / 90))).map((t) => (
           <text key={t} className="tick" x={x(t)} y={FRAME.height - FRAME.margin.bottom + 14} textAnchor="middle">
             {t}
           </text>
@@ -142,7 +150,7 @@ export function Curves() {
           update
         </text>
         <text className="axis-title" transform={`translate(13 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
-          {relative ? 'return − scripted org.' : 'return at the deadline'}
+          {FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
         </text>
         {placed.map((m, k) => (
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">

@@ -50,10 +50,19 @@ function setUp(step: LessonStep, controls: TrainerControls): void {
       });
     }
   }
-  // The ablations panel is a disclosure: the step opens it.
-  const el = document.querySelector<HTMLElement>(`[data-testid="${step.focus}"]`);
-  if (el instanceof HTMLDetailsElement) el.open = true;
-  el?.scrollIntoView({ block: 'nearest' });
+  // After the drawer has opened or closed: the ablations panel is a disclosure the step opens, and a
+  // view in the drawer is scrolled into sight there. Views below the stage are left where they are
+  // (the lesson's "Show me" scrolls to them), so the step's text stays on screen.
+  requestAnimationFrame(() => {
+    const el = focusedView(step);
+    if (el instanceof HTMLDetailsElement) el.open = true;
+    if (el?.closest('.drawer.open')) el.scrollIntoView({ block: 'nearest' });
+  });
+}
+
+/** The element of the step's view. */
+function focusedView(step: LessonStep): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-testid="${step.focus}"]`);
 }
 
 /**
@@ -118,12 +127,6 @@ export function Lesson({ controls }: { controls: TrainerControls }) {
           </ol>
         </nav>
       </div>
-      <p className="lesson-text" data-testid="lesson-text">
-        {s.text}
-      </p>
-      <p className="lesson-measured">
-        <strong>Measured:</strong> {s.measured}
-      </p>
       <div className="lesson-buttons">
         <button type="button" onClick={() => go(step - 1)} disabled={step === 1} data-testid="lesson-back">
           ← Back
@@ -137,11 +140,22 @@ export function Lesson({ controls }: { controls: TrainerControls }) {
             Finish
           </button>
         )}
-        <span className="lesson-hint">Arrow keys: previous / next step; Esc: close.</span>
+        {s.below && (
+          <button type="button" onClick={() => focusedView(s)?.scrollIntoView({ block: 'start' })} data-testid="lesson-show">
+            Show me ↓
+          </button>
+        )}
         <button type="button" onClick={close} data-testid="lesson-close">
-          Close lesson
+          Close
         </button>
       </div>
+      <p className="lesson-text" data-testid="lesson-text">
+        {s.text}
+      </p>
+      <p className="lesson-measured">
+        <strong>Measured:</strong> {s.measured}
+      </p>
+      <p className="lesson-hint">Keys: ← → previous / next step, Esc closes the lesson.</p>
     </section>
   );
 }

@@ -25,6 +25,8 @@ export interface LessonStep {
   curve?: CurveView;
   /** Opens the controls drawer (the schedule and the ablations live there). */
   drawer?: boolean;
+  /** The view is below the stage (one scroll away): the step offers to scroll there. */
+  below?: boolean;
   /** Two or three sentences of plain English on what to look for. */
   text: string;
   /** What was measured, with its numbers and whether the claim reproduced. */
@@ -40,7 +42,7 @@ export const LESSON: readonly LessonStep[] = [
     setup: { kind: 'live', config: SMALL, run: 'train' },
     focus: 'curves',
     text: 'Every agent runs the same small network, and the whole swarm earns one number: the share of tests passing when the deadline hits. Nobody is told who did what. Watch the blue line climb against the dashed lines of the scripted organisation, best-of-N and a single agent at the same deadline.',
-    measured: 'Measured on long-coupled tasks (8 agents, 3 seeds, 300 updates): the trained swarm passed 0.929 ± 0.011 of the tests at 80 minutes, the single chain 0.358 and best-of-N 0.422; the scripted organisation 0.984. Reproduced.',
+    measured: 'On long-coupled tasks (8 agents, 3 seeds, 300 updates): the trained swarm passed 0.929 ± 0.011 of the tests at 80 minutes, the single chain 0.358 and best-of-N 0.422; the scripted organisation 0.984. Reproduced.',
   },
   {
     title: "The untrained swarm's chaos",
@@ -54,7 +56,7 @@ export const LESSON: readonly LessonStep[] = [
     setup: { kind: 'pretrained', family: 'long-coupled' },
     focus: 'dm-graph',
     text: 'A swarm trained on long-coupled tasks, replayed. Each agent now keeps to its own module, and when it finishes one it tells the agent who needs the interface: the thick green lines are those handoffs. Drag the update scrubber back to see the graph before training.',
-    measured: 'Measured at 80 minutes: handoffs that unblocked someone grew from 0.8 to 34.6 per episode, and useful work done at once from 0.20 to 2.38 agents (reproduced). This shipped run, made with an older entropy bonus, ends at 0.722, below the 0.929 of the runs without the prior.',
+    measured: 'At 80 minutes: handoffs that unblocked someone grew from 0.8 to 34.6 per episode, and useful work done at once from 0.20 to 2.38 agents (reproduced). This shipped run, made with an older entropy bonus, ends at 0.722, below the 0.929 of the runs without the prior.',
   },
   {
     title: 'Drag the deadline schedule',
@@ -69,14 +71,16 @@ export const LESSON: readonly LessonStep[] = [
     title: 'When talk pays',
     setup: { kind: 'pretrained', family: 'long-coupled' },
     focus: 'work-curves',
-    text: 'Talk costs a minute of work, so it should pay only where one agent needs what another knows. The panel plays the trained swarm talking and muted on the same fresh tasks and shows the difference.',
+    below: true,
+    text: 'Talk costs a minute of work, so it should pay only where one agent needs what another knows. The "Work, talk and waste" panel below the stage plays the trained swarm talking and muted on the same fresh tasks and shows the difference.',
     measured: 'On long-coupled tasks the muted swarm scored 0.385, 0.356, 0.362 against 0.924, 0.923, 0.942 talking (+0.54 to +0.58); on long-parallel tasks muting changed little (-0.008 ± 0.013). Only partly as the article says: just 16-25% of deliveries brought an interface the receiver needed, and on search tasks the swarm talks more than on coupled ones although talk is worth nothing there (+0.006).',
   },
   {
     title: 'Three organisations raced',
     setup: { kind: 'pretrained', family: 'coupled' },
     focus: 'organisations',
-    text: 'Press "Race the organisations": a single agent working alone, best-of-N (everyone tries the whole task, the best counts), the scripted organisation and the trained swarm get the same agent-minutes. Compare the minutes each needs to an acceptable result.',
+    below: true,
+    text: 'Below the stage, press "Race the organisations": a single agent working alone, best-of-N (everyone tries the whole task, the best counts), the scripted organisation and the trained swarm get the same agent-minutes. Compare the minutes each needs to an acceptable result.',
     measured: 'With this shipped coupled swarm (16 fresh tasks, 576 agent-minutes each), minutes to 90% of the tests: scripted organisation 21.0, trained swarm 21.5, best-of-N 47.0, single chain 51.0. On the long families (reproduced): coupled, organisation 65.3, best-of-N 153.3, chain 165.7; on a mix of 80% search tasks best-of-N was fastest (50.2), then the organisation (84.7) and the chain (104.3).',
   },
   {
