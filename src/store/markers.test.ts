@@ -35,3 +35,19 @@ describe('curve markers', () => {
     expect(markerIndex(metrics, 9)).toBe(-1);
   });
 });
+
+describe('the live run\'s markers in the store', () => {
+  it('records a setting changed while a run has updates, and forgets it when the run is cleared', async () => {
+    const { useApp } = await import('./store');
+    const s = useApp.getState();
+    s.clearRun();
+    s.setConfig({ tmaxStart: 8 });
+    s.setConfig({ tmaxStart: 9 });
+    expect(useApp.getState().liveMarkers).toEqual([]);
+    useApp.setState({ metrics: [fakeUpdate(0).metrics, fakeUpdate(1).metrics] });
+    useApp.getState().setConfig({ tmaxStart: 12 });
+    expect(useApp.getState().liveMarkers).toEqual([{ update: 2, kind: 'setting', label: 'deadline start 9 → 12' }]);
+    useApp.getState().clearRun();
+    expect(useApp.getState().liveMarkers).toEqual([]);
+  });
+});

@@ -48,7 +48,7 @@ export const LESSON: readonly LessonStep[] = [
     title: "The untrained swarm's chaos",
     setup: { kind: 'live', config: { ...SMALL, agents: 8 }, run: 'step' },
     focus: 'swimlanes',
-    text: 'This is one rollout of a swarm that has not learnt anything yet. Red boxes are two agents working on the same module (a wasted minute), purple ones are work blocked for lack of an interface, green ones are messages sent to nobody in particular.',
+    text: 'This is one rollout of a swarm that has not learnt anything yet. Red boxes are two agents working on the same module (a wasted minute), purple ones are work blocked for lack of an interface, green ones are messages, mostly carrying nothing the receiver needed.',
     measured: 'Early in training a lone agent does better: over the first 30 updates on long-coupled tasks the single chain passed 0.043 of the tests, the swarm 0.019, and the swarm overtook it only at update 68 ± 4.',
   },
   {
