@@ -236,7 +236,7 @@ export function Curves() {
         </div>
         {shown &&
           STRUCTURE_READOUT.filter((r) => shown[r.key] !== undefined).map((r) => (
-            <div key={r.key} className="readout-extra" data-testid={`readout-${r.key}`}>
+            <div key={r.key} data-testid={`readout-${r.key}`}>
               <dt>{r.label}</dt>
               <dd>{(shown[r.key] as number).toFixed(r.digits)}</dd>
             </div>
