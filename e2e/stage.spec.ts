@@ -40,7 +40,6 @@ for (const [width, height] of [
       // Each view has real room, not a sliver.
       expect(box!.height, id).toBeGreaterThan(60);
     }
-    await shoot(page, `stage-${width}x${height}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // The controls are one click away, in a drawer beside the views.
     await page.getByTestId('drawer-toggle').click();
@@ -60,7 +59,6 @@ test('on a 390 px phone the stage stacks and nothing scrolls sideways', async ({
   await ready(page);
   await trainUntil(page, 1);
   await page.getByTestId('play').click();
-  await shoot(page, 'stage-390x844');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   // A replay's bar ("400 / 400") fits too.
   await page.getByTestId('pretrained-coupled').click();
@@ -93,7 +91,6 @@ test('presenter mode opens from the link, with large type, and passes axe', asyn
   expect(size).toBeGreaterThan(16);
   await trainUntil(page, 2);
   await page.getByTestId('play').click();
-  await shoot(page, 'presenter-1280x720');
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -144,7 +141,6 @@ test('the lesson runs through every step by keyboard, each with its own view hig
       expect(await seriousViolations(page)).toEqual([]);
     }
     if (n === 3) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
-    await shoot(page, `lesson-${n}-1280x720`);
     if (n < steps) await page.keyboard.press('ArrowRight');
   }
   // Back a step, then Esc closes the lesson and gives the focus back to its button.
@@ -162,4 +158,41 @@ test('a lesson step opens from its link', async ({ page }) => {
   await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 3 of \d: /);
   await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', 'dm-graph');
+});
+
+// SCREENSHOTS=1 only: the stage while training, presenter mode and every lesson step at the three
+// sizes a class meets (laptop, projector, phone), written to docs/screenshots/.
+test('screenshots for the docs', async ({ page }) => {
+  test.skip(!process.env.SCREENSHOTS, 'only with SCREENSHOTS=1');
+  test.setTimeout(600_000);
+  for (const [width, height] of [
+    [1280, 720],
+    [1024, 768],
+    [390, 844],
+  ] as const) {
+    const size = `${width}x${height}`;
+    await page.setViewportSize({ width, height });
+    for (const mode of ['stage', 'presenter']) {
+      await page.goto('about:blank');
+      await page.goto(`/#${SMALL}&backend=wasm${mode === 'presenter' ? '&presenter' : ''}`);
+      await ready(page);
+      await trainUntil(page, 3);
+      await shoot(page, `${mode}-${size}`);
+      await page.getByTestId('play').click();
+    }
+    await page.goto('about:blank');
+    await page.goto(`/#backend=wasm&lesson=1`);
+    await ready(page);
+    const steps = await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').count();
+    for (let n = 1; n <= steps; n++) {
+      await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${n} of`));
+      // Live steps: an update or more on the curve; replayed ones: the replay on screen.
+      if (n === 1 || n === 4) await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+      if (n === 2) await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+      if (n === 3 || n === 5 || n === 6) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shoot(page, `lesson-${n}-${size}`);
+      if (n < steps) await page.getByTestId('lesson-next').click();
+    }
+  }
 });

@@ -26,7 +26,8 @@ let lessonRun: { family: string; run: RunFile } | null = null;
 function setUp(step: LessonStep, controls: TrainerControls): void {
   const s = useApp.getState();
   s.setView({ curve: step.curve ?? 'return' });
-  s.setDrawerOpen(!!step.drawer);
+  // On a phone the drawer would cover the lesson: the step's view is then one scroll down ("Show me").
+  s.setDrawerOpen(!!step.drawer && wide());
   if (step.setup.kind === 'pretrained') {
     const family = step.setup.family;
     if (!lessonRun || lessonRun.family !== family || s.replay?.run !== lessonRun.run) {
@@ -58,6 +59,11 @@ function setUp(step: LessonStep, controls: TrainerControls): void {
     if (el instanceof HTMLDetailsElement) el.open = true;
     if (el?.closest('.drawer.open')) el.scrollIntoView({ block: 'nearest' });
   });
+}
+
+/** Whether the stage layout is on (the drawer then sits beside the views). */
+function wide(): boolean {
+  return typeof matchMedia === 'undefined' || matchMedia('(min-width: 900px) and (min-height: 560px)').matches;
 }
 
 /** The element of the step's view. */
@@ -140,7 +146,7 @@ export function Lesson({ controls }: { controls: TrainerControls }) {
             Finish
           </button>
         )}
-        {s.below && (
+        {(s.below || (s.drawer && !wide())) && (
           <button type="button" onClick={() => focusedView(s)?.scrollIntoView({ block: 'start' })} data-testid="lesson-show">
             Show me ↓
           </button>

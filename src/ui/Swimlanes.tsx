@@ -7,6 +7,7 @@ import { Explain } from './Explain';
 import { completionsByMinute } from './feed';
 import { placeLabels, textWidth } from './geometry';
 import { useFrame } from './usePlayback';
+import { useBoxSize } from './useBoxSize';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
 export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
@@ -89,6 +90,8 @@ export function Swimlanes() {
   const tick = frame?.tick ?? 0;
   // Under the CEO structure agents who were never hired still get a (blank) lane.
   const swarmSize = useApp((s) => (s.replay ? s.replay.run.config.agents : s.config.agents));
+  // Drawn in its box's pixels: on the stage the lanes grow to the box's height, and the labels keep their size.
+  const [box, boxRef] = useBoxSize<SVGSVGElement>({ width: 640, height: 166 });
   if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -101,10 +104,10 @@ export function Swimlanes() {
   const st = frame.episode.structure;
   const agents = Math.max(1, st?.islandOf?.length ?? 0, st?.kind === 'ceo' ? swarmSize : 0, ...frame.episode.events.map((e) => e.agent + 1));
   const minutes = Math.max(1, frame.episode.metrics.tmax);
-  const width = 640;
+  const width = Math.max(320, box.width);
   const left = st ? 96 : 56;
-  const rowH = 18;
   const heads = st?.headCount;
+  const rowH = Math.min(24, Math.max(12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
   const headsY = agents * rowH + 4;
   const height = agents * rowH + 22 + (heads ? rowH : 0);
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
@@ -118,7 +121,7 @@ export function Swimlanes() {
       <h2 id="lanes-title">
         What each agent did <Explain>One row per agent, one box per minute of one rollout from the latest update, filling in as the clock runs. Blue boxes are work (the number is the module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes. Click an agent's name to highlight it everywhere.</Explain>
       </h2>
-      <svg viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
+      <svg ref={boxRef} viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
         {Array.from({ length: agents }, (_, a) => (
           <g key={a} className={selected === a ? 'lane selected' : 'lane'}>
             <text
