@@ -110,7 +110,11 @@ function ViewButtons() {
           useApp.getState().setDrawerOpen(!open);
           // Opened by hand, the drawer takes the focus (Esc gives it back); a lesson step opening it does not.
           if (!open) requestAnimationFrame(() => document.getElementById('controls-drawer')?.focus());
-        }} aria-expanded={open} aria-controls="controls-drawer" data-testid="drawer-toggle">
+        }}
+        aria-expanded={open}
+        aria-controls="controls-drawer"
+        data-testid="drawer-toggle"
+      >
         Controls
       </button>
     </div>
@@ -164,14 +168,14 @@ export function App() {
         <Notices />
         <ReplayBar controls={controls} />
         <div className="stage-wrap">
-        {view.lesson !== null && full && <Lesson controls={controls} />}
-        <div className="stage" data-testid="stage">
-          {shown('countdown') && <Countdown />}
-          {shown('curve') && <Curves />}
-          {shown('dm') && <DmGraph />}
-          {shown('swimlanes') && <Swimlanes />}
-          {shown('board') && <MessageBoard />}
-        </div>
+          {view.lesson !== null && full && <Lesson controls={controls} />}
+          <div className="stage" data-testid="stage">
+            {shown('countdown') && <Countdown />}
+            {shown('curve') && <Curves />}
+            {shown('dm') && <DmGraph />}
+            {shown('swimlanes') && <Swimlanes />}
+            {shown('board') && <MessageBoard />}
+          </div>
         </div>
       </div>
       {full && (

@@ -30,29 +30,29 @@ export function RunButtons({ controls }: { controls: TrainerControls }) {
   };
   return (
     <div className="buttons" role="group" aria-label="Training">
-        <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
-          {running ? 'Pause' : 'Train'}
-        </button>
-        <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
-          Step
-        </button>
-        <button type="button" onClick={controls.reset} data-testid="reset">
-          Reset
-        </button>
-        <label className="toggle" title="Off: train at full speed; the views catch up when you pause or switch back on">
-          <input type="checkbox" checked={live} onChange={(e) => controls.setLive(e.currentTarget.checked)} data-testid="live" /> live views
-        </label>
-        <span className={`state state-${state}`} role="status" data-testid="run-state">
-          {state}
+      <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
+        {running ? 'Pause' : 'Train'}
+      </button>
+      <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
+        Step
+      </button>
+      <button type="button" onClick={controls.reset} data-testid="reset">
+        Reset
+      </button>
+      <label className="toggle" title="Off: train at full speed; the views catch up when you pause or switch back on">
+        <input type="checkbox" checked={live} onChange={(e) => controls.setLive(e.currentTarget.checked)} data-testid="live" /> live views
+      </label>
+      <span className={`state state-${state}`} role="status" data-testid="run-state">
+        {state}
+      </span>
+      <button type="button" onClick={copyLink} title="Copy a link that opens the app with these settings and seed" data-testid="copy-link">
+        Copy link
+      </button>
+      {copied && (
+        <span className="copied" role="status" data-testid="copy-status">
+          {copied}
         </span>
-        <button type="button" onClick={copyLink} title="Copy a link that opens the app with these settings and seed" data-testid="copy-link">
-          Copy link
-        </button>
-        {copied && (
-          <span className="copied" role="status" data-testid="copy-status">
-            {copied}
-          </span>
-        )}
+      )}
     </div>
   );
 }
