@@ -110,7 +110,9 @@ export function Curves() {
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
   const markLanes = placeLabels(placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })), 2);
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
-  const marked = hover ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
+  // A hovered update the run no longer has (the metrics changed under a still pointer) counts as none.
+  const hovered = hover !== null && hover < metrics.length ? hover : null;
+  const marked = hovered ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
   const shown: UpdateMetrics | undefined = marked !== null ? metrics[marked] : metrics[metrics.length - 1];
   const ref = shown ? refs[shown.tmax] : undefined;
 

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
@@ -37,26 +37,8 @@ function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
 /** Most recent DMs drawn as travelling dots (the rest would only add clutter). */
 const MAX_DOTS = 24;
 
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-  const mq = window.matchMedia(REDUCED_MOTION);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(REDUCED_MOTION).matches;
-}
-
-/** Whether the user asked for reduced motion (kept up to date when the setting changes). */
-function useReducedMotion(): boolean {
-  return useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => true);
-}
-
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the three minutes before the playback clock. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
 const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
 
@@ -126,7 +108,6 @@ export function DmGraph() {
   const episode = frame?.episode ?? null;
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
 
   // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
@@ -178,6 +159,7 @@ export function DmGraph() {
   }
 
   const { agents, edges, sent, board, radii, layout, recent, orders } = graph;
+  const lastMinute = recent.reduce((t, m) => Math.max(t, m.t), 0);
   const orderKinds = [...new Set(orders.map((o) => o.kind))];
   const boardPos = layout.board;
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
@@ -257,17 +239,13 @@ export function DmGraph() {
         })}
 
         {recent.map((m, i) => {
+          // Dots step along their edge with the playback clock (a third of the way per minute), not by
+          // a running animation: on the stage the graph is always in sight, and a per-frame animation
+          // there takes CPU from training.
           const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
           const cls = `dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`;
-          if (reducedMotion) {
-            // No motion: a still dot two thirds of the way towards the recipient.
-            return <circle key={`d${i}`} className={cls} r={3} cx={s.x1 + (2 / 3) * (s.x2 - s.x1)} cy={s.y1 + (2 / 3) * (s.y2 - s.y1)} />;
-          }
-          return (
-            <circle key={`d${i}`} className={cls} r={3}>
-              <animateMotion dur="1.6s" repeatCount="indefinite" begin={`${((i * 0.37) % 1.6).toFixed(2)}s`} path={`M${s.x1},${s.y1} L${s.x2},${s.y2}`} />
-            </circle>
-          );
+          const f = Math.min(0.85, 0.25 + 0.3 * Math.max(0, lastMinute - m.t));
+          return <circle key={`d${i}`} className={cls} r={3.5} cx={s.x1 + f * (s.x2 - s.x1)} cy={s.y1 + f * (s.y2 - s.y1)} />;
         })}
 
         {boardPos && (
