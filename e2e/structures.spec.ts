@@ -101,7 +101,7 @@ test('the curves overlay a recorded run to compare with, and the organisations r
   const id = await page.getByTestId('overlay-choice').locator('option').nth(1).getAttribute('value');
   await page.getByTestId('overlay-choice').selectOption(id!);
   await expect(page.getByTestId('overlay-path')).toHaveAttribute('d', /^M/);
-  await expect(page.getByTestId('overlay-key')).toContainText('coupled, 3 agents, seed 5');
+  await expect(page.getByTestId('overlay-key')).toContainText(/coupled, 3 agents · \d+ \w+ \d\d:\d\d/);
 
   // A quick race (6 tasks each): the test checks what the race shows, not how it scales.
   await page.getByTestId('race-tasks').selectOption('6');

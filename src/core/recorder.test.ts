@@ -146,7 +146,7 @@ describe('RunRecorder', () => {
   });
 
   it('names the run from the config by default and cleans a given name', () => {
-    expect(new RunRecorder(testConfig()).snapshot().name).toBe('coupled, 2 agents, seed 1');
+    expect(new RunRecorder(testConfig(), { created: new Date(2026, 0, 2, 3, 4) }).snapshot().name).toBe('coupled, 2 agents · 2 Jan 03:04');
     expect(new RunRecorder(testConfig(), { name: '  demo  ' }).snapshot().name).toBe('demo');
   });
 });

@@ -10,6 +10,7 @@ import type { UpdateMetrics } from '../rl/trainer';
 import type { SimEvent } from '../sim/events';
 import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
+import { runName } from './runName';
 import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type TalkRecord, type ThinningRule } from './runFile';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
@@ -169,8 +170,9 @@ export class RunRecorder {
   constructor(config: Config, options: RecorderOptions = {}) {
     this.config = { ...config };
     this.current = this.config;
-    this.name = cleanRunName(options.name ?? '', `${config.family}, ${config.agents} agents, seed ${config.seed}`);
-    this.created = (options.created ?? new Date()).toISOString();
+    const created = options.created ?? new Date();
+    this.name = cleanRunName(options.name ?? '', runName(config, created));
+    this.created = created.toISOString();
     this.episodes = new Thinned(1, options.maxEpisodes ?? DEFAULT_MAX_EPISODES);
     this.checkpoints = new Thinned(options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY, options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS);
     this.budget = options.checkpointBudgetBytes ?? DEFAULT_CHECKPOINT_BUDGET_BYTES;

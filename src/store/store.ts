@@ -8,7 +8,9 @@ import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
 import { withTalk } from './talk';
+import { settingMarkers, type CurveMarker } from './markers';
 import { configFromHash, hashFromConfig } from './urlConfig';
+import type { ViewSettings } from './view';
 
 /** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
 export const INITIAL_SPEED = 4;
@@ -173,12 +175,34 @@ export interface SessionSlice {
   setFault: (fault: string | null) => void;
 }
 
-export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice & SessionSlice;
 
-function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice } {
+/** How the page is shown: presenter and embed modes, hidden parts, the curve's view, the lesson step, the controls drawer. */
+export interface ViewSlice {
+  view: ViewSettings;
+  /** Changes the view (kept in the URL hash with the settings). */
+  setView: (patch: Partial<ViewSettings>) => void;
+  /** Whether the controls drawer is open beside the stage. */
+  drawerOpen: boolean;
+  setDrawerOpen: (open: boolean) => void;
+}
+
+/** What changed in the live run's settings while it ran, for the curve's markers. */
+export interface MarkerSlice {
+  /** Setting changes of the live run, oldest first (cleared when a new run starts). */
+  liveMarkers: CurveMarker[];
+}
+
+export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice & SessionSlice & ViewSlice & MarkerSlice;
+
+function initialState(): { config: Config; notices: string[]; backendChoice: BackendChoice; view: ViewSettings } {
   const hash = typeof location === 'undefined' ? '' : location.hash;
-  const { config, issues, backend } = configFromHash(hash);
-  return { config, backendChoice: backend, notices: issues.map((i) => `Link setting "${i.key}": ${i.message}`) };
+  const { config, issues, backend, view } = configFromHash(hash);
+  return { config, backendChoice: backend, view, notices: issues.map((i) => `Link setting "${i.key}": ${i.message}`) };
+}
+
+/** The view settings of a hash alone (for links within the page, such as a lesson step's). */
+export function viewFromHash(hash: string): ViewSettings {
+  return configFromHash(hash).view;
 }
 
 function withReferences(refs: Record<number, References>, us: UpdateMessage[]): Record<number, References> {
@@ -188,8 +212,8 @@ function withReferences(refs: Record<number, References>, us: UpdateMessage[]): 
   return next;
 }
 
-function writeHash(config: Config, backend: BackendChoice): void {
-  if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend));
+function writeHash(config: Config, backend: BackendChoice, view: ViewSettings): void {
+  if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend, view));
 }
 
 export const useApp = create<AppState>()((set, get) => ({
@@ -197,8 +221,11 @@ export const useApp = create<AppState>()((set, get) => ({
   setConfig: (patch) =>
     set((s) => {
       const config = { ...s.config, ...patch };
-      writeHash(config, s.backendChoice);
-      return { config };
+      writeHash(config, s.backendChoice, s.view);
+      // A change while a live run has updates is marked on its curve (a new run clears the marks).
+      const update = s.metrics.length ? s.metrics[s.metrics.length - 1].update + 1 : 0;
+      const marks = s.metrics.length && !s.replay ? settingMarkers(s.config, config, update) : [];
+      return marks.length ? { config, liveMarkers: [...s.liveMarkers, ...marks] } : { config };
     }),
   dismissNotices: () => set({ notices: [] }),
 
@@ -212,7 +239,7 @@ export const useApp = create<AppState>()((set, get) => ({
   error: null,
   setBackendChoice: (backendChoice) =>
     set((s) => {
-      writeHash(s.config, backendChoice);
+      writeHash(s.config, backendChoice, s.view);
       return { backendChoice };
     }),
   setBackend: (backend) => set({ backend }),
@@ -222,7 +249,7 @@ export const useApp = create<AppState>()((set, get) => ({
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, episode: null, tick: 0 }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, episode: null, tick: 0, liveMarkers: [] }),
   setError: (error) => set({ error }),
 
   selectedAgent: null,
@@ -309,6 +336,17 @@ export const useApp = create<AppState>()((set, get) => ({
   },
   leaveReplay: () =>
     set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
+
+  setView: (patch) =>
+    set((s) => {
+      const view = { ...s.view, ...patch };
+      writeHash(s.config, s.backendChoice, view);
+      return { view };
+    }),
+  drawerOpen: false,
+  setDrawerOpen: (drawerOpen) => set({ drawerOpen }),
+
+  liveMarkers: [],
 }));
 
 /** Module-level selectors (stable references, as the zustand docs advise). */

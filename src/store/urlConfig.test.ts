@@ -57,3 +57,27 @@ describe('config in the URL hash', () => {
     expect(Object.getPrototypeOf(config)).toBe(Object.prototype);
   });
 });
+
+describe('view settings in the URL hash', () => {
+  it('opens presenter, embed, hidden parts, the curve view and a lesson step from a link', () => {
+    const { view, issues, config } = configFromHash('#family=coupled&presenter&embed=1&hide=controls,library&curve=relative&lesson=3');
+    expect(issues).toEqual([]);
+    expect(config.family).toBe('coupled');
+    expect(view).toEqual({ presenter: true, embed: true, hide: ['controls', 'library'], curve: 'relative', lesson: 3 });
+  });
+
+  it('round-trips a view beside the config', () => {
+    const view = { presenter: true, embed: false, hide: ['board' as const], curve: 'relative' as const, lesson: 5 };
+    const back = configFromHash(hashFromConfig(defaultConfig(), 'auto', view));
+    expect(back.issues).toEqual([]);
+    expect(back.view).toEqual(view);
+  });
+
+  it('drops unknown parts and bad steps with a notice each, keeping the rest', () => {
+    const { view, issues } = configFromHash('#hide=controls,<b>x</b>&lesson=zero&presenter=maybe');
+    expect(view.hide).toEqual(['controls']);
+    expect(view.lesson).toBeNull();
+    expect(view.presenter).toBe(false);
+    expect(issues.map((i) => i.key).sort()).toEqual(['hide', 'lesson', 'presenter']);
+  });
+});

@@ -1,3 +1,4 @@
+import { ablationLabels } from '../core/runName';
 import { ADVANTAGES } from '../rl/advantages';
 import { defaultConfig, type Config } from '../rl/config';
 import { selectActions, selectConfig, useApp } from '../store/store';
@@ -6,13 +7,7 @@ import { SelectField } from './Fields';
 
 /** The ablations that are on, in a few words each (empty: the RLCR defaults). */
 export function activeAblations(c: Config): string[] {
-  const out: string[] = [];
-  if (c.latencyPenalty > 0) out.push(`latency penalty ${c.latencyPenalty}`);
-  if (c.tmaxStart === c.tmaxEnd) out.push(`fixed Tmax ${c.tmaxEnd}`);
-  if (c.critic) out.push(`critic + GAE (γ ${c.gamma}, λ ${c.lambda})`);
-  if (c.rewards === 'individual') out.push('individual rewards');
-  if (c.advantage !== 'dr-grpo') out.push(c.advantage);
-  return out;
+  return ablationLabels(c);
 }
 
 function Slider({ label, value, min, max, step, onChange, testId }: { label: string; value: number; min: number; max: number; step: number; onChange: (v: number) => void; testId: string }) {

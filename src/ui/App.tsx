@@ -1,11 +1,16 @@
+import { useEffect, type ReactNode } from 'react';
 import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectActions, selectError, selectNotices, useApp } from '../store/store';
+import { selectActions, selectError, selectNotices, useApp, viewFromHash } from '../store/store';
+import { hashFromConfig } from '../store/urlConfig';
+import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { BackendBadge } from './BackendBadge';
-import { Controls } from './Controls';
+import { Controls, RunButtons } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
+import { Lesson } from './Lesson';
+import { clampStep, LESSON } from './lessonSteps';
 import { MessageBoard } from './MessageBoard';
 import { ModuleBars } from './ModuleBars';
 import { OrganisationsPanel } from './OrganisationsPanel';
@@ -23,6 +28,7 @@ import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
+import './stage.css';
 
 /** The run being replayed (null when live): a new one gives failed views a fresh try. */
 const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.run ?? null;
@@ -73,46 +79,153 @@ function Notices() {
   );
 }
 
-/** Root component: the swarm trains in a worker; the views show it live. */
+/** The controls drawer: beside the stage when open (wide screens), else in the page below it. */
+function Drawer({ children }: { children: ReactNode }) {
+  const open = useApp((s) => s.drawerOpen);
+  return (
+    <aside
+      id="controls-drawer"
+      className={open ? 'drawer open' : 'drawer'}
+      aria-label="Controls"
+      tabIndex={-1}
+      data-testid="drawer"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          useApp.getState().setDrawerOpen(false);
+          document.getElementById('drawer-toggle')?.focus();
+        }
+      }}
+    >
+      {open && (
+        <div className="drawer-head">
+          <strong>Controls</strong>
+          <button type="button" onClick={() => useApp.getState().setDrawerOpen(false)} aria-label="Close the controls">
+            Close ✕
+          </button>
+        </div>
+      )}
+      {children}
+    </aside>
+  );
+}
+
+/** Lesson, presenter mode and the controls drawer's toggle. */
+function ViewButtons() {
+  const view = useApp((s) => s.view);
+  const open = useApp((s) => s.drawerOpen);
+  const setView = useApp((s) => s.setView);
+  return (
+    <div className="view-buttons">
+      <button type="button" onClick={() => setView({ lesson: view.lesson === null ? 1 : null })} aria-pressed={view.lesson !== null} data-testid="lesson-toggle">
+        Lesson
+      </button>
+      <button type="button" onClick={() => setView({ presenter: !view.presenter })} aria-pressed={view.presenter} title="Large type and high contrast, for a projector" data-testid="presenter-toggle">
+        Presenter
+      </button>
+      <button
+        type="button"
+        id="drawer-toggle"
+        onClick={() => {
+          useApp.getState().setDrawerOpen(!open);
+          // Opened by hand, the drawer takes the focus (Esc gives it back); a lesson step opening it does not.
+          if (!open) requestAnimationFrame(() => document.getElementById('controls-drawer')?.focus());
+        }}
+        aria-expanded={open}
+        aria-controls="controls-drawer"
+        data-testid="drawer-toggle"
+      >
+        Controls
+      </button>
+    </div>
+  );
+}
+
+/** A link to the whole app with the embedded run's settings (embed and hidden parts left out). */
+function fullAppLink(): string {
+  const s = useApp.getState();
+  return location.pathname + hashFromConfig(s.config, s.backendChoice, { ...s.view, embed: false, hide: [] });
+}
+
+/** Root component: the swarm trains in a worker; the views show it live on one screen (the stage). */
 export function App() {
   useSession();
   const replayRun = useApp(selectReplayRun);
+  const view = useApp((s) => s.view);
+  const lessonFocus = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
+  // Links within the page (a lesson step's) change the view without reloading.
+  useEffect(() => {
+    const onHash = () => useApp.getState().setView(viewFromHash(location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const shown = (p: ViewPart) => !view.hide.includes(p);
+  const full = !view.embed;
+  const classes = ['app', 'staged', view.presenter ? 'presenter' : '', view.embed ? 'embed' : ''].filter(Boolean).join(' ');
+  /** A view in its error boundary: one bad value shows a message in that view, never a blank page. */
+  const guarded = (name: string, node: ReactNode) => (
+    <ViewBoundary name={name} resetKey={replayRun}>
+      {node}
+    </ViewBoundary>
+  );
   return (
-    <main className="app" data-testid="app-root">
+    <main className={classes} data-testid="app-root" data-focus={lessonFocus ?? undefined}>
       <PlaybackDriver />
-      <header className="top">
-        <h1>Swarm Playground</h1>
-        <BackendBadge />
-        <ViewBoundary name="Video export" resetKey={replayRun}><VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} /></ViewBoundary>
-      </header>
-      <p className="lede">
-        A swarm of agents shares one policy and earns one team reward: the share of tests passing when
-        the deadline hits. Nobody gets individual credit, so they have to discover division of labour
-        and when handing work over is worth a minute.
-      </p>
-      <Notices />
-      <SessionNotices />
-      <SettingsWarnings />
-      <ViewBoundary name="Replay bar" resetKey={replayRun}><ReplayBar /></ViewBoundary>
-      <ViewBoundary name="Controls" resetKey={replayRun}><Controls /></ViewBoundary>
-      <ViewBoundary name="Ablations" resetKey={replayRun}><AblationsPanel /></ViewBoundary>
-      <ViewBoundary name="Settings" resetKey={replayRun}><SettingsPanel /></ViewBoundary>
-      <div className="grid">
-        <ViewBoundary name="Training curves" resetKey={replayRun}><Curves /></ViewBoundary>
-        <div>
-          <ViewBoundary name="Countdown" resetKey={replayRun}><Countdown /></ViewBoundary>
-          <ViewBoundary name="Deadline schedule" resetKey={replayRun}><ScheduleEditor /></ViewBoundary>
+      <div className="screen">
+        {full && shown('header') ? (
+          <header className="top">
+            <h1>Swarm Playground</h1>
+            {shown('bar') && <RunButtons />}
+            <ViewButtons />
+            <BackendBadge />
+            {guarded('Video export', <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />)}
+          </header>
+        ) : (
+          shown('bar') && (
+            <div className="stage-bar" data-testid="stage-bar">
+              <RunButtons />
+              {view.embed && (
+                <a className="open-full" href={fullAppLink()} target="_blank" rel="noopener">
+                  Open in Swarm Playground
+                </a>
+              )}
+            </div>
+          )
+        )}
+        <Notices />
+        <SessionNotices />
+        <SettingsWarnings />
+        {guarded('Replay bar', <ReplayBar />)}
+        <div className="stage-wrap">
+          {view.lesson !== null && full && guarded('Lesson', <Lesson />)}
+          <div className="stage" data-testid="stage">
+            {shown('countdown') && guarded('Countdown', <Countdown />)}
+            {shown('curve') && guarded('Training curves', <Curves />)}
+            {shown('dm') && guarded('Message graph', <DmGraph />)}
+            {shown('swimlanes') && guarded('Swimlanes', <Swimlanes />)}
+            {shown('board') && guarded('Message board', <MessageBoard />)}
+          </div>
         </div>
       </div>
-      <ViewBoundary name="Work curves" resetKey={replayRun}><WorkCurves /></ViewBoundary>
-      <ViewBoundary name="Swimlanes" resetKey={replayRun}><Swimlanes /></ViewBoundary>
-      <ViewBoundary name="Module bars" resetKey={replayRun}><ModuleBars /></ViewBoundary>
-      <div className="grid">
-        <ViewBoundary name="Message graph" resetKey={replayRun}><DmGraph /></ViewBoundary>
-        <ViewBoundary name="Message board" resetKey={replayRun}><MessageBoard /></ViewBoundary>
-      </div>
-      <ViewBoundary name="Organisations" resetKey={replayRun}><OrganisationsPanel /></ViewBoundary>
-      <ViewBoundary name="Run library" resetKey={replayRun}><RunLibraryPanel /></ViewBoundary>
+      {full && (
+        <>
+          <Drawer>
+            {shown('controls') && guarded('Controls', <Controls />)}
+            {shown('schedule') && guarded('Deadline schedule', <ScheduleEditor />)}
+            {shown('ablations') && guarded('Ablations', <AblationsPanel />)}
+            {shown('settings') && guarded('Settings', <SettingsPanel />)}
+          </Drawer>
+          <div className="details" data-testid="details">
+            <p className="lede">
+              A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit, so they have to discover division of labour and when handing work over is worth a minute.
+            </p>
+            {shown('work') && guarded('Work curves', <WorkCurves />)}
+            {shown('modules') && guarded('Module bars', <ModuleBars />)}
+            {shown('organisations') && guarded('Organisations', <OrganisationsPanel />)}
+            {shown('library') && guarded('Run library', <RunLibraryPanel />)}
+          </div>
+        </>
+      )}
     </main>
   );
 }

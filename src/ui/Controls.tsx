@@ -9,12 +9,10 @@ import { StructurePicker } from './StructurePicker';
 
 const agentsField = SCHEMA.agents as { min: number; max: number };
 
-/** Play / pause / step / reset and the main settings of the run. */
-export function Controls() {
+/** Play / pause / step / reset, live views, the run's state and Copy link: the stage's compact bar. */
+export function RunButtons() {
   const controls = useApp(selectActions);
-  const c = useApp(selectConfig);
   const state = useApp(selectRunState);
-  const choice = useApp((s) => s.backendChoice);
   const live = useApp((s) => s.live);
   const running = state === 'running';
   const replaying = useApp((s) => s.replay !== null);
@@ -31,32 +29,42 @@ export function Controls() {
     );
   };
   return (
-    <section className="panel controls" aria-label="Training controls">
-      <div className="buttons">
-        <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
-          {running ? 'Pause' : 'Train'}
-        </button>
-        <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
-          Step
-        </button>
-        <button type="button" onClick={controls.reset} data-testid="reset">
-          Reset
-        </button>
-        <label className="toggle" title="Off: train at full speed; the views catch up when you pause or switch back on">
-          <input type="checkbox" checked={live} onChange={(e) => controls.setLive(e.currentTarget.checked)} data-testid="live" /> live views
-        </label>
-        <span className={`state state-${state}`} role="status" data-testid="run-state">
-          {state}
+    <div className="buttons" role="group" aria-label="Training">
+      <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
+        {running ? 'Pause' : 'Train'}
+      </button>
+      <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
+        Step
+      </button>
+      <button type="button" onClick={controls.reset} data-testid="reset">
+        Reset
+      </button>
+      <label className="toggle" title="Off: train at full speed; the views catch up when you pause or switch back on">
+        <input type="checkbox" checked={live} onChange={(e) => controls.setLive(e.currentTarget.checked)} data-testid="live" /> live views
+      </label>
+      <span className={`state state-${state}`} role="status" data-testid="run-state">
+        {state}
+      </span>
+      <button type="button" onClick={copyLink} title="Copy a link that opens the app with these settings and seed" data-testid="copy-link">
+        Copy link
+      </button>
+      {copied && (
+        <span className="copied" role="status" data-testid="copy-status">
+          {copied}
         </span>
-        <button type="button" onClick={copyLink} title="Copy a link that opens the app with these settings and seed" data-testid="copy-link">
-          Copy link
-        </button>
-        {copied && (
-          <span className="copied" role="status" data-testid="copy-status">
-            {copied}
-          </span>
-        )}
-      </div>
+      )}
+    </div>
+  );
+}
+
+/** The main settings of the run: task family, agents, advantage, seed, backend and structure. */
+export function Controls() {
+  const controls = useApp(selectActions);
+  const c = useApp(selectConfig);
+  const choice = useApp((s) => s.backendChoice);
+  return (
+    <section className="panel controls" aria-labelledby="controls-title" data-testid="controls">
+      <h2 id="controls-title">Settings of the run</h2>
       <div className="settings">
         <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure(familyChange(c, family))} />
         <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />

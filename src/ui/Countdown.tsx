@@ -3,6 +3,7 @@ import { selectConfig, selectLast, useApp } from '../store/store';
 import type { StructureInfo } from '../core/runFile';
 import { Explain } from './Explain';
 import { completionsByMinute, episodeSummary, scheduleStatus } from './feed';
+import { placeLabels, textWidth } from './geometry';
 import { PlaybackControls } from './PlaybackControls';
 import { useFrame } from './usePlayback';
 import './board.css';
@@ -27,7 +28,10 @@ export function structureLine(st: StructureInfo, tick: number, budget: number): 
 export function Countdown() {
   const last = useApp(selectLast);
   const frame = useFrame();
-  const config = useApp(selectConfig);
+  const liveConfig = useApp(selectConfig);
+  // In a replay the schedule is the recorded run's, not the live settings'.
+  const recorded = useApp((s) => s.replay?.run.config);
+  const config = recorded ?? liveConfig;
   if (!last || !frame) {
     return (
       <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
@@ -53,11 +57,14 @@ export function Countdown() {
   const width = 340;
   const left = 8;
   const right = width - 8;
-  const height = 58;
-  const barY = 18;
+  const height = 66;
+  const barY = 26;
   const barH = 14;
   const x = scaleLinear().domain([0, tmax]).range([left, right]);
   const ticks = x.ticks(Math.min(tmax, 12)).filter((v) => Number.isInteger(v));
+  // Labels of modules finishing close together go on a second row, or (if that is full too) only in the mark's tooltip.
+  const completed = completionsByMinute(s.completions).map((c) => ({ minute: c.minute, text: `✓${c.modules.join(',')}`, title: `${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}` }));
+  const lanes = placeLabels(completed.map((c) => ({ x: x(c.minute), width: textWidth(c.text, 10) })), 2);
 
   return (
     <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
@@ -81,13 +88,17 @@ export function Countdown() {
             </text>
           </g>
         ))}
-        {completionsByMinute(s.completions).map((c) => (
+        {completed.map((c, i) => (
           <g key={c.minute}>
-            <line className="clock-mark" x1={x(c.minute)} x2={x(c.minute)} y1={barY - 2} y2={barY + barH + 2} />
-            <text className="tick" x={x(c.minute)} y={barY - 5} textAnchor="middle">
-              ✓{c.modules.join(',')}
-              <title>{`${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}`}</title>
-            </text>
+            <line className="clock-mark" x1={x(c.minute)} x2={x(c.minute)} y1={barY - 2} y2={barY + barH + 2}>
+              <title>{c.title}</title>
+            </line>
+            {lanes[i] >= 0 && (
+              <text className="tick" x={x(c.minute)} y={barY - 5 - 10 * lanes[i]} textAnchor="middle" data-testid="clock-label">
+                {c.text}
+                <title>{c.title}</title>
+              </text>
+            )}
           </g>
         ))}
         <line className="clock-deadline" x1={x(tmax)} x2={x(tmax)} y1={barY - 4} y2={barY + barH + 4} />

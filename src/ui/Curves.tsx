@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
 import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
@@ -8,7 +8,32 @@ import { runLibrary } from '../store/runLibrary';
 import { ChunkedPath } from './ChunkedPath';
 import { Explain } from './Explain';
 import { TrainingRate } from './TrainingRate';
-import { CHART, chartScales, seriesPath } from './geometry';
+import { useBoxSize } from './useBoxSize';
+import { chartScales, placeLabels, seriesPath, textWidth, type Frame } from './geometry';
+import { markerIndex, phaseMarkers, recordedMarkers, type CurveMarker } from '../store/markers';
+import type { CurveView } from '../store/view';
+
+/** The curve's margins: room on the left and below for the axis titles, above for the markers' labels. */
+const MARGIN: Frame['margin'] = { top: 30, right: 16, bottom: 38, left: 54 };
+/** The size drawn before the box is measured (and the least it is drawn at). */
+const INITIAL = { width: 640, height: 224 };
+const MIN = { width: 320, height: 150 };
+
+/** The value plotted for a return at a deadline: itself, or its lead over the scripted organisation there. */
+function plotted(view: CurveView, value: number, scripted: number | undefined): number | null {
+  if (view === 'return') return value;
+  return scripted === undefined ? null : value - scripted;
+}
+
+/** The markers on screen: the live run's setting changes (or the replayed run's recorded ones) and its phase changes. */
+function useMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
+  const live = useApp((s) => s.liveMarkers);
+  const replay = useApp(selectReplay);
+  return useMemo(() => {
+    const settings = replay ? recordedMarkers(replay.run.config, replay.run.configChanges) : live;
+    return [...phaseMarkers(metrics), ...settings].sort((a, b) => a.update - b.update);
+  }, [live, replay, metrics]);
+}
 
 const REFS: { key: keyof References; label: string; className: string }[] = [
   { key: 'scripted', label: 'scripted organisation', className: 'ref-scripted' },
@@ -44,6 +69,14 @@ async function chooseOverlay(id: number | null): Promise<void> {
   }
 }
 
+/** What the curve says, for screen readers: the update shown and every marker's change. */
+function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
+  if (!shown) return 'No updates yet';
+  const lead = ref ? `, ${(shown.ret - ref.scripted >= 0 ? '+' : '') + (shown.ret - ref.scripted).toFixed(2)} against the scripted organisation` : '';
+  const head = relative ? `After update ${shown.update + 1} the swarm's return is ${shown.ret.toFixed(2)}${lead}` : `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}${lead}`;
+  return marks.length ? `${head}. Marked: ${marks.map((m) => `update ${m.update + 1}, ${m.label}`).join('; ')}.` : head;
+}
+
 /** Return at the deadline per update, with the reference organisations at each update's deadline. */
 export function Curves() {
   const metrics = useApp(selectMetrics);
@@ -54,17 +87,33 @@ export function Curves() {
   const runs = useApp(selectRuns);
   const ablations = activeAblations(config);
   const [hover, setHover] = useState<number | null>(null);
+  const view = useApp((s) => s.view.curve);
+  const setView = useApp((s) => s.setView);
+  const markers = useMarkers(metrics);
+  // Drawn in the box's own pixels, so the numbers keep their size however the stage stretches the chart.
+  const [box, boxRef] = useBoxSize<SVGSVGElement>(INITIAL);
+  const FRAME: Frame = { width: Math.max(MIN.width, box.width), height: Math.max(MIN.height, box.height), margin: MARGIN };
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
-  const { x, y } = chartScales(CHART, total, 0, 1);
-  const ret = metrics.map((m, i): [number, number] => [i, m.ret]);
-  const overlayPath = overlay ? seriesPath(overlay.metrics.map((m, i) => [i, m.ret]), x, y) : null;
-  const refPaths = REFS.map((r) => ({
-    ...r,
-    points: metrics.flatMap((m, i): [number, number][] => (refs[m.tmax] ? [[i, refs[m.tmax][r.key]]] : [])),
-  }));
+  const relative = view === 'relative';
+  const points = (get: (m: UpdateMetrics) => number | undefined, ms: readonly UpdateMetrics[]): [number, number][] =>
+    ms.flatMap((m, i): [number, number][] => {
+      const v = get(m);
+      const p = v === undefined ? null : plotted(view, v, refs[m.tmax]?.scripted);
+      return p === null ? [] : [[i, p]];
+    });
+  const retPts = points((m) => m.ret, metrics);
+  const refPts = REFS.map((r) => ({ ...r, pts: points((m) => refs[m.tmax]?.[r.key], metrics) }));
+  const lows = [...retPts, ...refPts.flatMap((r) => r.pts)].map((p) => p[1]);
+  const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...lows) : 0, relative ? Math.max(0.1, ...lows) : 1);
+  const overlayPath = overlay && !relative ? seriesPath(overlay.metrics.map((m, i) => [i, m.ret]), x, y) : null;
+  const refPaths = refPts;
+  const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
+  const markLanes = placeLabels(placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })), 2);
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
-  const marked = hover ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
+  // A hovered update the run no longer has (the metrics changed under a still pointer) counts as none.
+  const hovered = hover !== null && hover < metrics.length ? hover : null;
+  const marked = hovered ?? (replay ? Math.min(replay.index, metrics.length - 1) : null);
   const shown: UpdateMetrics | undefined = marked !== null ? metrics[marked] : metrics[metrics.length - 1];
   const ref = shown ? refs[shown.tmax] : undefined;
 
@@ -74,37 +123,65 @@ export function Curves() {
         Training curve <Explain>Each point is one update: the share of tests the swarm passed by the deadline, averaged over that update's rollouts. The dashed lines are what the scripted organisation, best-of-N and a single agent reach at the same deadline. Early on the swarm is below the single agent; watch it climb past best-of-N as it learns to split the work and hand interfaces over.</Explain>
       </h2>
       <svg
-        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+        ref={boxRef}
+        viewBox={`0 0 ${FRAME.width} ${FRAME.height}`}
         role="img"
-        aria-label={shown ? `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}` : 'No updates yet'}
+        aria-label={curveLabel(shown, ref, relative, placed)}
+        data-testid="curve-svg"
         onMouseMove={(e) => {
           const box = e.currentTarget.getBoundingClientRect();
-          const u = Math.round(x.invert(((e.clientX - box.left) / box.width) * CHART.width));
+          const u = Math.round(x.invert(((e.clientX - box.left) / box.width) * FRAME.width));
           setHover(metrics.length ? Math.min(metrics.length - 1, Math.max(0, u)) : null);
         }}
         onMouseLeave={() => setHover(null)}
       >
-        {y.ticks(5).map((t) => (
+        {y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40)))).map((t) => (
           <g key={t}>
-            <line className="grid" x1={CHART.margin.left} x2={CHART.width - CHART.margin.right} y1={y(t)} y2={y(t)} />
-            <text className="tick" x={CHART.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+            <line className={t === 0 && relative ? 'grid zero' : 'grid'} x1={FRAME.margin.left} x2={FRAME.width - FRAME.margin.right} y1={y(t)} y2={y(t)} />
+            <text className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+              {relative && t > 0 ? '+' : ''}
               {t.toFixed(1)}
             </text>
           </g>
         ))}
-        {x.ticks(6).map((t) => (
-          <text key={t} className="tick" x={x(t)} y={CHART.height - 8} textAnchor="middle">
+        {x.ticks(Math.max(2, Math.floor(FRAME.width / 90))).map((t) => (
+          <text key={t} className="tick" x={x(t)} y={FRAME.height - FRAME.margin.bottom + 14} textAnchor="middle">
             {t}
           </text>
         ))}
+        <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 4} textAnchor="middle">
+          update
+        </text>
+        <text className="axis-title" transform={`translate(13 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
+          {FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
+        </text>
+        {placed.map((m, k) => (
+          <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
+            <line x1={x(m.i)} x2={x(m.i)} y1={markLanes[k] === 1 ? 14 : 24} y2={FRAME.height - FRAME.margin.bottom} />
+            {markLanes[k] >= 0 && (
+              <text className="marker-label" x={x(m.i)} y={markLanes[k] === 1 ? 10 : 20} textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}>
+                {m.label}
+              </text>
+            )}
+            <title>{`update ${m.update + 1}: ${m.label}`}</title>
+          </g>
+        ))}
         {refPaths.map((r) => (
-          <ChunkedPath key={r.key} className={`ref ${r.className}`} points={r.points} x={x} y={y} />
+          <ChunkedPath key={r.key} className={`ref ${r.className}`} points={r.pts} x={x} y={y} />
         ))}
         {overlayPath && <path className="series-overlay" d={overlayPath} data-testid="overlay-path" />}
-        <ChunkedPath className="series-return" points={ret} x={x} y={y} testId="return-path" />
-        {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={CHART.margin.top} y2={CHART.height - CHART.margin.bottom} data-testid="curve-cursor" />}
+        <ChunkedPath className="series-return" points={retPts} x={x} y={y} testId="return-path" />
+        {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />}
       </svg>
       <div className="curve-compare">
+        <div className="curve-view" role="group" aria-label="What the curve shows">
+          <button type="button" aria-pressed={!relative} onClick={() => setView({ curve: 'return' })} data-testid="curve-return">
+            return
+          </button>
+          <button type="button" aria-pressed={relative} onClick={() => setView({ curve: 'relative' })} title="The swarm's return minus the scripted organisation's at the same deadline: a longer deadline raises both, so it does not look like learning" data-testid="curve-relative">
+            vs scripted organisation
+          </button>
+        </div>
         {ablations.length > 0 && (
           <span className="ablation-badge" data-testid="ablation-badge">
             ablations on: {ablations.join('; ')}
@@ -145,19 +222,19 @@ export function Curves() {
             <dd>{ref ? ref[r.key].toFixed(3) : '–'}</dd>
           </div>
         ))}
-        <div>
+        <div className="readout-extra">
           <dt>messages / episode</dt>
           <dd>{shown ? shown.messages.toFixed(1) : '–'}</dd>
         </div>
-        <div>
+        <div className="readout-extra">
           <dt>handoffs</dt>
           <dd>{shown ? shown.handoffs.toFixed(1) : '–'}</dd>
         </div>
-        <div>
+        <div className="readout-extra">
           <dt>duplicate work</dt>
           <dd>{shown ? shown.duplicate.toFixed(1) : '–'}</dd>
         </div>
-        <div>
+        <div className="readout-extra">
           <dt>blocked work</dt>
           <dd>{shown ? shown.blocked.toFixed(1) : '–'}</dd>
         </div>

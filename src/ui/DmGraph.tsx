@@ -1,38 +1,51 @@
 import { scaleLinear } from 'd3';
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraph';
 import { Explain } from './Explain';
-import { TravellingDots } from './TravellingDots';
 import './dmGraph.css';
 
-const WIDTH = 640;
-const HEIGHT = 380;
+const WIDTH = 480;
+/** The box's height over its width: from the panel's shape on the stage (in steps, so a resize does not lay out at every pixel). */
+const ASPECTS = { min: 0.45, max: 1.1, initial: 0.7, step: 0.05 };
+
+/** The aspect step nearest to a box of width w and height h. */
+function aspectOf(w: number, h: number): number {
+  if (!(w > 0) || !(h > 0)) return ASPECTS.initial;
+  const r = Math.min(ASPECTS.max, Math.max(ASPECTS.min, h / w));
+  return Math.round(r / ASPECTS.step) * ASPECTS.step;
+}
+
+/** Follows the shape of the graph's box (on the stage its height comes from the layout, not from the viewBox). */
+function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
+  const [aspect, setAspect] = useState(ASPECTS.initial);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback((el: SVGSVGElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(([entry]) => {
+      const next = aspectOf(entry.contentRect.width, entry.contentRect.height);
+      setAspect((a) => (Math.abs(a - next) > 1e-9 ? next : a));
+    });
+    observer.current.observe(el);
+  }, []);
+  return [aspect, ref];
+}
 /** Most recent DMs drawn as travelling dots (the rest would only add clutter). */
 const MAX_DOTS = 24;
 
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-function subscribeReducedMotion(onChange: () => void): () => void {
-  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-  const mq = window.matchMedia(REDUCED_MOTION);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && !!window.matchMedia && window.matchMedia(REDUCED_MOTION).matches;
-}
-
-/** Whether the user asked for reduced motion (kept up to date when the setting changes). */
-function useReducedMotion(): boolean {
-  return useSyncExternalStore(subscribeReducedMotion, prefersReducedMotion, () => true);
-}
-
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Moving dots are messages from the three minutes before the playback clock. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+
+const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
+
+function orderTitle(o: StructureLink): string {
+  if (o.kind === 'assign') return `agent ${o.from} assigned module${o.modules.length > 1 ? 's' : ''} ${o.modules.join(', ')} to agent ${o.to}`;
+  return `agent ${o.from} ${o.kind === 'hire' ? 'hired' : 'fired'} agent ${o.to}${o.count > 1 ? ` ${o.count} times` : ''}`;
+}
 
 /** Force-layout ticks from scratch, and from the previous episode's layout. */
 const COLD_TICKS = 150;
@@ -50,9 +63,11 @@ interface GraphShape {
   radii: number[];
   /** Island of every agent (islands structure), else undefined. */
   groups?: number[];
+  /** Height of the layout box (its width is WIDTH). */
+  height: number;
 }
 
-function graphShape(episode: UpdateMessage): GraphShape {
+function graphShape(episode: UpdateMessage, height: number): GraphShape {
   const events = episode.events;
   const groups = episode.structure?.islandOf;
   const agents = Math.max(1, groups?.length ?? 0, ...events.map((e) => Math.max(e.agent, e.target) + 1));
@@ -60,13 +75,13 @@ function graphShape(episode: UpdateMessage): GraphShape {
   const boardAgents = boardLinks(events, agents).map((b) => b.agent);
   const radii = sentCounts(events, agents).map(nodeRadius);
   // Who talks to whom, counts on a log scale, node sizes: mostly unchanged between updates.
-  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}`;
-  return { key, agents, edges, boardAgents, radii, groups };
+  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}|${height}`;
+  return { key, agents, edges, boardAgents, radii, groups, height };
 }
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
 function layOut(shape: GraphShape, from: GraphLayout | null): GraphLayout {
-  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
+  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
   if (layoutCache.size >= 64) layoutCache.clear();
   layoutCache.set(shape.key, laid);
   return laid;
@@ -93,12 +108,12 @@ export function DmGraph() {
   const episode = frame?.episode ?? null;
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
-  const reducedMotion = useReducedMotion();
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
-  const svgRef = useRef<SVGSVGElement>(null);
 
   // The layout comes from the whole episode, so nodes stay put while the playback clock runs.
-  const shape = useMemo(() => (episode ? graphShape(episode) : null), [episode]);
+  const [aspect, boxRef] = useBoxAspect();
+  const height = Math.round(WIDTH * aspect);
+  const shape = useMemo(() => (episode ? graphShape(episode, height) : null), [episode, height]);
   const previous = useRef<GraphLayout | null>(null);
   const [, laidOut] = useState(0);
   const cached = shape ? layoutCache.get(shape.key) : undefined;
@@ -107,7 +122,7 @@ export function DmGraph() {
   // two never add up to one long task. Until it is done the previous layout serves (or, for the first
   // episode or a new agent count, the agents on a circle). A later layout starts warm from the last
   // one: fewer ticks, and agents stay where the eye left them.
-  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, HEIGHT, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
+  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
     const timer = setTimeout(() => {
@@ -130,7 +145,8 @@ export function DmGraph() {
     const board = boardLinks(frame.events, agents);
     const radii = sent.map(nodeRadius);
     const recent = recentDms(frame.events, agents, 3).slice(-MAX_DOTS);
-    return { agents, edges, sent, board, radii, layout: laid, recent };
+    const orders = structureLinks(frame.events, agents);
+    return { agents, edges, sent, board, radii, layout: laid, recent, orders };
   }, [frame, placed]);
 
   if (!graph) {
@@ -142,7 +158,9 @@ export function DmGraph() {
     );
   }
 
-  const { agents, edges, sent, board, radii, layout, recent } = graph;
+  const { agents, edges, sent, board, radii, layout, recent, orders } = graph;
+  const lastMinute = recent.reduce((t, m) => Math.max(t, m.t), 0);
+  const orderKinds = [...new Set(orders.map((o) => o.kind))];
   const boardPos = layout.board;
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
   const width = scaleLinear().domain([1, Math.max(2, maxCount)]).range([1.5, 10]).clamp(true);
@@ -163,9 +181,9 @@ export function DmGraph() {
       <h2 id="dm-title">
         Direct messages <Explain>{EXPLAIN}</Explain>
       </h2>
-      <svg ref={svgRef} className="dm-graph" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
+      <svg ref={boxRef} className="dm-graph" viewBox={`0 0 ${WIDTH} ${height}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
         <defs>
-          {(['useful', 'plain'] as const).map((k) => (
+          {(['useful', 'plain', 'hire', 'fire', 'assign'] as const).map((k) => (
             <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" />
             </marker>
@@ -210,12 +228,25 @@ export function DmGraph() {
           );
         })}
 
-        {reducedMotion &&
-          recent.map((m, i) => {
-            // No motion: a still dot two thirds of the way towards the recipient.
-            const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
-            return <circle key={`d${i}`} className={`dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`} r={3} cx={s.x1 + (2 / 3) * (s.x2 - s.x1)} cy={s.y1 + (2 / 3) * (s.y2 - s.y1)} />;
-          })}
+        {orders.map((o) => {
+          // Offset sideways, so an order and a DM between the same pair stay apart.
+          const s = edgeSegment(layout.nodes[o.from], layout.nodes[o.to], radii[o.from], radii[o.to], o.kind === 'fire' ? -7 : 7, 3);
+          return (
+            <line key={`o${o.kind}${o.from}-${o.to}`} className={`dm-order ${o.kind}${touches(o.from, o.to) ? '' : ' faded'}`} markerEnd={`url(#${uid}-arrow-${o.kind})`} data-testid={`dm-order-${o.kind}`} {...s}>
+              <title>{orderTitle(o)}</title>
+            </line>
+          );
+        })}
+
+        {recent.map((m, i) => {
+          // Dots step along their edge with the playback clock (a third of the way per minute), not by
+          // a running animation: on the stage the graph is always in sight, and a per-frame animation
+          // there takes CPU from training.
+          const s = edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]);
+          const cls = `dm-dot ${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`;
+          const f = Math.min(0.85, 0.25 + 0.3 * Math.max(0, lastMinute - m.t));
+          return <circle key={`d${i}`} className={cls} r={3.5} cx={s.x1 + f * (s.x2 - s.x1)} cy={s.y1 + f * (s.y2 - s.y1)} />;
+        })}
 
         {boardPos && (
           <g className={`dm-board${selected === null || board.some((b) => b.agent === selected) ? '' : ' faded'}`} transform={`translate(${boardPos.x},${boardPos.y})`}>
@@ -246,29 +277,22 @@ export function DmGraph() {
           </g>
         ))}
       </svg>
-      {!reducedMotion && (
-        <TravellingDots
-          over={svgRef}
-          width={WIDTH}
-          height={HEIGHT}
-          dots={recent.map((m, i) => ({
-            key: `d${i}`,
-            ...edgeSegment(layout.nodes[m.from], layout.nodes[m.to], radii[m.from], radii[m.to]),
-            className: `${m.useful ? 'useful' : 'plain'}${touches(m.from, m.to) ? '' : ' faded'}`,
-          }))}
-        />
-      )}
       <ul className="legend">
         <li>
-          <span className="dm-key useful" /> handoff that unblocked someone
+          <span className="dm-key useful" /> handoff (unblocked someone)
         </li>
         <li>
-          <span className="dm-key plain" /> other messages
+          <span className="dm-key plain" /> other message
         </li>
         <li>
-          <span className="dm-key board" /> posted to / read the board
+          <span className="dm-key board" /> board post / read
         </li>
-        <li>line width: messages between the pair; circle size: messages sent</li>
+        {orderKinds.map((k) => (
+          <li key={k}>
+            <span className={`dm-key ${k}`} /> {ORDER_LEGEND[k]}
+          </li>
+        ))}
+        <li className="legend-extra">line width: messages between the pair; circle size: messages sent</li>
       </ul>
     </section>
   );

@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
 import { selectConfig, selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
-import { agentColour, feedRows, rowsForAgent, type FeedRow } from './feed';
+import { feedRows, rowsForAgent, type FeedRow } from './feed';
 import { SelectField } from './Fields';
 import { useFrame } from './usePlayback';
 import './board.css';
@@ -14,8 +14,8 @@ const Row = memo(function Row({ r }: { r: FeedRow }) {
     <li className={`board-row board-${r.kind}${r.useful ? ' useful' : ''}`}>
       <span className="board-stamp">{r.stamp}</span>
       <span className="board-author">
-        <span className="swatch" style={{ background: agentColour(r.agent) }} aria-hidden="true" />
-        agent {r.agent}
+        {/* Agents are numbered badges, not colours: colours in the swimlanes mean actions. */}
+        agent <span className="agent-badge">{r.agent}</span>
       </span>
       <span className="board-text">{r.text}</span>
     </li>

@@ -15,9 +15,9 @@ export function ReplayBar() {
   const seek = useApp((s) => s.seekUpdate);
   const bar = useRef<HTMLElement>(null);
   const opened = replay?.run;
-  // A replay opened from the library (further down the page) brings the replay bar into view.
+  // A replay opened from the library (further down the page) brings the stage, replay bar on top, into view.
   useEffect(() => {
-    if (opened) bar.current?.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    if (opened) (bar.current?.closest('.screen') ?? bar.current)?.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
   }, [opened]);
   if (!replay) return null;
   const { run, index, id } = replay;

@@ -6,7 +6,13 @@ import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 
-const FRAME: Frame = { width: 320, height: 160, margin: { top: 10, right: 10, bottom: 24, left: 34 } };
+const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bottom: 34, left: 44 } };
+
+/** What the schedule does, in words, for screen readers. */
+export function scheduleLabel(start: number, end: number, updates: number): string {
+  const how = start === end ? `is fixed at ${end} minutes` : start < end ? `grows from ${start} to ${end} minutes` : `shrinks from ${start} to ${end} minutes`;
+  return `The deadline ${how} over ${updates} updates`;
+}
 
 function Slider({ label, value, min, max, onChange, testId }: { label: string; value: number; min: number; max: number; onChange: (v: number) => void; testId: string }) {
   return (
@@ -25,7 +31,10 @@ export function ScheduleEditor() {
   const c = useApp(selectConfig);
   const done = useApp(selectMetrics).filter((m) => m.phase === 'rlcr').length;
   const pts = scheduleSeries(c);
-  const { x, y } = chartScales(FRAME, c.updates, 0, Math.max(c.tmaxStart, c.tmaxEnd));
+  // Headroom above the longest deadline, so its line and its number are never at the edge.
+  const top = Math.max(c.tmaxStart, c.tmaxEnd);
+  const { x, y } = chartScales(FRAME, c.updates, 0, top * 1.12);
+  const yTicks = [...new Set([...y.ticks(4).filter((t) => Math.abs(y(t) - y(top)) > 12), top])];
   // The sliders reach at least an hour, twice the family's calibrated final deadline (160 min on the
   // long families), and always the current values.
   const maxT = Math.min((SCHEMA.tmaxEnd as { max: number }).max, Math.max(60, 2 * calibratedSchedule(c.family).end, c.tmaxStart, c.tmaxEnd));
@@ -34,14 +43,25 @@ export function ScheduleEditor() {
       <h2 id="schedule-title">
         Deadline schedule <Explain>The deadline Tmax is the only time pressure. It starts short, so the swarm first learns quick wins, and grows over training, so longer coordination (finish a module, hand its interface over, let the next agent build on it) starts to pay. Drag the sliders: the running trainer uses the new deadline from its next update.</Explain>
       </h2>
-      <svg viewBox={`0 0 ${FRAME.width} ${FRAME.height}`} role="img" aria-label={`Deadline grows from ${c.tmaxStart} to ${c.tmaxEnd} minutes`}>
-        {y.ticks(4).map((t) => (
-          <text key={t} className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+      <svg viewBox={`0 0 ${FRAME.width} ${FRAME.height}`} role="img" aria-label={scheduleLabel(c.tmaxStart, c.tmaxEnd, c.updates)} data-testid="schedule-chart">
+        {yTicks.map((t) => (
+          <g key={t}>
+            <line className="grid" x1={FRAME.margin.left} x2={FRAME.width - FRAME.margin.right} y1={y(t)} y2={y(t)} />
+            <text className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
+              {t}
+            </text>
+          </g>
+        ))}
+        {x.ticks(5).map((t) => (
+          <text key={t} className="tick" x={x(t)} y={FRAME.height - FRAME.margin.bottom + 13} textAnchor="middle" data-testid="schedule-x-tick">
             {t}
           </text>
         ))}
-        <text className="tick" x={FRAME.width - FRAME.margin.right} y={FRAME.height - 6} textAnchor="end">
-          updates
+        <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 3} textAnchor="middle">
+          RLCR update
+        </text>
+        <text className="axis-title" transform={`translate(11 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
+          deadline (min)
         </text>
         <path className="series-schedule" d={seriesPath(pts, x, y)} data-testid="schedule-path" />
         {done > 0 && <line className="cursor" x1={x(Math.min(done, c.updates - 1))} x2={x(Math.min(done, c.updates - 1))} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="schedule-marker" />}

@@ -7,7 +7,9 @@ import { memo, useMemo } from 'react';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { Explain } from './Explain';
 import { completionsByMinute } from './feed';
+import { placeLabels, textWidth } from './geometry';
 import { useFrame } from './usePlayback';
+import { useBoxSize } from './useBoxSize';
 
 /** Okabe-Ito based colours per action kind, readable with colour-vision deficiencies. */
 export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
@@ -22,8 +24,8 @@ export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
   idle: 'transparent',
   // Structures only (CEO, orchestrator): drawn darker than the kinds above, labelled with the target.
   assign: '#005a3c',
-  hire: '#3d2b7a',
-  fire: '#7a2e00',
+  hire: '#6a51c9',
+  fire: '#b84a00',
 };
 
 const LEGEND: Exclude<EventKind, 'complete'>[] = ['work', 'dm', 'post', 'read', 'claim', 'collide', 'blocked', 'wasted', 'idle'];
@@ -102,6 +104,8 @@ export function Swimlanes() {
   const tick = frame?.tick ?? 0;
   // Under the CEO structure agents who were never hired still get a (blank) lane.
   const swarmSize = useApp((s) => (s.replay ? s.replay.run.config.agents : s.config.agents));
+  // Drawn in its box's pixels: on the stage the lanes grow to the box's height, and the labels keep their size.
+  const [box, boxRef] = useBoxSize<SVGSVGElement>({ width: 640, height: 166 });
   if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -113,22 +117,24 @@ export function Swimlanes() {
   const { length } = frame;
   const st = frame.episode.structure;
   const { agents, minutes } = laneExtent(frame.episode.events, frame.episode.metrics.tmax, st, swarmSize);
-  const width = 640;
+  const width = Math.max(320, box.width);
   const left = st ? 96 : 56;
-  const rowH = 18;
   const heads = st?.headCount;
+  const rowH = Math.min(24, Math.max(12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
   const headsY = agents * rowH + 4;
   const height = agents * rowH + 22 + (heads ? rowH : 0);
   const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
   const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
   const completes = completionsByMinute(frame.events.filter((e) => e.kind === 'complete').map((e) => ({ minute: e.t, module: e.module })));
+  // One row of labels under the lanes: a label that would overlap the one before is left out.
+  const doneLanes = placeLabels(completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, 10) })), 1);
   const toggle = (a: number) => select(selected === a ? null : a);
   return (
     <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
       <h2 id="lanes-title">
         What each agent did <Explain>One row per agent, one box per minute of one rollout from the latest update, filling in as the clock runs. Blue boxes are work (the number is the module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes. Click an agent's name to highlight it everywhere.</Explain>
       </h2>
-      <svg viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
+      <svg ref={boxRef} viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
         {Array.from({ length: agents }, (_, a) => (
           <g key={a} className={selected === a ? 'lane selected' : 'lane'}>
             <text
@@ -170,11 +176,14 @@ export function Swimlanes() {
           </g>
         )}
         {tick < length && <line className="clock-now" x1={clockX} x2={clockX} y1={0} y2={agents * rowH} data-testid="lanes-clock" />}
-        {completes.map((c) => (
-          <text key={c.minute} className="tick" x={(x(c.minute) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
-            ✓{c.modules.join(',')}
-          </text>
-        ))}
+        {completes.map((c, i) =>
+          doneLanes[i] < 0 ? null : (
+            <text key={c.minute} className="tick" x={(x(c.minute) ?? 0) + x.bandwidth() / 2} y={height - 6} textAnchor="middle">
+              ✓{c.modules.join(',')}
+              <title>{`${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished in minute ${c.minute}`}</title>
+            </text>
+          ),
+        )}
       </svg>
       <ul className="legend">
         {[...LEGEND, ...STRUCTURE_KINDS.filter((k) => byMinute.some((m) => m.some((c) => c.kind === k)))].map((k) => (

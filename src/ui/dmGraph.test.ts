@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SimEvent } from '../sim/events';
-import { aggregateDms, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts } from './dmGraph';
+import { aggregateDms, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraph';
 
 const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
 const ev = (t: number, agent: number, kind: SimEvent['kind']): SimEvent => ({ t, agent, kind, module: -1, target: -1, useful: false });
@@ -151,5 +151,27 @@ describe('DmGraph render', () => {
     expect(html).toContain('>board<');
     // Nothing is recent (the episode ends at minute 9), and server rendering assumes reduced motion.
     expect(html).not.toContain('animateMotion');
+  });
+});
+
+describe('structureLinks', () => {
+  const ev = (t: number, agent: number, kind: 'hire' | 'fire' | 'assign' | 'dm', target: number, module = -1) => ({ t, agent, kind, module, target, useful: true });
+  it('collects hires, fires and assignments per (agent, target, kind), with the modules assigned', () => {
+    const links = structureLinks([ev(0, 0, 'hire', 2), ev(1, 0, 'assign', 2, 4), ev(3, 0, 'assign', 2, 7), ev(5, 0, 'fire', 2), ev(5, 0, 'dm', 1), ev(6, 0, 'assign', 9, 1), ev(6, 0, 'hire', 0)], 4);
+    expect(links).toEqual([
+      { from: 0, to: 2, kind: 'assign', count: 2, modules: [4, 7] },
+      { from: 0, to: 2, kind: 'fire', count: 1, modules: [] },
+      { from: 0, to: 2, kind: 'hire', count: 1, modules: [] },
+    ]);
+  });
+});
+
+describe('layoutGraph fills its box', () => {
+  it('stretches a tight cluster over most of the panel', () => {
+    const laid = layoutGraph(8, [], 600, 420, { ticks: 150 });
+    const xs = laid.nodes.map((p) => p.x);
+    const ys = laid.nodes.map((p) => p.y);
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(0.5 * 600);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.5 * 420);
   });
 });

@@ -113,7 +113,7 @@ export function recentDms(events: readonly SimEvent[], agents: number, minutes =
 
 /** Radius of an agent node: grows with the square root of the DMs it sent. */
 export function nodeRadius(sent: number): number {
-  return 9 + Math.min(9, 1.6 * Math.sqrt(Math.max(0, sent)));
+  return 12 + Math.min(10, 1.6 * Math.sqrt(Math.max(0, sent)));
 }
 
 /** Half the side of the board's square node. */
@@ -152,8 +152,8 @@ export function groupAnchor(g: number, count: number, width: number, height: num
 /**
  * Lays out the DM graph with d3-force, run synchronously for a fixed number of ticks from positions
  * seeded on a circle by agent index, so the same input always gives the same picture and nothing
- * animates. The result is scaled down (never up) and shifted so every node, with its radius, lies
- * inside the box with `margin` to spare.
+ * animates. The result is scaled (up to MAX_FIT_SCALE times, so a tight cluster uses the panel, or
+ * down) and shifted so every node, with its radius, lies inside the box with `margin` to spare.
  */
 export function layoutGraph(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): GraphLayout {
   const n = Math.max(0, Math.floor(agents));
@@ -199,7 +199,7 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
   const ticks = options.ticks ?? 300;
   for (let i = 0; i < ticks; i++) sim.tick();
 
-  // Fit into the box: scale about the bounding box's centre (only down), then centre it.
+  // Fit into the box: scale about the bounding box's centre, then centre it.
   let x0 = Infinity;
   let x1 = -Infinity;
   let y0 = Infinity;
@@ -213,7 +213,7 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
   const maxR = Math.max(...nodes.map((d) => d.r));
   const innerW = Math.max(0, width - 2 * (margin + maxR));
   const innerH = Math.max(0, height - 2 * (margin + maxR));
-  const k = Math.min(1, x1 > x0 ? innerW / (x1 - x0) : 1, y1 > y0 ? innerH / (y1 - y0) : 1);
+  const k = Math.min(MAX_FIT_SCALE, x1 > x0 ? innerW / (x1 - x0) : 1, y1 > y0 ? innerH / (y1 - y0) : 1);
   const mx = (x0 + x1) / 2;
   const my = (y0 + y1) / 2;
   const place = (d: LayoutNode): Point => {
@@ -223,6 +223,36 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     return { x: clamp(x, Math.min(cx, margin + d.r), Math.max(cx, width - margin - d.r)), y: clamp(y, Math.min(cy, margin + d.r), Math.max(cy, height - margin - d.r)) };
   };
   return { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
+}
+
+/** Most a layout is stretched to fill its box (two or three agents should not sit in the corners). */
+export const MAX_FIT_SCALE = 2.5;
+
+/** A structure's order from agent 0 (CEO hire or fire, orchestrator assignment) to another agent. */
+export interface StructureLink {
+  from: number;
+  to: number;
+  kind: 'hire' | 'fire' | 'assign';
+  count: number;
+  /** Orchestrator: the modules assigned along this link, in order. */
+  modules: number[];
+}
+
+/** The hires, fires and assignments of an event log, one link per (agent, target, kind), sorted. */
+export function structureLinks(events: readonly SimEvent[], agents: number): StructureLink[] {
+  const byKey = new Map<string, StructureLink>();
+  for (const e of events) {
+    if ((e.kind !== 'hire' && e.kind !== 'fire' && e.kind !== 'assign') || !isAgent(e.agent, agents) || !isAgent(e.target, agents) || e.agent === e.target) continue;
+    const key = `${e.kind}:${e.agent}:${e.target}`;
+    let l = byKey.get(key);
+    if (!l) {
+      l = { from: e.agent, to: e.target, kind: e.kind, count: 0, modules: [] };
+      byKey.set(key, l);
+    }
+    l.count++;
+    if (e.kind === 'assign' && e.module >= 0) l.modules.push(e.module);
+  }
+  return [...byKey.values()].sort((a, b) => a.from - b.from || a.to - b.to || a.kind.localeCompare(b.kind));
 }
 
 function clamp(v: number, lo: number, hi: number): number {

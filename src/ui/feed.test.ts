@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EventKind, SimEvent } from '../sim/events';
-import { agentColour, completionsByMinute, episodeSummary, feedRows, minuteStamp, moduleProgress, rowsForAgent, scheduleStatus } from './feed';
+import { completionsByMinute, episodeSummary, feedRows, minuteStamp, moduleProgress, rowsForAgent, scheduleStatus } from './feed';
 
 function ev(t: number, agent: number, kind: EventKind, module = -1, target = -1, useful = false): SimEvent {
   return { t, agent, kind, module, target, useful };
@@ -61,13 +61,6 @@ describe('rowsForAgent', () => {
     expect(rowsForAgent(rows, 2).map((r) => r.text)).toEqual(['sent its interfaces to agent 2 (unblocked)', 'read the board — got an interface it needed', 'posted its interfaces (nothing new)']);
     expect(rowsForAgent(rows, 1).map((r) => `${r.agent}:${r.kind}`)).toEqual(['1:complete', '1:post', '0:dm']);
     expect(rowsForAgent(rows, 7)).toEqual([]);
-  });
-});
-
-describe('agentColour', () => {
-  it('cycles through ten colours', () => {
-    expect(agentColour(0)).toBe(agentColour(8));
-    expect(agentColour(0)).not.toBe(agentColour(1));
   });
 });
 

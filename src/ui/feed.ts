@@ -59,15 +59,6 @@ export function rowsForAgent(rows: readonly FeedRow[], agent: number | null): Fe
   return rows.filter((r) => r.agent === agent || (r.kind === 'dm' && r.target === agent));
 }
 
-/** Okabe-Ito colours (safe for common colour-vision deficiencies); the agent's number is always shown beside. */
-const AGENT_COLOURS = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#000000'];
-
-/** A colour per agent, cycling through the Okabe-Ito palette. */
-export function agentColour(agent: number): string {
-  const n = AGENT_COLOURS.length;
-  return AGENT_COLOURS[((agent % n) + n) % n];
-}
-
 /** How the showcase episode ended against its deadline. */
 export interface EpisodeSummary {
   tmax: number;

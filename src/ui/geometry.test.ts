@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../rl/config';
-import { CHART, chartScales, scheduleSeries, seriesPath } from './geometry';
+import { CHART, chartScales, placeLabels, scheduleSeries, seriesPath } from './geometry';
 
 describe('view geometry', () => {
   it('maps the first and last update to the plot edges and return 0..1 bottom to top', () => {
@@ -22,5 +22,28 @@ describe('view geometry', () => {
     expect(pts[0]).toEqual([0, 6]);
     expect(pts.find((p) => p[0] === 20)?.[1]).toBe(6);
     expect(pts[pts.length - 1]).toEqual([99, 30]);
+  });
+});
+
+describe('placeLabels', () => {
+  it('moves a label that would overlap its neighbour to the next row, and drops what fits nowhere', () => {
+    const items = [
+      { x: 10, width: 20 },
+      { x: 20, width: 20 },
+      { x: 25, width: 20 },
+      { x: 60, width: 20 },
+    ];
+    expect(placeLabels(items, 2)).toEqual([0, 1, -1, 0]);
+    expect(placeLabels(items, 3)).toEqual([0, 1, 2, 0]);
+  });
+
+  it('never puts two overlapping labels in one row', () => {
+    const items = Array.from({ length: 30 }, (_, i) => ({ x: (i * 37) % 200, width: 10 + (i % 4) * 6 }));
+    const lanes = placeLabels(items, 3);
+    for (let a = 0; a < items.length; a++)
+      for (let b = a + 1; b < items.length; b++) {
+        if (lanes[a] < 0 || lanes[a] !== lanes[b]) continue;
+        expect(Math.abs(items[a].x - items[b].x)).toBeGreaterThanOrEqual((items[a].width + items[b].width) / 2);
+      }
   });
 });

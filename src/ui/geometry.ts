@@ -35,3 +35,27 @@ export function range(values: number[], fallback: [number, number]): [number, nu
   const [lo, hi] = extent(values);
   return lo === undefined || hi === undefined ? fallback : [lo, hi];
 }
+
+/**
+ * Puts labels centred at `x` (each `width` wide) into the first of `lanes` rows where it overlaps
+ * no label already there (with `gap` between); a label that fits in no row gets lane -1 and should be
+ * left out (its mark and tooltip still say it). Labels are placed left to right.
+ */
+export function placeLabels(items: readonly { x: number; width: number }[], lanes: number, gap = 3): number[] {
+  const ends: number[] = new Array(Math.max(0, lanes)).fill(-Infinity);
+  const order = items.map((_, i) => i).sort((a, b) => items[a].x - items[b].x);
+  const out = new Array<number>(items.length).fill(-1);
+  for (const i of order) {
+    const left = items[i].x - items[i].width / 2;
+    const lane = ends.findIndex((end) => left >= end + gap);
+    if (lane < 0) continue;
+    out[i] = lane;
+    ends[lane] = items[i].x + items[i].width / 2;
+  }
+  return out;
+}
+
+/** About how wide `text` is in a sans-serif font of `size` px (for label placement, not layout). */
+export function textWidth(text: string, size: number): number {
+  return text.length * size * 0.62;
+}

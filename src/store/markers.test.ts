@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { fakeUpdate, testConfig } from '../core/testing';
+import { markerIndex, phaseMarkers, recordedMarkers, settingMarkers } from './markers';
+
+describe('curve markers', () => {
+  it('names each changed setting with its old and new value', () => {
+    const before = testConfig({ tmaxStart: 8, tmaxEnd: 24 });
+    const marks = settingMarkers(before, { ...before, tmaxStart: 20 }, 7);
+    expect(marks).toEqual([{ update: 7, kind: 'setting', label: 'deadline start 8 → 20' }]);
+    expect(settingMarkers(before, before, 3)).toEqual([]);
+  });
+
+  it('marks the imitation prior ending and RLCR starting, with the deadline it starts at', () => {
+    const metrics = [0, 1, 2, 3].map((u) => ({ ...fakeUpdate(u).metrics, phase: u < 2 ? ('prior' as const) : ('rlcr' as const), tmax: u < 2 ? 24 : 8 }));
+    expect(phaseMarkers(metrics)).toEqual([{ update: 2, kind: 'phase', label: 'prior ends, RLCR starts (deadline 24 → 8 min)' }]);
+  });
+
+  it('reads a recorded run\'s changes one after the other', () => {
+    const a = testConfig({ tmaxEnd: 24 });
+    const b = { ...a, tmaxEnd: 30 };
+    const c = { ...b, lr: 0.01 };
+    const marks = recordedMarkers(a, [
+      { update: 4, config: b },
+      { update: 9, config: c },
+    ]);
+    expect(marks.map((m) => [m.update, m.label])).toEqual([
+      [4, 'deadline end 24 → 30'],
+      [9, `learning rate ${a.lr} → 0.01`],
+    ]);
+  });
+
+  it('places a marker at the first recorded update at or after it', () => {
+    const metrics = [5, 6, 8].map((u) => fakeUpdate(u).metrics);
+    expect(markerIndex(metrics, 7)).toBe(2);
+    expect(markerIndex(metrics, 9)).toBe(-1);
+  });
+});
+
+describe('the live run\'s markers in the store', () => {
+  it('records a setting changed while a run has updates, and forgets it when the run is cleared', async () => {
+    const { useApp } = await import('./store');
+    const s = useApp.getState();
+    s.clearRun();
+    s.setConfig({ tmaxStart: 8 });
+    s.setConfig({ tmaxStart: 9 });
+    expect(useApp.getState().liveMarkers).toEqual([]);
+    useApp.setState({ metrics: [fakeUpdate(0).metrics, fakeUpdate(1).metrics] });
+    useApp.getState().setConfig({ tmaxStart: 12 });
+    expect(useApp.getState().liveMarkers).toEqual([{ update: 2, kind: 'setting', label: 'deadline start 9 → 12' }]);
+    useApp.getState().clearRun();
+    expect(useApp.getState().liveMarkers).toEqual([]);
+  });
+});

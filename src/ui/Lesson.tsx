@@ -1,0 +1,168 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { defaultConfig } from '../rl/config';
+import type { RunFile } from '../core/runFile';
+import { selectActions, useApp, type SessionActions } from '../store/store';
+import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
+import { openPretrained } from '../store/runLibrary';
+
+/** Resolves once the worker has chosen its backend (training calls before that would fail). */
+function whenReady(): Promise<void> {
+  if (useApp.getState().backend) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = useApp.subscribe((s) => {
+      if (s.backend) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+/** The pretrained run the lesson put on screen, so a later step on the same run does not load it again. */
+let lessonRun: { family: string; run: RunFile } | null = null;
+
+/** Sets the app up for a lesson step: its run, its curve view, the drawer, and its view in sight. */
+function setUp(step: LessonStep, controls: SessionActions): void {
+  const s = useApp.getState();
+  s.setView({ curve: step.curve ?? 'return' });
+  // On a phone the drawer would cover the lesson: the step's view is then one scroll down ("Show me").
+  s.setDrawerOpen(!!step.drawer && wide());
+  if (step.setup.kind === 'pretrained') {
+    const family = step.setup.family;
+    if (!lessonRun || lessonRun.family !== family || s.replay?.run !== lessonRun.run) {
+      controls.replay(async () => {
+        await openPretrained(family);
+        const run = useApp.getState().replay?.run;
+        lessonRun = run ? { family, run } : null;
+      });
+    }
+  } else {
+    const { config, run } = step.setup;
+    if (s.replay) controls.leaveReplay();
+    controls.configure({ ...defaultConfig(), seed: s.config.seed, ...config });
+    if (run === 'step') {
+      controls.reset();
+      void whenReady().then(() => controls.step());
+    } else if (run === 'train') {
+      void whenReady().then(() => {
+        const state = useApp.getState().runState;
+        if (state !== 'running' && state !== 'finished') controls.start();
+      });
+    }
+  }
+  // After the drawer has opened or closed: the ablations panel is a disclosure the step opens, and a
+  // view in the drawer is scrolled into sight there. Views below the stage are left where they are
+  // (the lesson's "Show me" scrolls to them), so the step's text stays on screen.
+  requestAnimationFrame(() => {
+    const el = focusedView(step);
+    if (el instanceof HTMLDetailsElement) el.open = true;
+    if (el?.closest('.drawer.open')) el.scrollIntoView({ block: 'nearest' });
+  });
+}
+
+/** Whether the stage layout is on (the drawer then sits beside the views). */
+function wide(): boolean {
+  return typeof matchMedia === 'undefined' || matchMedia('(min-width: 900px) and (min-height: 560px)').matches;
+}
+
+/** The element of the step's view. */
+function focusedView(step: LessonStep): HTMLElement | null {
+  return document.querySelector<HTMLElement>(`[data-testid="${step.focus}"]`);
+}
+
+/**
+ * The guided lesson: a step at a time, each setting up the app and saying what to look for, with
+ * what was measured. Arrow keys move between steps, Esc closes; every step has its own link.
+ */
+export function Lesson() {
+  const controls = useApp(selectActions);
+  const raw = useApp((s) => s.view.lesson) ?? 1;
+  const step = clampStep(raw);
+  const setView = useApp((s) => s.setView);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const s = LESSON[step - 1];
+
+  useEffect(() => {
+    setUp(LESSON[step - 1], controls);
+    heading.current?.focus();
+    // The step decides the setup; the actions change once, when the page's session installs them (a
+    // step opened from a link is set up again then, with the real session).
+  }, [step, controls]);
+
+  const go = (n: number) => setView({ lesson: clampStep(n) });
+  const close = () => {
+    setView({ lesson: null });
+    useApp.getState().setDrawerOpen(false);
+    document.querySelector<HTMLElement>('[data-testid="lesson-toggle"]')?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'ArrowRight' || e.key === 'PageDown') {
+      e.preventDefault();
+      go(step + 1);
+    } else if (e.key === 'ArrowLeft' || e.key === 'PageUp') {
+      e.preventDefault();
+      go(step - 1);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      close();
+    }
+  };
+
+  return (
+    <section className="lesson panel" aria-labelledby="lesson-title" data-testid="lesson" onKeyDown={onKey}>
+      <div className="lesson-head">
+        <h2 id="lesson-title" tabIndex={-1} ref={heading} data-testid="lesson-title">
+          Step {step} of {LESSON.length}: {s.title}
+        </h2>
+        <nav aria-label="Lesson steps">
+          <ol className="lesson-steps">
+            {LESSON.map((l, i) => (
+              <li key={l.title}>
+                <a
+                  href={stepLink(i + 1)}
+                  aria-current={i + 1 === step ? 'step' : undefined}
+                  aria-label={`Step ${i + 1}: ${l.title}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    go(i + 1);
+                  }}
+                >
+                  {i + 1}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      </div>
+      <div className="lesson-buttons">
+        <button type="button" onClick={() => go(step - 1)} disabled={step === 1} data-testid="lesson-back">
+          ← Back
+        </button>
+        {step < LESSON.length ? (
+          <button type="button" className="primary" onClick={() => go(step + 1)} data-testid="lesson-next">
+            Next →
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={close} data-testid="lesson-finish">
+            Finish
+          </button>
+        )}
+        {(s.below || (s.drawer && !wide())) && (
+          <button type="button" onClick={() => focusedView(s)?.scrollIntoView({ block: 'start' })} data-testid="lesson-show">
+            Show me ↓
+          </button>
+        )}
+        <button type="button" onClick={close} data-testid="lesson-close">
+          Close
+        </button>
+      </div>
+      <p className="lesson-text" data-testid="lesson-text">
+        {s.text}
+      </p>
+      <p className="lesson-measured">
+        <strong>Measured:</strong> {s.measured}
+      </p>
+      <p className="lesson-hint">Keys: ← → previous / next step, Esc closes the lesson.</p>
+    </section>
+  );
+}
