@@ -100,7 +100,7 @@ test('a stored run is renamed, exported, re-imported, dropped in, deleted and re
   expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
   await page.getByTestId('library-import').setInputFiles({ name: 'demo.swarmrun.json.gz', mimeType: 'application/gzip', buffer: Buffer.from(bytes) });
   await expect(page.getByTestId('library-message')).toContainText('Imported 1 run');
-  expect(await names(page)).toEqual(['lecture demo', 'lecture demo']);
+  await expect.poll(() => names(page)).toEqual(['lecture demo', 'lecture demo']);
   // The same file dropped on the library panel.
   await page.evaluate(async (b64) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));

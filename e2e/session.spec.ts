@@ -146,6 +146,8 @@ test('racing the organisations during a replay races the replayed swarm', async 
   }
   await page.getByTestId('reset').click();
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  // The save that Reset starts lands after an earlier autosave may have listed the run: wait for both updates.
+  await expect(page.getByTestId('library-row').first().locator('td.num').nth(1)).toHaveText('2', { timeout: 30_000 });
   await page.getByTestId('library-row').first().getByTestId('library-replay').click();
   await expect(page.getByTestId('replay-badge')).toBeVisible();
   // A quick race (6 tasks each): the test checks what the race shows, not how it scales.

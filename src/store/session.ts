@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { decodeRunFile, type RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
+import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
 import type { RunId } from './library';
@@ -250,6 +251,17 @@ export class TrainingSession {
   }
 
   /**
+   * True, with the reason on screen, when the settings cannot train (e.g. one update would need more
+   * memory than a tab has): a refusal, not a fault, so the worker is neither asked nor restarted.
+   */
+  private refused(): boolean {
+    const { errors } = checkSettings(useApp.getState().config, settingLabel);
+    if (errors.length === 0) return false;
+    useApp.getState().setError(errors.join(' '));
+    return true;
+  }
+
+  /**
    * Runs a worker command once the worker is ready (a click before that waits, it is not refused);
    * a failure becomes the page's error. `updates`: the command runs updates (start or step), so its
    * failure is an update that failed in the worker (a lost device, or the like) and restarts it.
@@ -273,10 +285,10 @@ export class TrainingSession {
 
   /** The actions the views call (installed in the store). */
   readonly actions: SessionActions = {
-    start: () => this.command((c) => c.api.start(), 'start'),
+    start: () => (this.refused() ? Promise.resolve() : this.command((c) => c.api.start(), 'start')),
     pause: () => this.command((c) => c.api.pause()),
     step: () =>
-      this.command(async (c) => {
+      this.refused() ? Promise.resolve() : this.command(async (c) => {
         await c.api.step();
         if (useApp.getState().error) useApp.getState().setError(null);
       }, 'step'),

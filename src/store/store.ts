@@ -200,11 +200,6 @@ function initialState(): { config: Config; notices: string[]; backendChoice: Bac
   return { config, backendChoice: backend, view, notices: issues.map((i) => `Link setting "${i.key}": ${i.message}`) };
 }
 
-/** The view settings of a hash alone (for links within the page, such as a lesson step's). */
-export function viewFromHash(hash: string): ViewSettings {
-  return configFromHash(hash).view;
-}
-
 function withReferences(refs: Record<number, References>, us: UpdateMessage[]): Record<number, References> {
   if (us.every((u) => refs[u.metrics.tmax])) return refs;
   const next = { ...refs };

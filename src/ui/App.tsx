@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectActions, selectError, selectNotices, useApp, viewFromHash } from '../store/store';
-import { hashFromConfig } from '../store/urlConfig';
+import { selectActions, selectError, selectNotices, useApp } from '../store/store';
+import { configFromHash, hashFromConfig } from '../store/urlConfig';
 import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { BackendBadge } from './BackendBadge';
@@ -153,9 +153,16 @@ export function App() {
   const replayRun = useApp(selectReplayRun);
   const view = useApp((s) => s.view);
   const lessonFocus = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
-  // Links within the page (a lesson step's) change the view without reloading.
+  // Links within the page (a lesson step's) change the view without reloading; a link with other
+  // settings opens as it would in a fresh tab (its settings, and notices on what it could not use),
+  // instead of being overwritten by the settings on screen.
   useEffect(() => {
-    const onHash = () => useApp.getState().setView(viewFromHash(location.hash));
+    const onHash = () => {
+      const s = useApp.getState();
+      const link = configFromHash(location.hash);
+      if (hashFromConfig(link.config, link.backend, s.view) !== hashFromConfig(s.config, s.backendChoice, s.view)) location.reload();
+      else s.setView(link.view);
+    };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
