@@ -20,9 +20,10 @@ test('the served page is cross-origin isolated and wasm runs the threads it plan
   const badge = (await page.getByTestId('backend-badge').textContent()) ?? '';
   const threads = Number(/WebAssembly, (\d+) threads?/.exec(badge)?.[1]);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  expect(threads).toBe(Math.min(cores, 4));
+  // auto plans one thread per core but one (left to the page), and keeps one thread if one measures faster.
+  expect([1, Math.max(1, Math.min(cores - 1, 4))]).toContain(threads);
   await page.getByTestId('backend-badge').click();
-  await expect(page.getByTestId('backend-details')).toContainText(`Threads: ${threads}, one per core`);
+  await expect(page.getByTestId('backend-details')).toContainText(`Threads: ${threads},`);
   expect(errors).toEqual([]);
 });
 

@@ -25,7 +25,7 @@ export interface BackendReport {
   threadsWhy?: string;
 }
 
-/** Threads for the wasm backend: a number, or `auto` (one per core up to a limit, where the page allows threads). */
+/** Threads for the wasm backend: a number, or `auto` (one per core but one, up to a limit, where the page allows threads). */
 export type ThreadRequest = number | 'auto';
 
 /** One module of the showcase task as the views need it (defined with the run-file format). */

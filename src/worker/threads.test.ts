@@ -7,8 +7,9 @@ describe('planThreads', () => {
     expect(planThreads(4, false, 8).why).toMatch(/not cross-origin isolated/);
   });
 
-  it('auto: one per core, up to the limit', () => {
-    expect(planThreads('auto', true, 2).threads).toBe(2);
+  it('auto: one per core but one (left to the page), up to the limit', () => {
+    expect(planThreads('auto', true, 2).threads).toBe(1);
+    expect(planThreads('auto', true, 4).threads).toBe(3);
     expect(planThreads('auto', true, 1).threads).toBe(1);
     expect(planThreads('auto', true, 32).threads).toBe(MAX_AUTO_THREADS);
     expect(planThreads('auto', true, Number.NaN).threads).toBe(1);

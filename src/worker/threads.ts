@@ -11,8 +11,10 @@ export interface ThreadPlan {
 
 /**
  * Threads for the wasm backend: none beyond one unless the page is cross-origin isolated (threads
- * need SharedArrayBuffer); with `auto`, one per logical core up to MAX_AUTO_THREADS; a number asks
- * for exactly that many (at least 1, at most 64).
+ * need SharedArrayBuffer); with `auto`, one per logical core but one, which is left to the page's
+ * main thread (its views render while the worker trains), up to MAX_AUTO_THREADS; a number asks for
+ * exactly that many (at least 1, at most 64). On the 2-core development machine one thread trained
+ * faster than two (`npm run bench:ui`, docs/RESULTS.md: 4.59 against 3.81 updates/s).
  */
 export function planThreads(request: ThreadRequest, isolated: boolean, cores: number): ThreadPlan {
   if (!isolated) return { threads: 1, why: 'the page is not cross-origin isolated, so the browser allows no threads' };
@@ -21,8 +23,9 @@ export function planThreads(request: ThreadRequest, isolated: boolean, cores: nu
     return { threads: n, why: `${n} asked for in the link` };
   }
   const c = Number.isFinite(cores) && cores >= 1 ? Math.floor(cores) : 1;
-  const n = Math.min(c, MAX_AUTO_THREADS);
-  return { threads: n, why: c > MAX_AUTO_THREADS ? `${c} cores, at most ${MAX_AUTO_THREADS} used` : `one per core (${c})` };
+  const n = Math.min(Math.max(1, c - 1), MAX_AUTO_THREADS);
+  if (c === 1) return { threads: 1, why: 'one core' };
+  return { threads: n, why: c - 1 > MAX_AUTO_THREADS ? `${c} cores, at most ${MAX_AUTO_THREADS} used` : `one per core but one, left to the page (${c} cores)` };
 }
 
 /**
