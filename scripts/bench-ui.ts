@@ -16,20 +16,18 @@
  * no frames were recorded instead of inventing numbers. It exits 0 whether the goal is met or
  * not (it measures, it does not gate), 1 on errors and 2 on a bad command line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { PreviewHarness } from './lib/previewHarness';
 
 const DEFAULT_PORT = 4191;
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const DEFAULT_SECONDS = 60;
 const DEFAULT_HASH = 'seed=1';
 /** Tasks longer than this are long tasks (the Long Tasks API threshold). */
 const LONG_TASK_MS = 50;
 /** Goal from the issue: no long tasks while training, p95 frame time at most this. */
 const GOAL_P95_MS = 20;
-const SERVER_TIMEOUT_MS = 60_000;
 const BACKEND_TIMEOUT_MS = 120_000;
 
 /** Longest wait for --after-updates to be reached. */
@@ -157,66 +155,8 @@ const PROBE_SCRIPT = `(() => {
   requestAnimationFrame(tick);
 })();`;
 
-// ---------------------------------------------------------------- processes
-
-let server: ChildProcess | undefined;
-let browser: Browser | undefined;
-
-function killServer(): void {
-  const s = server;
-  server = undefined;
-  if (!s || s.pid === undefined || s.exitCode !== null) return;
-  try {
-    process.kill(-s.pid, 'SIGTERM'); // the whole group: npx, node, vite
-  } catch {
-    s.kill('SIGTERM');
-  }
-}
-
-async function cleanup(): Promise<void> {
-  const b = browser;
-  browser = undefined;
-  try {
-    await b?.close();
-  } catch {
-    // already gone
-  }
-  killServer();
-}
-
-function onSignal(sig: NodeJS.Signals): void {
-  console.error(`\n${sig}: stopping the preview server and the browser`);
-  void cleanup().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { stdio: 'inherit' });
-    p.on('error', reject);
-    p.on('exit', (code, sig) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${sig ?? `exit ${code}`})`))));
-  });
-}
-
-async function startServer(origin: string, port: number): Promise<void> {
-  const s = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  server = s;
-  let output = '';
-  s.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  s.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + SERVER_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (s.exitCode !== null || s.signalCode !== null) throw new Error(`vite preview exited (${s.signalCode ?? `exit ${s.exitCode}`}):\n${output.trim()}`);
-    try {
-      const res = await fetch(origin, { signal: AbortSignal.timeout(2000) });
-      // Only our server counts: it serves dist/index.html as built (another one may hold the port on another address).
-      if (res.ok && (await res.text()) === readFileSync('dist/index.html', 'utf8')) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`vite preview did not serve dist/index.html on ${origin} within ${SERVER_TIMEOUT_MS / 1000} s:\n${output.trim()}`);
-}
+/** The preview server and browser of this run (built once the port is known). */
+let harness: PreviewHarness | undefined;
 
 // ---------------------------------------------------------------- measurement
 
@@ -257,12 +197,7 @@ interface Report {
 }
 
 async function measure(opts: Options): Promise<Report> {
-  const executablePath = existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
-  browser = await chromium.launch({
-    headless: true,
-    executablePath,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu'],
-  });
+  const browser = await harness!.launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
@@ -272,8 +207,8 @@ async function measure(opts: Options): Promise<Report> {
   await page.addInitScript({ content: PROBE_SCRIPT });
 
   const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
-  const url = `http://localhost:${opts.port}/${search}#${opts.hash}`;
-  console.log(`opening ${url} (${executablePath ?? "Playwright's Chromium"})`);
+  const url = `${harness!.origin}/${search}#${opts.hash}`;
+  console.log(`opening ${url} (${browser.version()})`);
   await page.goto(url);
   const badge = page.locator('[data-testid=backend-badge]');
   await page.waitForFunction(
@@ -404,12 +339,11 @@ function print(r: Report): void {
 
 async function main(): Promise<number> {
   const opts = readCommandLine('bench:ui', USAGE, parseOptions);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  harness = new PreviewHarness(opts.port);
+  harness.stopOnSignals();
   try {
-    if (opts.build) await run('npm', ['run', 'build']);
-    else if (!existsSync('dist/index.html')) throw new Error('--no-build given but dist/index.html does not exist');
-    await startServer(`http://localhost:${opts.port}`, opts.port);
+    await harness.prepare(opts.build);
+    await harness.serve();
     const report = await measure(opts);
     print(report);
     if (opts.json) {
@@ -421,7 +355,7 @@ async function main(): Promise<number> {
     console.error(`bench:ui failed: ${(err as Error).stack ?? err}`);
     return 1;
   } finally {
-    await cleanup();
+    await harness.close();
   }
 }
 
@@ -433,7 +367,7 @@ if (process.argv.slice(2).some((a) => a === '--soak' || a.startsWith('--soak='))
     (code) => process.exit(code),
     async (err) => {
       console.error(err);
-      await cleanup();
+      await harness?.close();
       process.exit(1);
     },
   );

@@ -13,14 +13,12 @@
  *
  * It measures, it does not gate: exit 0 whatever the figures, 1 on errors, 2 on a bad command line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import type { CDPSession, Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { PreviewHarness } from './lib/previewHarness';
 
 const PORT = 4192;
-const ORIGIN = `http://localhost:${PORT}`;
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** A small run, so that 1,000 updates come within minutes: 3 agents, 1 task x 2 rollouts, coupled tasks, wasm. */
 const DEFAULT_HASH = 'family=coupled&tmaxStart=8&tmaxEnd=24&agents=3&tasksPerUpdate=1&groupSize=2&updates=100000&seed=1&backend=wasm';
 const WINDOW_S = 30;
@@ -75,54 +73,7 @@ const PROBE_SCRIPT = `(() => {
   requestAnimationFrame(tick);
 })();`;
 
-let server: ChildProcess | undefined;
-let browser: Browser | undefined;
-
-function killServer(): void {
-  const s = server;
-  server = undefined;
-  if (!s || s.pid === undefined || s.exitCode !== null) return;
-  try {
-    process.kill(-s.pid, 'SIGTERM');
-  } catch {
-    s.kill('SIGTERM');
-  }
-}
-
-async function cleanup(): Promise<void> {
-  const b = browser;
-  browser = undefined;
-  await b?.close().catch(() => undefined);
-  killServer();
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { stdio: 'inherit' });
-    p.on('error', reject);
-    p.on('exit', (code, sig) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${sig ?? `exit ${code}`})`))));
-  });
-}
-
-async function startServer(): Promise<void> {
-  const s = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  server = s;
-  let output = '';
-  s.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  s.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (s.exitCode !== null || s.signalCode !== null) throw new Error(`vite preview exited:\n${output.trim()}`);
-    try {
-      const res = await fetch(ORIGIN, { signal: AbortSignal.timeout(2000) });
-      if (res.ok && (await res.text()) === readFileSync('dist/index.html', 'utf8')) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`vite preview did not come up on ${ORIGIN}:\n${output.trim()}`);
-}
+const harness = new PreviewHarness(PORT);
 
 /** One window of the soak. */
 export interface Sample {
@@ -183,16 +134,12 @@ async function sample(page: Page, cdp: CDPSession, t0: number, from: number, sec
 }
 
 async function soak(opts: Options): Promise<Sample[]> {
-  browser = await chromium.launch({
-    headless: true,
-    executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu'],
-  });
+  const browser = await harness.launch();
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
   page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
   await page.addInitScript({ content: PROBE_SCRIPT });
   const cdp = await page.context().newCDPSession(page);
-  const url = `${ORIGIN}/#${opts.hash}`;
+  const url = `${harness.origin}/#${opts.hash}`;
   console.log(`opening ${url}`);
   await page.goto(url);
   await page.waitForFunction(() => !/Choosing/.test(document.querySelector('[data-testid=backend-badge]')?.textContent ?? 'Choosing'), undefined, { timeout: 120_000 });
@@ -247,12 +194,10 @@ function compare(samples: readonly Sample[]): void {
 
 async function main(): Promise<number> {
   const opts = readCommandLine('bench:ui --soak', USAGE, parseOptions);
-  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
-  process.once('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
+  harness.stopOnSignals();
   try {
-    if (opts.build) await run('npm', ['run', 'build']);
-    else if (!existsSync('dist/index.html')) throw new Error('--no-build given but dist/index.html does not exist');
-    await startServer();
+    await harness.prepare(opts.build);
+    await harness.serve();
     const samples = await soak(opts);
     compare(samples);
     if (opts.json) {
@@ -264,7 +209,7 @@ async function main(): Promise<number> {
     console.error(`soak failed: ${(err as Error).stack ?? err}`);
     return 1;
   } finally {
-    await cleanup();
+    await harness.close();
   }
 }
 
@@ -272,7 +217,7 @@ main().then(
   (code) => process.exit(code),
   async (err) => {
     console.error(err);
-    await cleanup();
+    await harness.close();
     process.exit(1);
   },
 );
