@@ -6,9 +6,12 @@ import { Trainer } from './trainer';
 const base: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, hidden: 8, scorer: 4, family: 'coupled' };
 
 describe('deadlineAt', () => {
-  it('plays the final deadline while imitating, then follows the schedule from its start', () => {
+  it('sweeps the deadlines from start to end while imitating, then follows the schedule from its start', () => {
     const c = { ...base, prior: 3, updates: 11, tmaxStart: 10, tmaxEnd: 20, tmaxShape: 'linear' as const, tmaxWarmup: 0 };
-    expect([0, 1, 2].map((u) => deadlineAt(c, u))).toEqual([20, 20, 20]);
+    expect([0, 1, 2].map((u) => deadlineAt(c, u))).toEqual([10, 15, 20]);
+    // the prior's sweep is linear and starts at once, whatever the RLCR schedule's shape and warm-up
+    expect([0, 1, 2].map((u) => deadlineAt({ ...c, tmaxShape: 'exponential', tmaxWarmup: 5 }, u))).toEqual([10, 15, 20]);
+    expect([0, 1, 2].map((u) => deadlineAt({ ...c, tmaxStart: 20 }, u))).toEqual([20, 20, 20]);
     expect(deadlineAt(c, 3)).toBe(10);
     expect(deadlineAt(c, 8)).toBe(15);
     expect(deadlineAt(c, 13)).toBe(20);

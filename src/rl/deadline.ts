@@ -6,11 +6,13 @@ export type DeadlineSettings = Pick<Config, 'prior' | 'updates' | 'tmaxStart' | 
 
 /**
  * The deadline Tmax (whole minutes) of update `u` of a run, counting its imitation updates: the
- * first `prior` updates imitate at the final deadline, then RLCR update `u - prior` follows the
- * schedule. The one rule for the trainer, the curve, the schedule editor and the countdown.
+ * first `prior` updates imitate at deadlines that sweep linearly from the schedule's start to its
+ * end (so the prior has seen every deadline RLCR will play: the observation carries the minutes
+ * left), then RLCR update `u - prior` follows the schedule from its start. The one rule for the
+ * trainer, the curve, the schedule editor and the countdown.
  */
 export function deadlineAt(c: DeadlineSettings, u: number): number {
-  if (u < c.prior) return c.tmaxEnd;
+  if (u < c.prior) return tmaxAt({ ...scheduleOf(c as Config), shape: 'linear', warmup: 0 }, u, c.prior);
   return tmaxAt(scheduleOf(c as Config), u - c.prior, c.updates);
 }
 

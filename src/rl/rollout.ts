@@ -48,6 +48,17 @@ export interface CollectHooks {
   logCount?: number;
 }
 
+/**
+ * Imitation of a teacher (the imitation prior): the teacher labels every decision; in the rollouts
+ * marked in `learnerPlays` the learner's own sampled actions are played instead (DAgger: the
+ * teacher's labels on the states the learner reaches, not only on the teacher's own).
+ */
+export interface Imitation {
+  teacher: ActionSource;
+  /** Per rollout: 1 if the learner plays it (the teacher only labels), 0 if the teacher plays. */
+  learnerPlays?: Uint8Array;
+}
+
 /** Reusable storage for batches, grown when a longer deadline needs more room. */
 export class BatchBuffers {
   obs = new Float32Array(0);
@@ -68,8 +79,9 @@ export class BatchBuffers {
 
 /**
  * Plays one episode of `tasks` (one rollout each) up to `tmax` and records every decision.
- * The actor picks the actions, unless a `behaviour` source does (imitation), in which case the
- * recorded log-probabilities are zero. `streams` is passed to `env.reset`. `hooks` adapt the
+ * The actor picks the actions, unless `imitation` is given: then the recorded actions are the
+ * teacher's labels, the played ones the teacher's or (in the rollouts it marks) the learner's, and
+ * the recorded log-probabilities are zero. `streams` is passed to `env.reset`. `hooks` adapt the
  * collection to an organisation structure.
  */
 export async function collect(
@@ -79,7 +91,7 @@ export async function collect(
   tmax: number,
   actor: PolicyActor,
   buffers: BatchBuffers,
-  behaviour?: ActionSource,
+  imitation?: Imitation,
   streams?: ArrayLike<number>,
   hooks?: CollectHooks,
 ): Promise<Batch> {
@@ -91,9 +103,13 @@ export async function collect(
   env.logRollout = 0;
   env.logCount = hooks?.logCount ?? 1;
   actor.reset(env);
-  behaviour?.reset?.(env);
+  const teacher = imitation?.teacher;
+  teacher?.reset?.(env);
   hooks?.workers?.reset(env);
+  const learnerPlays = imitation?.learnerPlays;
+  const mixed = learnerPlays !== undefined && learnerPlays.some((x) => x === 1);
   const actions = new Int32Array(R);
+  const played = mixed ? new Int32Array(R) : actions;
   let T = 0;
   while (!env.isOver()) {
     const off = T * R;
@@ -106,15 +122,17 @@ export async function collect(
       for (let a = 0; a < NUM_ACTIONS && choices < 2; a++) choices += mask[r * NUM_ACTIONS + a];
       buffers.live[off + r] = choices > 1 && (!learners || learners[r % N] === 1) ? 1 : 0;
     }
-    if (behaviour) {
-      await behaviour.act(env, actions);
+    if (teacher) {
+      if (mixed) await actor.choose(env, obs, mask, played);
+      await teacher.act(env, actions);
+      if (mixed) for (let b = 0; b < B; b++) if (learnerPlays[b] === 0) played.set(actions.subarray(b * N, (b + 1) * N), b * N);
       buffers.logp.fill(0, off, off + R);
     } else {
       await actor.choose(env, obs, mask, actions, buffers.logp.subarray(off, off + R));
     }
-    if (hooks?.workers) await hooks.workers.act(env, obs, mask, actions);
+    if (hooks?.workers) await hooks.workers.act(env, obs, mask, played);
     buffers.actions.set(actions, off);
-    env.step(actions);
+    env.step(played);
     T++;
   }
   const credit = new Float32Array(R);

@@ -12,6 +12,7 @@ import { deadlineAt } from './deadline';
 import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
+import { learnerPlays } from './imitation';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './workers';
@@ -177,7 +178,7 @@ export class Trainer {
     return this.update >= this.totalUpdates;
   }
 
-  /** Deadline used by update `u` (imitation plays the final deadline). */
+  /** Deadline used by update `u` (imitation sweeps the schedule's deadlines first; see deadlineAt). */
   tmaxAt(u: number = this.update): number {
     return deadlineAt(this.config, u);
   }
@@ -197,8 +198,8 @@ export class Trainer {
     this.actor.seed = mixSeed(c.seed, 3 + u);
     const org = this.organisation;
     const hooks = org.prepare(this.env, u, c);
-    const behaviour = phase === 'prior' ? org.behaviour() : undefined;
-    const batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, behaviour, this.streams, hooks);
+    const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
+    const batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
     const t1 = performance.now();
     const shaping = org.shapingWeight(u, c);
     const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping));
@@ -222,6 +223,15 @@ export class Trainer {
     const view = org.view(this.env, tasks[0]);
     if (view) result.structure = view;
     return result;
+  }
+
+  /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
+  private cellsOf(flags: Uint8Array): Uint8Array {
+    const cells = this.structure.cells;
+    if (cells === 1) return flags;
+    const out = new Uint8Array(flags.length * cells);
+    for (let b = 0; b < flags.length; b++) out.fill(flags[b], b * cells, (b + 1) * cells);
+    return out;
   }
 
   /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */

@@ -127,7 +127,7 @@ export function scheduleStatus(update: number, total: number, tmaxNow: number, t
   const shown = update + 1;
   const progress = total > 0 ? Math.min(1, Math.max(0, shown / total)) : 0;
   const head = `update ${shown} of ${total}`;
-  if (phase === 'prior') return { text: `${head} — imitating the scripted organisation at the final deadline of ${tmaxNow} min`, progress };
+  if (phase === 'prior') return { text: `${head} — imitating the scripted organisation at a deadline of ${tmaxNow} min`, progress };
   if (tmaxNow === tmaxEnd) return { text: `${head} — deadline ${tmaxNow} min${shown >= total ? ' (final)' : ''}`, progress };
   return { text: `${head} — deadline now ${tmaxNow} min, ${tmaxEnd > tmaxNow ? 'growing' : 'shrinking'} to ${tmaxEnd}`, progress };
 }
