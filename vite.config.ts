@@ -6,6 +6,8 @@ import { tfjsWasm, tfjsWasmThreads } from './build/tfjs-wasm.ts';
 
 export default defineConfig({
   plugins: [react(), tfjsWasm(), contentSecurityPolicy()],
+  // Test-only hooks (a NaN loss injected into the trainer) exist only in the e2e suite's build.
+  define: { 'import.meta.env.SWARM_TEST_HOOKS': JSON.stringify(!!process.env.SWARM_TEST_PAGES) },
   worker: { plugins: () => [tfjsWasmThreads()] },
   // Cross-origin isolated, so the wasm backend may run threads (build/crossOriginIsolation.ts).
   server: { headers: crossOriginIsolation },

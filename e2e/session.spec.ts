@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { gunzipSync, strFromU8 } from 'fflate';
 import { ready, SMALL, watchErrors } from './helpers';
 
 /**
@@ -12,7 +14,7 @@ const updatesAtLeast = (page: Page, n: number) => expect.poll(() => count(page),
 /** Updates of the library's newest run (the number column). */
 const storedUpdates = async (page: Page) => Number(await page.getByTestId('library-row').first().locator('td.num').nth(1).textContent());
 
-type Fault = 'throw' | 'close' | 'device';
+type Fault = 'throw' | 'close' | 'device' | 'nan';
 const inject = (page: Page, kind: Fault) => page.evaluate((k) => (globalThis as unknown as { __swarmFaults: { inject(k: string): void } }).__swarmFaults.inject(k), kind);
 
 test('Train clicked at once after load starts training, and no failure notice appears', async ({ page }) => {
@@ -61,6 +63,44 @@ for (const [kind, says] of [
     await expect(page.getByTestId('library-row')).toHaveCount(1);
   });
 }
+
+test('a NaN loss stops training with its cause; one click lowers the learning rate as promised and training goes on', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(RUN);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await updatesAtLeast(page, 2);
+  // The next update's loss is NaN (a test-only hook of the e2e build): the trainer's numeric guard stops it.
+  await inject(page, 'nan');
+  const notices = page.getByTestId('notices');
+  await expect(notices).toContainText(/Training stopped at update \d+: the loss became NaN or infinite\. The weights are back at their last good values; the likely cause is the learning rate \(0\.003\): lower it, e\.g\. to 0\.0003, then resume\./, { timeout: 60_000 });
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  await expect(page.getByTestId('session-fault')).toHaveCount(0);
+  const stoppedAt = Number(/stopped at update (\d+)/.exec((await notices.textContent()) ?? '')?.[1]);
+  // The updates before the fault are all there (update `stoppedAt`, 0-based, is the one that failed).
+  await expect(page.getByTestId('update-count')).toHaveText(String(stoppedAt));
+  await expect(page).not.toHaveURL(/lr=/);
+
+  const resume = page.getByTestId('fault-resume');
+  await expect(resume).toHaveText('Lower the learning rate to 0.0003 and resume');
+  await resume.click();
+  await expect(page).toHaveURL(/[#&]lr=0\.0003(&|$)/);
+  await expect(notices).toHaveCount(0);
+  await updatesAtLeast(page, stoppedAt + 2);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  expect(await page.getByTestId('readout').textContent()).not.toContain('NaN');
+
+  // The recording says the trainer itself ran at the lower rate from the failed update on, and no number went NaN.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('record-export').click()]);
+  const run = JSON.parse(strFromU8(gunzipSync(new Uint8Array(readFileSync((await dl.path())!)))));
+  expect(run.config.lr).toBe(0.003);
+  expect(run.configChanges.map((c: { update: number; config: { lr: number } }) => [c.update, c.config.lr])).toEqual([[stoppedAt, 0.0003]]);
+  expect(run.metrics.length).toBeGreaterThanOrEqual(stoppedAt + 2);
+  expect(run.metrics.map((m: { update: number }) => m.update)).toEqual(run.metrics.map((_: unknown, i: number) => i));
+  expect(JSON.stringify(run.metrics)).not.toContain('null');
+  expect(errors).toEqual([]);
+});
 
 test('a full library keeps the run in memory and says so; once there is room it is stored', async ({ page }) => {
   await page.goto(RUN);

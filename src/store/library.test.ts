@@ -3,7 +3,8 @@ import { strToU8 } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, runFacts, type RunFile } from '../core/runFile';
 import { fakeRun } from '../core/testing';
-import { LibraryError, RunLibrary } from './library';
+import { directCodec, type RunCodec } from '../worker/runCodec';
+import { LibraryError, RunLibrary, sameBytes } from './library';
 
 let dbCount = 0;
 const open = () => RunLibrary.open(`library-test-${++dbCount}`);
@@ -170,5 +171,98 @@ describe('RunLibrary', () => {
     vi.restoreAllMocks();
     expect(await contents(lib)).toEqual(before);
     lib.close();
+  });
+
+  it('reads and renames stored runs through its codec (on the page: a worker), passing on progress and the stop signal', async () => {
+    const calls: unknown[][] = [];
+    const codec: RunCodec = {
+      open: (bytes, options) => (calls.push(['open', bytes.length, options]), directCodec.open(bytes, options)),
+      rename: (bytes, name) => (calls.push(['rename', bytes.length, name]), directCodec.rename(bytes, name)),
+    };
+    const lib = await RunLibrary.open(`library-test-${++dbCount}`, codec);
+    const run = named('stored', '2024-05-01T10:00:00.000Z', 6);
+    const id = await lib.save(run);
+    const size = (await lib.summary(id))!.bytes;
+    const options = { onProgress: () => undefined, signal: new AbortController().signal };
+    expect(await lib.get(id, options)).toEqual(run);
+    const renamed = await lib.rename(id, '  new name ');
+    expect(calls).toEqual([
+      ['open', size, options],
+      ['rename', size, 'new name'],
+    ]);
+    expect(renamed).toEqual({ ...(await lib.summary(id)), name: 'new name' });
+    expect(await lib.get(id)).toEqual({ ...run, name: 'new name' });
+    lib.close();
+  });
+
+  it('a stored run that can no longer be read says which and why, on replay and on rename, and nothing changes', async () => {
+    const lib = await open();
+    const run = named('damaged', '2024-05-01T10:00:00.000Z');
+    const good = encodeRunFile(run);
+    const { id } = await lib.putEncoded(null, good.slice(0, good.length >> 1), runFacts(run, good.length));
+    const before = [await lib.list(), await lib.exportRun(id)];
+    const why = { code: 'corrupt', message: expect.stringMatching(new RegExp(`^The stored run ${id} cannot be read. The file is truncated or corrupt`)) };
+    await expect(lib.get(id)).rejects.toMatchObject(why);
+    await expect(lib.rename(id, 'other')).rejects.toMatchObject(why);
+    expect([await lib.list(), await lib.exportRun(id)]).toEqual(before);
+    lib.close();
+  });
+
+  it('a read stopped by its caller is a cancelled error', async () => {
+    const codec: RunCodec = { ...directCodec, open: async () => ({ ok: false, error: 'Opening the run was cancelled.', cancelled: true }) };
+    const lib = await RunLibrary.open(`library-test-${++dbCount}`, codec);
+    const id = await lib.save(named('x', '2024-05-01T10:00:00.000Z'));
+    await expect(lib.get(id)).rejects.toMatchObject({ code: 'cancelled', message: 'Opening the run was cancelled.' });
+    lib.close();
+  });
+
+  it('a rename never writes over a save that landed while the file was packed: it renames the newer file', async () => {
+    let lib: RunLibrary | null = null;
+    let id = 0;
+    let saves = 0;
+    const saveMore = async (n: number) => {
+      const more = named('recording', '2024-05-01T10:00:00.000Z', n);
+      const bytes = encodeRunFile(more);
+      await lib!.putEncoded(id, bytes, runFacts(more, bytes.length));
+    };
+    // The recorder saves once (or, `always`, every time) while the codec packs the file.
+    const racing = (always: boolean): RunCodec => ({
+      ...directCodec,
+      rename: async (bytes, name) => {
+        if (always || saves === 0) await saveMore(5 + ++saves);
+        return directCodec.rename(bytes, name);
+      },
+    });
+    lib = await RunLibrary.open(`library-test-${++dbCount}`, racing(false));
+    id = await lib.save(named('recording', '2024-05-01T10:00:00.000Z', 2));
+    expect(await lib.rename(id, 'demo')).toMatchObject({ id, name: 'demo', updates: 6 });
+    const stored = await lib.get(id);
+    expect([stored?.name, stored?.metrics.length]).toEqual(['demo', 6]);
+    lib.close();
+
+    saves = 0;
+    lib = await RunLibrary.open(`library-test-${++dbCount}`, racing(true));
+    id = await lib.save(named('recording', '2024-05-01T10:00:00.000Z', 2));
+    await expect(lib.rename(id, 'demo')).rejects.toMatchObject({ code: 'storage', message: expect.stringMatching(/saved 3 times while it was being renamed/) });
+    expect((await lib.get(id))?.metrics).toHaveLength(8);
+    expect((await lib.list())[0]).toMatchObject({ name: 'recording', updates: 8 });
+    lib.close();
+  });
+});
+
+describe('sameBytes', () => {
+  it('compares whole files, aligned or not, to the last byte', () => {
+    const a = Uint8Array.from({ length: 103 }, (_, i) => (i * 7) & 255);
+    expect(sameBytes(a, a.slice())).toBe(true);
+    const b = a.slice();
+    b[102] ^= 1;
+    expect(sameBytes(a, b)).toBe(false);
+    b[102] ^= 1;
+    b[40] ^= 1;
+    expect(sameBytes(a, b)).toBe(false);
+    expect(sameBytes(a, a.subarray(0, 102))).toBe(false);
+    const shifted = new Uint8Array(104);
+    shifted.set(a, 1);
+    expect(sameBytes(shifted.subarray(1), a)).toBe(true);
   });
 });

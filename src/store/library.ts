@@ -2,10 +2,13 @@
  * The run library: recorded runs kept in the browser's IndexedDB (through `idb`). Each run is two
  * records with one id: a small summary for the list, and the run file itself (the same gzip bytes
  * an export writes). `list` reads only the summaries. Every change is one transaction over both,
- * so a failure (a full disk included) leaves the library as it was.
+ * so a failure (a full disk included) leaves the library as it was. Stored run files are read (and
+ * packed again for a rename) by a RunCodec: on the page, in a worker, so a large run never holds the
+ * page's thread.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts, type RunFile } from '../core/runFile';
+import { directCodec, type OpenOptions, type RunCodec } from '../worker/runCodec';
 
 /** Key of a run in the library. */
 export type RunId = number;
@@ -27,9 +30,9 @@ export type ImportResult = { ok: true; id: RunId; summary: RunSummary } | { ok: 
 /**
  * Why a library operation failed: `quota` (browser storage full), `not-found`, `invalid` (not a
  * valid run or name), `corrupt` (a stored run can no longer be read), `storage` (any other
- * IndexedDB failure).
+ * IndexedDB failure), `cancelled` (reading a run was stopped by its caller).
  */
-export type LibraryErrorCode = 'quota' | 'not-found' | 'invalid' | 'corrupt' | 'storage';
+export type LibraryErrorCode = 'quota' | 'not-found' | 'invalid' | 'corrupt' | 'storage' | 'cancelled';
 
 /** A failed library operation; `message` is fit to show to the user. The library is unchanged. */
 export class LibraryError extends Error {
@@ -62,6 +65,28 @@ function isQuotaError(e: unknown): boolean {
   return e instanceof DOMException ? e.name === 'QuotaExceededError' : !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'QuotaExceededError';
 }
 
+/** Tries of a rename whose run is saved again while its file is packed under the new name. */
+const MAX_RENAME_ATTEMPTS = 3;
+
+function corrupt(id: RunId, why: string): LibraryError {
+  return new LibraryError('corrupt', `The stored run ${id} cannot be read. ${why}`);
+}
+
+/** Whether two stored files hold the same bytes (compared four at a time where both are aligned). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const n = a.length >> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, n);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, n);
+    for (; i < n; i++) if (wa[i] !== wb[i]) return false;
+    i = n << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
@@ -69,13 +94,18 @@ function sizeText(bytes: number): string {
 /** The run library. Open it with `RunLibrary.open()`; every method is safe to call concurrently. */
 export class RunLibrary {
   private readonly db: IDBPDatabase<LibrarySchema>;
+  private readonly codec: RunCodec;
 
-  private constructor(db: IDBPDatabase<LibrarySchema>) {
+  private constructor(db: IDBPDatabase<LibrarySchema>, codec: RunCodec) {
     this.db = db;
+    this.codec = codec;
   }
 
-  /** Opens (creating on first use) the library database `name`. */
-  static async open(name: string = LIBRARY_DB_NAME): Promise<RunLibrary> {
+  /**
+   * Opens (creating on first use) the library database `name`. `codec` reads stored run files: the
+   * page passes the run-file worker's; the default reads them on the calling thread (tests, Node).
+   */
+  static async open(name: string = LIBRARY_DB_NAME, codec: RunCodec = directCodec): Promise<RunLibrary> {
     try {
       const db = await openDB<LibrarySchema>(name, DB_VERSION, {
         upgrade(db) {
@@ -83,7 +113,7 @@ export class RunLibrary {
           db.createObjectStore('files', { keyPath: 'id' });
         },
       });
-      return new RunLibrary(db);
+      return new RunLibrary(db, codec);
     } catch (e) {
       throw new LibraryError('storage', `The run library cannot be opened: ${(e as Error)?.message ?? String(e)}`, { cause: e });
     }
@@ -100,12 +130,15 @@ export class RunLibrary {
     return this.db.get('summaries', id);
   }
 
-  /** The full run, or undefined if there is none with this id. Throws a LibraryError if it cannot be read. */
-  async get(id: RunId): Promise<RunFile | undefined> {
+  /**
+   * The full run, read and checked by the codec (`options`: its progress, and a signal to stop it),
+   * or undefined if there is none with this id. Throws a LibraryError if it cannot be read or was stopped.
+   */
+  async get(id: RunId, options?: OpenOptions): Promise<RunFile | undefined> {
     const file = await this.db.get('files', id);
     if (!file) return undefined;
-    const r = decodeRunFile(file.bytes);
-    if (!r.ok) throw new LibraryError('corrupt', `The stored run ${id} cannot be read. ${r.error}`);
+    const r = await this.codec.open(file.bytes, options);
+    if (!r.ok) throw r.cancelled ? new LibraryError('cancelled', r.error) : corrupt(id, r.error);
     return r.run;
   }
 
@@ -160,21 +193,34 @@ export class RunLibrary {
     }, bytes.length);
   }
 
-  /** Changes a run's name (plain text; trimmed and cut to MAX_NAME_LENGTH) and returns its summary. */
+  /**
+   * Changes a run's name (plain text; trimmed and cut to MAX_NAME_LENGTH) in its summary and in its
+   * file, and returns its summary. The file is packed again by the codec (off the page's thread) and
+   * stored only if the run was not saved meanwhile (a run being recorded is saved every minute);
+   * if it was, the newer file is renamed instead, so no save is lost.
+   */
   async rename(id: RunId, name: string): Promise<RunSummary> {
     if (!name.trim()) throw new LibraryError('invalid', 'A run name cannot be empty.');
     const clean = cleanRunName(name);
-    return this.write('rename the run', async (tx) => {
+    for (let attempt = 1; ; attempt++) {
+      const tx = this.db.transaction(['summaries', 'files'], 'readonly');
       const [summary, file] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+      await tx.done;
       if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-      const r = decodeRunFile(file.bytes);
-      if (!r.ok) throw new LibraryError('corrupt', `The stored run ${id} cannot be read. ${r.error}`);
-      const bytes = encodeRunFile({ ...r.run, name: clean });
-      const next: RunSummary = { ...summary, name: clean, bytes: bytes.length };
-      await tx.objectStore('files').put({ id, bytes });
-      await tx.objectStore('summaries').put(next);
-      return next;
-    });
+      const r = await this.codec.rename(file.bytes, clean);
+      if (!r.ok) throw corrupt(id, r.error);
+      const renamed = await this.write('rename the run', async (tx) => {
+        const [now, stored] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+        if (!now || !stored) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+        if (!sameBytes(stored.bytes, file.bytes)) return null;
+        const next: RunSummary = { ...now, name: clean, bytes: r.bytes.length };
+        await tx.objectStore('files').put({ id, bytes: r.bytes });
+        await tx.objectStore('summaries').put(next);
+        return next;
+      }, r.bytes.length);
+      if (renamed) return renamed;
+      if (attempt === MAX_RENAME_ATTEMPTS) throw new LibraryError('storage', `Could not rename the run: it was saved ${attempt} times while it was being renamed. Try again when it is paused; the library is unchanged.`);
+    }
   }
 
   /** Deletes a run; the returned token undoes it with `restore`. */

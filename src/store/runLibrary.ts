@@ -1,19 +1,22 @@
 import { lastCheckpoint } from '../core/recorder';
-import { decodeRunFile, MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFile';
+import { MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFile';
 import { RunLibrary, type RunId } from './library';
+import { cancelJob, withProgress } from './progress';
 import { RecordingSaver } from './recordingSaver';
 import { importThroughWorker } from './runImport';
 import { useApp } from './store';
 import type { EncodedRun } from '../worker/protocol';
+import type { OpenOptions } from '../worker/runCodec';
+import { workerCodec } from '../worker/runFileClient';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const sizeMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 let opened: Promise<RunLibrary> | null = null;
 
-/** The page's run library (opened on first use). */
+/** The page's run library (opened on first use); it reads stored runs in the run-file worker. */
 export function runLibrary(): Promise<RunLibrary> {
-  opened ??= RunLibrary.open().catch((e: unknown) => {
+  opened ??= RunLibrary.open(undefined, workerCodec).catch((e: unknown) => {
     opened = null;
     throw e;
   });
@@ -164,12 +167,36 @@ export async function importFiles(files: readonly File[]): Promise<void> {
   await refreshRuns();
 }
 
-/** Opens a stored run in replay mode. */
+/**
+ * Reads a run in the run-file worker, with its progress in the store's `opening` (cancel with
+ * `cancelOpen`), and shows it in replay mode. Opening another run stops this one; a stopped one
+ * changes nothing. A failure is thrown.
+ */
+async function openInReplay(name: string, read: (options: OpenOptions) => Promise<RunFile>, id: RunId | null): Promise<void> {
+  cancelOpen();
+  const run = await withProgress('opening', name, (onProgress, signal) => read({ onProgress, signal }).catch((e: unknown) => (signal.aborted ? null : Promise.reject(e))));
+  if (run) useApp.getState().enterReplay(run, id);
+}
+
+/** Stops opening the run being opened, if any; what the page shows stays as it is. */
+export function cancelOpen(): void {
+  cancelJob('opening');
+}
+
+/** Opens a stored run in replay mode (read off the page's thread, with progress). */
 export async function replayRun(id: RunId): Promise<void> {
   try {
-    const run = await (await runLibrary()).get(id);
-    if (!run) throw new Error(`There is no run ${id} in the library.`);
-    useApp.getState().enterReplay(run, id);
+    const lib = await runLibrary();
+    const name = (await lib.summary(id))?.name ?? `run ${id}`;
+    await openInReplay(
+      name,
+      async (options) => {
+        const run = await lib.get(id, options);
+        if (!run) throw new Error(`There is no run ${id} in the library.`);
+        return run;
+      },
+      id,
+    );
   } catch (e) {
     report('error', message(e));
   }
@@ -196,9 +223,16 @@ export async function openPretrained(family: (typeof PRETRAINED)[number]): Promi
   try {
     const res = await fetch(`${import.meta.env.BASE_URL}pretrained/${family}.swarmrun.json.gz`);
     if (!res.ok) throw new Error(`the file is missing (${res.status})`);
-    const r = decodeRunFile(new Uint8Array(await res.arrayBuffer()));
-    if (!r.ok) throw new Error(r.error);
-    useApp.getState().enterReplay(r.run, null);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    await openInReplay(
+      `the trained ${family} swarm`,
+      async (options) => {
+        const r = await workerCodec.open(bytes, options);
+        if (!r.ok) throw new Error(r.error);
+        return r.run;
+      },
+      null,
+    );
   } catch (e) {
     report('error', `The trained ${family} swarm could not be loaded: ${message(e)}`);
   }

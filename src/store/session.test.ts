@@ -4,6 +4,7 @@ import { decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
 import { fakeRun, fakeUpdate, testConfig } from '../core/testing';
 import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client';
 import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, UpdateMessage } from '../worker/protocol';
+import { faultMessage } from '../rl/numericGuard';
 import { RunLibrary } from './library';
 import { RecordingSaver } from './recordingSaver';
 import { nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
@@ -302,6 +303,23 @@ describe('TrainingSession', () => {
     await until(() => workers.length === 2 && workers[1].calls.includes('start'), 'training again');
     expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']);
     expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: the GPU device was lost\. Training resumed on wasm from update 1/);
+  });
+
+  it('a numeric fault in the loop is reported as it is, for the page to offer a lower learning rate; the worker is not restarted', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    await a.step();
+    const fault = faultMessage('loss', 1, { lr: 0.003, gradClip: 1 });
+    workers[0].failNextStart = new Error(fault);
+    await a.start();
+    expect(useApp.getState().error).toBe(fault);
+    expect(useApp.getState().fault).toBeNull();
+    expect(workers).toHaveLength(1);
+    // Resumed on the same worker (after the page lowered the learning rate).
+    void a.start();
+    await until(() => useApp.getState().runState === 'running', 'training again');
+    expect(workers).toHaveLength(1);
+    await a.pause();
   });
 
   it('a loop that stalls (no update for far longer than its slowest one) is restarted on the next backend', async () => {

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { decodeRunFile, type RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
+import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
@@ -11,6 +12,8 @@ import { replayAt, recordedReferences } from './replay';
 import { useApp, type SessionActions } from './store';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** The trainer's numeric guard stopped an update (its message crosses from the worker as text). */
+const isNumericFault = (e: Error) => e.message.startsWith(NUMERIC_FAULT_PREFIX);
 
 /** While training runs, the recording is saved this often (a crash or a closed tab loses at most this much). */
 export const AUTOSAVE_MS = 5_000;
@@ -277,8 +280,10 @@ export class TrainingSession {
       await f();
     } catch (e) {
       if (this.client !== c || e instanceof WorkerFaultError) return;
-      // A failed loop goes on training after the restart; a failed single step does not.
-      if (updates && e instanceof Error) void this.recover(c, e, 'backend', updates === 'start');
+      // A failed loop goes on training after the restart; a failed single step does not. A numeric
+      // fault is no failure of the worker: its trainer is back at the last good weights and waits
+      // for a change of settings (the page offers one), so it is reported, not restarted.
+      if (updates && e instanceof Error && !isNumericFault(e)) void this.recover(c, e, 'backend', updates === 'start');
       else useApp.getState().setError(message(e));
     }
   }

@@ -82,6 +82,13 @@ export interface PlaybackSlice {
 }
 
 /** The run library (IndexedDB) as the page shows it, and the recording of the current run. */
+/** How far a run-file job in a worker got: what it reads (`name`), its stage in words, the share of it done (0 to 1). */
+export interface JobProgress {
+  name: string;
+  stage: string;
+  done: number;
+}
+
 export interface LibrarySlice {
   /** Summaries of the stored runs, newest first; null until the library has been read. */
   runs: RunSummary[] | null;
@@ -96,8 +103,10 @@ export interface LibrarySlice {
   /** When the recording was last saved (ms since the epoch). */
   savedAt: number | null;
   /** The run file being imported (read in a worker), with its stage and the share of it done; null when none. */
-  importing: { name: string; stage: string; done: number } | null;
-  setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt' | 'importing'>>) => void;
+  importing: JobProgress | null;
+  /** The run being opened to replay (read in a worker), with its stage and the share of it done; null when none. */
+  opening: JobProgress | null;
+  setLibrary: (patch: Partial<Pick<LibrarySlice, 'runs' | 'libraryMessage' | 'undo' | 'recordingId' | 'savedAt' | 'importing' | 'opening'>>) => void;
   setRecording: (on: boolean) => void;
   /** A recorded run drawn over the training curve for comparison (e.g. the run an ablation is measured against). */
   overlay: { id: RunId; name: string; metrics: UpdateMetrics[] } | null;
@@ -266,6 +275,7 @@ export const useApp = create<AppState>()((set, get) => ({
   recordingId: null,
   savedAt: null,
   importing: null,
+  opening: null,
   setLibrary: (patch) => set(patch),
   setRecording: (recording) => set({ recording }),
   overlay: null,

@@ -1,8 +1,8 @@
 import { useState, type DragEvent } from 'react';
 import type { RunSummary } from '../store/library';
-import { selectActions, selectRuns, useApp } from '../store/store';
+import { selectActions, selectRuns, useApp, type JobProgress } from '../store/store';
 import { Explain } from './Explain';
-import { deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
+import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
 import './library.css';
 import { cancelImport } from '../store/runImport';
 
@@ -63,6 +63,18 @@ function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | n
   );
 }
 
+/** A run file read in a worker: what, how far, and Cancel. */
+function JobLine({ verb, job, cancel, testId }: { verb: string; job: JobProgress; cancel: () => void; testId: string }) {
+  return (
+    <p className="library-message" role="status" data-testid={`${testId}-progress`}>
+      {verb} "{job.name}": {job.stage} {Math.round(100 * Math.min(1, job.done))}%{' '}
+      <button type="button" onClick={cancel} data-testid={`${testId}-cancel`}>
+        Cancel
+      </button>
+    </p>
+  );
+}
+
 /** Recorded runs kept in this browser: record, replay, rename, export, import, and the pretrained swarms. */
 export function RunLibraryPanel() {
   const controls = useApp(selectActions);
@@ -73,6 +85,7 @@ export function RunLibraryPanel() {
   const recordingId = useApp((s) => s.recordingId);
   const savedAt = useApp((s) => s.savedAt);
   const importing = useApp((s) => s.importing);
+  const opening = useApp((s) => s.opening);
   const [dragging, setDragging] = useState(false);
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -138,14 +151,8 @@ export function RunLibraryPanel() {
           ))}
         </span>
       </div>
-      {importing && (
-        <p className="library-message" role="status" data-testid="import-progress">
-          Importing "{importing.name}": {importing.stage} {Math.round(100 * Math.min(1, importing.done))}%{' '}
-          <button type="button" onClick={cancelImport} data-testid="import-cancel">
-            Cancel
-          </button>
-        </p>
-      )}
+      {importing && <JobLine verb="Importing" job={importing} cancel={cancelImport} testId="import" />}
+      {opening && <JobLine verb="Opening" job={opening} cancel={cancelOpen} testId="open" />}
       {msg && (
         <p className={`library-message ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : 'status'} data-testid="library-message">
           {msg.text}

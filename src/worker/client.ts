@@ -30,8 +30,11 @@ export interface TrainerClient {
   injectFault(kind: InjectedFault): void;
 }
 
-/** Faults a test can inject: an uncaught throw, the worker closing itself, or a lost device (the next update throws). */
-export type InjectedFault = 'throw' | 'close' | 'device';
+/**
+ * Faults a test can inject: an uncaught throw, the worker closing itself, a lost device (the next
+ * update throws), or (in the e2e suite's build only) a NaN loss in the next update.
+ */
+export type InjectedFault = 'throw' | 'close' | 'device' | 'nan';
 
 /** The message a worker listens for to inject a fault (never sent by the app itself). */
 export interface FaultMessage {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
+import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
 import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
@@ -231,6 +232,20 @@ describe('TrainerService', () => {
     await expect(svc.step()).rejects.toThrow(/device was lost/);
     await svc.step();
     expect((await svc.weights()).updates).toBe(1);
+  });
+
+  it('a poisoned loss stops the next update through the numeric guard, weights and settings kept; the one after trains', async () => {
+    const { svc } = await subscribed();
+    await svc.init(tiny, 'cpu');
+    await svc.step();
+    const before = await svc.weights();
+    svc.poisonNextLoss();
+    await expect(svc.step()).rejects.toThrow(`${NUMERIC_FAULT_PREFIX} 1: the loss became NaN or infinite`);
+    expect(await svc.weights()).toEqual(before);
+    await svc.step();
+    const after = await svc.weights();
+    expect(after.updates).toBe(2);
+    expect(Object.values(after.weights.weights).every((w) => w.data.every(Number.isFinite))).toBe(true);
   });
 
   it('rejects commands before init, and reports the error of a failing update to the caller', async () => {

@@ -92,6 +92,8 @@ export class TrainerService implements TrainerApi {
   private updateMs = 0;
   /** Set by the `loseDevice` test hook. */
   private deviceLost = false;
+  /** Set by the `poisonNextLoss` test hook. */
+  private poisonLoss = false;
 
   constructor(chooseOptions: Partial<ChooseOptions> = {}, talk: Partial<TalkOptions> = {}) {
     this.chooseOptions = chooseOptions;
@@ -169,6 +171,15 @@ export class TrainerService implements TrainerApi {
   /** Test hook: the next update throws as a lost GPU device or WebGL context would. */
   loseDevice(): void {
     this.deviceLost = true;
+  }
+
+  /**
+   * Test hook: the next update's loss is NaN (its entropy bonus is NaN for that update only), so
+   * the trainer's numeric guard stops it as it would a diverged run: the weights go back to their
+   * last good values and the update throws a NumericFault.
+   */
+  poisonNextLoss(): void {
+    this.poisonLoss = true;
   }
 
   async start(): Promise<void> {
@@ -393,7 +404,7 @@ export class TrainerService implements TrainerApi {
       this.deviceLost = false;
       throw new Error('the GPU device was lost (injected by a test)');
     }
-    const { metrics, events, showcaseTask, showcaseWork, structure } = await t.step();
+    const { metrics, events, showcaseTask, showcaseWork, structure } = await this.poisoned(t, () => t.step());
     const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
     const key = `${c.family}/${c.agents}/${metrics.tmax}`;
@@ -414,6 +425,19 @@ export class TrainerService implements TrainerApi {
     const ms = performance.now() - t0;
     this.updateMs = this.updateMs > 0 ? 0.8 * this.updateMs + 0.2 * ms : ms;
     return t.finished;
+  }
+
+  /** Runs `f`, with a NaN entropy bonus if `poisonNextLoss` asked for one (the settings are put back after). */
+  private async poisoned<T>(t: Trainer, f: () => Promise<T>): Promise<T> {
+    if (!this.poisonLoss) return f();
+    this.poisonLoss = false;
+    const config = t.config;
+    t.reconfigure({ ...config, entropy: NaN });
+    try {
+      return await f();
+    } finally {
+      t.reconfigure(config);
+    }
   }
 
   private async runLoop(): Promise<void> {

@@ -9,7 +9,9 @@ Comlink.expose(service);
  * Test hooks (the page's `injectFault`, never sent by the app itself): fail the way real faults do,
  * so the page's recovery can be tested end to end. `throw`: an uncaught error (the page sees the
  * worker's `error` event); `close`: the worker ends itself silently (only the watchdog notices);
- * `device`: the next update throws, as after a lost GPU device or WebGL context.
+ * `device`: the next update throws, as after a lost GPU device or WebGL context; `nan`: the next
+ * update's loss is NaN and the trainer's numeric guard stops it, only in the e2e suite's build
+ * (`import.meta.env.SWARM_TEST_HOOKS`, vite.config.ts).
  */
 self.addEventListener('message', (e: MessageEvent) => {
   const kind = (e.data as Partial<FaultMessage> | null)?.swarmFault;
@@ -21,5 +23,7 @@ self.addEventListener('message', (e: MessageEvent) => {
     self.close();
   } else if (kind === 'device') {
     service.loseDevice();
+  } else if (kind === 'nan' && import.meta.env.SWARM_TEST_HOOKS) {
+    service.poisonNextLoss();
   }
 });
