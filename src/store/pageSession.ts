@@ -1,6 +1,7 @@
 import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type WatchdogOptions } from '../worker/client';
 import { threadsFromSearch } from '../worker/threads';
 import type { WorkerMemory } from '../worker/protocol';
+import { workerCodec } from '../worker/runFileClient';
 import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
 import { TrainingSession } from './session';
 import { useApp } from './store';
@@ -31,6 +32,7 @@ export function openPageSession(): () => void {
     saver: recordingSaver,
     refreshRuns,
     storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,
+    codec: workerCodec,
     page: {
       addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
       removeEventListener: (type, f) => (type === 'pagehide' ? window : document).removeEventListener(type, f),

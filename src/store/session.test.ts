@@ -4,6 +4,7 @@ import { decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
 import { fakeRun, fakeUpdate, testConfig } from '../core/testing';
 import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client';
 import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, UpdateMessage } from '../worker/protocol';
+import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericGuard';
 import { RunLibrary } from './library';
 import { RecordingSaver } from './recordingSaver';
@@ -161,7 +162,7 @@ function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean 
 
 let dbCount = 0;
 
-function setup(options: { holdInit?: boolean; autosaveMs?: number } = {}) {
+function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec } = {}) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
   const saver = new RecordingSaver({ library: () => libOpen, refresh: async () => useApp.getState().setLibrary({ runs: await (await libOpen).list() }) });
@@ -176,6 +177,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number } = {}) {
     saver,
     refreshRuns: async () => undefined,
     storedRun: async (id) => (await (await libOpen).exportRun(id)).bytes,
+    codec: options.codec,
     page,
     autosaveMs: options.autosaveMs ?? 60_000,
     now: () => clock,
@@ -417,6 +419,23 @@ describe('TrainingSession', () => {
     await a.saveNow();
     const list = await (await lib).list();
     expect(list.map((r) => [r.id, r.updates])).toEqual([[id, 7]]);
+  });
+
+  it('reads the stored run through its codec (the page: the run-file worker), and a failed read changes nothing', async () => {
+    const opened: number[] = [];
+    const codec: RunCodec = {
+      open: async (bytes) => (opened.push(bytes.length), { ok: false, error: 'unreadable here' }),
+      rename: directCodec.rename,
+    };
+    const { workers, a, lib } = open({ codec });
+    await until(() => useApp.getState().backend !== null, 'ready');
+    const id = await (await lib).save({ ...fakeRun(6), name: 'before the reload' });
+    await a.resumeStored(id);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toBeGreaterThan(0);
+    expect(useApp.getState().error).toBe('The saved run could not be read: unreadable here.');
+    expect(workers[0].calls).not.toContain('resume');
+    expect(useApp.getState().metrics).toHaveLength(0);
   });
 
   it('races the replayed swarm during a replay, and the trained one otherwise', async () => {

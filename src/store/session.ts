@@ -1,11 +1,12 @@
 import * as Comlink from 'comlink';
-import { decodeRunFile, type RunFile } from '../core/runFile';
+import type { RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
+import { directCodec, type RunCodec } from '../worker/runCodec';
 import type { RunId } from './library';
 import type { RecordingSaver } from './recordingSaver';
 import { replayAt, recordedReferences } from './replay';
@@ -45,6 +46,8 @@ export interface SessionDeps {
   refreshRuns: () => Promise<void>;
   /** The encoded file of a stored run (to resume it after a reload). */
   storedRun?: (id: RunId) => Promise<Uint8Array | null>;
+  /** Where a stored run is read to resume it (the page: the run-file worker; default: this thread). */
+  codec?: RunCodec;
   page?: PageEvents;
   autosaveMs?: number;
   now?: () => number;
@@ -349,7 +352,8 @@ export class TrainingSession {
     },
     resumeStored: async (id) => {
       const bytes = await this.deps.storedRun?.(id);
-      const decoded = bytes ? decodeRunFile(bytes) : null;
+      // The codec may take its bytes over (a worker): it reads a copy, the trainer gets the original.
+      const decoded = bytes ? await (this.deps.codec ?? directCodec).open(bytes.slice()) : null;
       if (!bytes || !decoded?.ok) {
         useApp.getState().setError(`The saved run could not be read${decoded && !decoded.ok ? `: ${decoded.error}` : ''}.`);
         return;
