@@ -16,6 +16,17 @@ describe('npm run race', () => {
     expect(r.stdout).toMatch(/organisation\s+1 agents\s+4 agents/);
   }, 60_000);
 
+  it("races a run file's swarm on its own family and team size unless told otherwise", () => {
+    const swarm = ['--swarm', 'public/pretrained/long-parallel.swarmrun.json.gz', '--tasks', '2', '--horizon', '30', '--scaling', '8'];
+    const own = run(swarm);
+    expect(own.status, own.stderr).toBe(0);
+    expect(own.stdout).toContain("long-parallel tasks, 8 agents (family and agents of the swarm's run), 2 tasks each");
+    expect(own.stdout).toMatch(/^trained swarm\s+8\s+30\s/m);
+    const told = run([...swarm, '--family', 'long-search', '--agents', '4']);
+    expect(told.status, told.stderr).toBe(0);
+    expect(told.stdout).toContain('long-search tasks, 4 agents, 2 tasks each');
+  }, 120_000);
+
   it('stops with a usage message and exit code 2 on a bad flag', () => {
     const r = run(['--family', 'chaos']);
     expect(r.status).toBe(2);

@@ -7,12 +7,14 @@
  *
  *   npm run race -- [--family long-coupled] [--agents 8] [--threshold 0.9] [--horizon minutes, default 3 x the family's final deadline] [--tasks 32]
  *                   [--swarm run-seed1.swarmrun.json.gz | policy-seed1.json] [--scaling 1,2,4,8,16]
+ *
+ * With a run file as --swarm, the family and the number of agents default to the run's own.
  */
 import { readFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
 import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
-import { defaultConfig } from '../src/rl/config';
+import { defaultConfig, type Config } from '../src/rl/config';
 import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
@@ -24,10 +26,13 @@ const USAGE = `usage: npm run race -- [--family ${FAMILIES.join('|')}] [--agents
                       [--swarm <run file or policy JSON>] [--scaling 1,2,4,8,16]`;
 
 interface Options {
-  family: Family;
-  agents: number;
+  /** null: the swarm's own family (a run file), else the default. */
+  family: Family | null;
+  /** null: the swarm's own team size (a run file), else 8. */
+  agents: number | null;
   threshold: number;
-  horizon: number;
+  /** null: 3 x the family's final deadline. */
+  horizon: number | null;
   tasks: number;
   swarm: string | null;
   scaling: number[];
@@ -47,8 +52,8 @@ function numbers(name: string, raw: string, min: number, max: number): number[] 
 
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
-    family: { type: 'string', default: defaultConfig().family },
-    agents: { type: 'string', default: '8' },
+    family: { type: 'string' },
+    agents: { type: 'string' },
     threshold: { type: 'string', default: '0.9' },
     horizon: { type: 'string' },
     tasks: { type: 'string', default: '32' },
@@ -58,22 +63,26 @@ function parseOptions(argv: string[]): Options | 'help' {
   });
   if (values.help) return 'help';
   if (values.swarm === '') throw new UsageError('--swarm needs a run file or policy JSON, not an empty text');
-  if (!FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
+  if (values.family !== undefined && !FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
   return {
-    family: values.family as Family,
-    agents: number('agents', values.agents, 1, MAX_AGENTS, true),
+    family: (values.family as Family | undefined) ?? null,
+    agents: values.agents === undefined ? null : number('agents', values.agents, 1, MAX_AGENTS, true),
     threshold: number('threshold', values.threshold, 0.01, 1, false),
-    horizon: values.horizon === undefined ? 3 * calibratedSchedule(values.family as Family).end : number('horizon', values.horizon, 1, 1000, true),
+    horizon: values.horizon === undefined ? null : number('horizon', values.horizon, 1, 1000, true),
     tasks: number('tasks', values.tasks, 1, 1000, true),
     swarm: values.swarm ?? null,
     scaling: numbers('scaling', values.scaling, 1, MAX_AGENTS),
   };
 }
 
-function loadSwarm(path: string): SwarmPolicy {
+/** The swarm's weights, and the run's settings when it is a run file. */
+function loadSwarm(path: string): { policy: SwarmPolicy; config: Config | null } {
   try {
-    if (path.endsWith('.gz')) return SwarmPolicy.fromJSON(runFileCheckpoint(path).weights);
-    return SwarmPolicy.fromJSON(JSON.parse(readFileSync(path, 'utf8')));
+    if (path.endsWith('.gz')) {
+      const c = runFileCheckpoint(path);
+      return { policy: SwarmPolicy.fromJSON(c.weights), config: c.config };
+    }
+    return { policy: SwarmPolicy.fromJSON(JSON.parse(readFileSync(path, 'utf8'))), config: null };
   } catch (e) {
     console.error(`race: --swarm ${path}: ${(e as Error).message}`);
     process.exit(2);
@@ -86,11 +95,17 @@ const spread = (t: TimeSummary) => (t.q25 === null || t.q75 === null ? '-' : `${
 async function main(): Promise<void> {
   const o = readCommandLine('race', USAGE, parseOptions);
   await useBackend('wasm');
-  const policy = o.swarm ? loadSwarm(o.swarm) : null;
-  const common = { tasks: o.family, threshold: o.threshold, horizon: o.horizon, count: o.tasks, seed: 1 };
+  const loaded = o.swarm ? loadSwarm(o.swarm) : null;
+  const policy = loaded?.policy ?? null;
+  // A run file's swarm races on its own family and team size unless told otherwise.
+  const family = o.family ?? loaded?.config?.family ?? defaultConfig().family;
+  const agents = o.agents ?? loaded?.config?.agents ?? 8;
+  const horizon = o.horizon ?? 3 * calibratedSchedule(family).end;
+  const common = { tasks: family, threshold: o.threshold, horizon, count: o.tasks, seed: 1 };
   const t0 = performance.now();
-  const race = await raceOrganisations({ ...common, agents: o.agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });
-  console.log(`${o.family} tasks, ${o.agents} agents, ${o.tasks} tasks each; acceptable = ${Math.round(o.threshold * 100)}% of the tests; the same ${o.agents * o.horizon} agent-minutes for everyone`);
+  const race = await raceOrganisations({ ...common, agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });
+  const own = loaded?.config && (o.family === null || o.agents === null) ? ` (${[o.family === null ? 'family' : '', o.agents === null ? 'agents' : ''].filter(Boolean).join(' and ')} of the swarm's run)` : '';
+  console.log(`${family} tasks, ${agents} agents${own}, ${o.tasks} tasks each; acceptable = ${Math.round(o.threshold * 100)}% of the tests; the same ${agents * horizon} agent-minutes for everyone`);
   console.log(
     formatTable(
       ['organisation', 'agents', 'minutes allowed', `median minutes to ${Math.round(o.threshold * 100)}%`, 'middle half', 'tasks reached', 'agent-minutes used'],

@@ -56,8 +56,8 @@ export class TrainingRecording {
   }
 }
 
-/** The weights of a run file's last checkpoint; throws an Error that says what is wrong. */
-export function runFileCheckpoint(path: string): { weights: PolicyJSON; updates: number; name: string } {
+/** The weights of a run file's last checkpoint, and the run's settings; throws an Error that says what is wrong. */
+export function runFileCheckpoint(path: string): { weights: PolicyJSON; updates: number; name: string; config: Config } {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
@@ -68,5 +68,5 @@ export function runFileCheckpoint(path: string): { weights: PolicyJSON; updates:
   if (!r.ok) throw new Error(`${path}: ${r.error}`);
   const last = lastCheckpoint(r.run);
   if (!last) throw new Error(`${path} holds no policy checkpoint`);
-  return { weights: last.weights, updates: last.updates, name: r.run.name };
+  return { weights: last.weights, updates: last.updates, name: r.run.name, config: r.run.config };
 }
