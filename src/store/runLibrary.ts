@@ -216,7 +216,7 @@ export async function keepRun(run: RunFile): Promise<void> {
 }
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
-export const PRETRAINED = ['long-coupled', 'coupled', 'parallel', 'search', 'mixed'] as const;
+export const PRETRAINED = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'coupled', 'parallel', 'search', 'mixed'] as const;
 
 /** Loads the shipped pretrained swarm of a task family into replay mode. */
 export async function openPretrained(family: (typeof PRETRAINED)[number]): Promise<void> {
