@@ -178,6 +178,19 @@ interface EnvResult {
   /** The same with the plain per-feature encoder of the first two rounds (observeReference.ts), timed beside it. */
   withReferenceObservations: EnvVariant;
   stepOnly: EnvVariant;
+  /**
+   * The step plus nothing but one copy of a fixed OBS_DIM row per agent into the same slices: the
+   * floor any encoder that writes a dense row per agent pays (the batch layout's cost, not the
+   * encoder's).
+   */
+  copyFloor: EnvVariant;
+}
+
+/** A row per agent copied from one fixed row: the memory traffic of a dense observation, nothing else. */
+const floorRow = new Float32Array(OBS_DIM).fill(0.5);
+function copyRowPerAgent(env: SprintEnv, out: Float32Array, offset = 0): void {
+  const R = env.B * env.N;
+  for (let r = 0; r < R; r++) out.set(floorRow, offset + r * OBS_DIM);
 }
 
 /**
@@ -224,7 +237,7 @@ function benchEnv(plan: Plan): EnvResult {
 
   // The variants take turns repetition by repetition, so a busy machine slows them alike and their
   // ratio stays meaningful.
-  const encoders: Encoder[] = [encodeObservations, encodeObservationsReference, null];
+  const encoders: Encoder[] = [encodeObservations, encodeObservationsReference, null, copyRowPerAgent];
   progress('environment: calibrating');
   const perRep = encoders.map((encode) => {
     episodes(3, encode);
@@ -242,8 +255,8 @@ function benchEnv(plan: Plan): EnvResult {
       perMinute[v].push(ms / (perRep[v] * minutes));
     });
   }
-  const [withObservations, withReferenceObservations, stepOnly] = encoders.map((_, v): EnvVariant => ({ episodesPerRep: perRep[v], perRepMs: perMinute[v], agentStepsPerSec: summarise(rate[v]), msPerMinute: summarise(perMinute[v]) }));
-  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, withReferenceObservations, stepOnly };
+  const [withObservations, withReferenceObservations, stepOnly, copyFloor] = encoders.map((_, v): EnvVariant => ({ episodesPerRep: perRep[v], perRepMs: perMinute[v], agentStepsPerSec: summarise(rate[v]), msPerMinute: summarise(perMinute[v]) }));
+  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, withReferenceObservations, stepOnly, copyFloor };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -494,13 +507,15 @@ function printEnv(r: EnvResult, plan: Plan): void {
   const row = (name: string, v: EnvVariant) => [name, String(v.episodesPerRep), range(v.agentStepsPerSec, 2, 1e-6), range(v.msPerMinute, 3)];
   table(
     ['variant', 'episodes/rep', 'M agent-steps/s', 'ms per minute (B x N agents)'],
-    [row('step + encodeObservations', r.withObservations), row('step + reference encoder (before)', r.withReferenceObservations), row('step only', r.stepOnly)],
+    [row('step + encodeObservations', r.withObservations), row('step + reference encoder (before)', r.withReferenceObservations), row('step only', r.stepOnly), row('step + copy of one row per agent', r.copyFloor)],
   );
   const ratios = r.withReferenceObservations.perRepMs.map((ref, i) => ref / r.withObservations.perRepMs[i]);
   console.log(`  fast vs reference encoder, same repetitions: ${f(median(ratios), 2)}x the agent-steps per second (median of per-repetition ratios)`);
   const whole = r.withObservations.msPerMinute.median;
   const step = r.stepOnly.msPerMinute.median;
   console.log(`  split of one minute: env.step ${f(step, 3)} ms, encodeObservations ~${f(whole - step, 3)} ms (${f((100 * (whole - step)) / whole, 0)}% of the minute)`);
+  const copy = r.copyFloor.msPerMinute.median - step;
+  console.log(`  floor of a dense observation: copying one ${OBS_DIM}-float row per agent takes ~${f(copy, 3)} ms a minute (${f((100 * copy) / (whole - step), 0)}% of the encoder's time)`);
 }
 
 function printTraining(results: TrainResult[]): void {
