@@ -23,7 +23,7 @@ export function chunkedLine(): MinMaxSeries {
  */
 export class StretchPaths {
   private line: MinMaxSeries | null = null;
-  private drawn: { key: string; d: string }[] = [];
+  private drawn: { scaleKey: string; size: number; covered: number; d: string }[] = [];
 
   /** `scaleKey` names the scales `x` and `y` (their domains and ranges): another key redraws every stretch. */
   of(line: MinMaxSeries, x: (v: number) => number, y: (v: number) => number, scaleKey: string): string[] {
@@ -38,9 +38,13 @@ export class StretchPaths {
       const to = Math.min(line.groups, (k + 1) * STRETCH_GROUPS);
       // The points the stretch covers: all of them up to its end once it is finished.
       const covered = to === line.groups ? line.count : to * line.size;
-      const key = `${scaleKey}|${line.size}|${covered}`;
-      if (this.drawn[k]?.key !== key) this.drawn[k] = { key, d: seriesPath(stretchPoints(line, k) as [number, number][], x, y) };
-      out.push(this.drawn[k].d);
+      const was = this.drawn[k];
+      if (was?.scaleKey === scaleKey && was.size === line.size && was.covered === covered) out.push(was.d);
+      else {
+        const d = seriesPath(stretchPoints(line, k) as [number, number][], x, y);
+        this.drawn[k] = { scaleKey, size: line.size, covered, d };
+        out.push(d);
+      }
     }
     return out;
   }
