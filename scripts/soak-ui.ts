@@ -1,8 +1,8 @@
 /**
- * Soak benchmark: `npm run bench:ui -- --soak MINUTES [--hash <hash>] [--no-build] [--json <file>]`
+ * Soak benchmark: `npm run bench:ui -- --soak MINUTES [--hash <hash>] [--port 4192] [--no-build] [--json <file>] [--profile <file>]`
  * (or `tsx scripts/soak-ui.ts` with the same flags).
  *
- * Builds the app, serves it with `vite preview` on port 4192, opens it in headless Chromium and
+ * Builds the app, serves it with `vite preview` on port 4192 (or --port), opens it in headless Chromium and
  * trains for MINUTES with every view live. Every WINDOW_S seconds it samples: the update count, the
  * page's JS heap after a forced garbage collection (CDP), DOM nodes and JS event listeners (CDP
  * Memory.getDOMCounters), the worker's live tensors (tf.memory(), through the page's test hook),
@@ -11,48 +11,71 @@
  * compares the window where the run passed update 100 with the last one (at 1,000 updates or
  * more, if the run got that far): the goal is every figure within 10%.
  *
+ * With --profile it also records a CPU profile of the page's main thread in every window (V8's
+ * sampling profiler through CDP; the profiler stops while the window's figures are read) and prints
+ * the functions with the most self time in the first and the last window, per update trained in the
+ * window: which work grows with the run. It writes the last window's profile to <file> and the
+ * first's beside it (<name>.first.cpuprofile); Chrome DevTools opens both. The build it makes is not
+ * minified, so the functions keep their names (the profiler's own cost is in every window's figures).
+ *
  * It measures, it does not gate: exit 0 whatever the figures, 1 on errors, 2 on a bad command line.
  */
 import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { isBusy, selfTimes, type CpuProfile } from './lib/cpuProfile';
 import { PreviewHarness } from './lib/previewHarness';
 
-const PORT = 4192;
+const DEFAULT_PORT = 4192;
 /** A small run, so that 1,000 updates come within minutes: 3 agents, 1 task x 2 rollouts, coupled tasks, wasm. */
 const DEFAULT_HASH = 'family=coupled&tmaxStart=8&tmaxEnd=24&agents=3&tasksPerUpdate=1&groupSize=2&updates=100000&seed=1&backend=wasm';
 const WINDOW_S = 30;
 const LONG_TASK_MS = 50;
 /** The issue's bound: figures after 1,000 updates within this share of their value after 100. */
 const TOLERANCE = 0.1;
+/** Functions listed per profiled window. */
+const PROFILE_TOP = 15;
+/** The profiler's sampling interval (µs). */
+const PROFILE_INTERVAL_US = 500;
 
-const USAGE = `usage: npm run bench:ui -- --soak MINUTES [--hash <hash>] [--no-build] [--json <file>]
+const USAGE = `usage: npm run bench:ui -- --soak MINUTES [--hash <hash>] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>] [--profile <file>]
   --soak <minutes>  how long to train with every view live
   --hash <hash>     URL hash selecting the config (default: a small run on wasm, ${DEFAULT_HASH})
+  --port <n>        port of the preview server (default: ${DEFAULT_PORT})
   --no-build        serve the existing dist/ instead of running \`npm run build\` first
   --json <file>     also write the samples to <file> as JSON
+  --profile <file>  profile the page's main thread in every window; print the top self times of the
+                    first and last windows per update; write the last window's profile to <file> and
+                    the first's to <name>.first.cpuprofile (builds without minifying, for the names)
   --help            print this help`;
 
 interface Options {
   minutes: number;
   hash: string;
+  port: number;
   build: boolean;
   json?: string;
+  profile?: string;
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     soak: { type: 'string' },
     hash: { type: 'string', default: DEFAULT_HASH },
+    port: { type: 'string', default: String(DEFAULT_PORT) },
     'no-build': { type: 'boolean', default: false },
     json: { type: 'string' },
+    profile: { type: 'string' },
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
   const minutes = Number(values.soak);
   if (values.soak === undefined || !/^\d+(\.\d+)?$/.test(values.soak) || !(minutes > 0) || minutes > 240) throw new UsageError(`--soak needs a number of minutes (0 < m <= 240), got "${values.soak ?? ''}"`);
   if (values.json === '') throw new UsageError('--json needs a file name');
-  return { minutes, hash: values.hash.replace(/^#/, ''), build: !values['no-build'], json: values.json };
+  if (values.profile === '') throw new UsageError('--profile needs a file name');
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new UsageError(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
+  return { minutes, hash: values.hash.replace(/^#/, ''), port, build: !values['no-build'], json: values.json, profile: values.profile };
 }
 
 /** Records long tasks and rAF timestamps from before the app's scripts run (plain text: see bench-ui.ts). */
@@ -73,7 +96,8 @@ const PROBE_SCRIPT = `(() => {
   requestAnimationFrame(tick);
 })();`;
 
-const harness = new PreviewHarness(PORT);
+/** The preview server and browser of this run (built once the port is known). */
+let harness: PreviewHarness | undefined;
 
 /** One window of the soak. */
 export interface Sample {
@@ -133,13 +157,34 @@ async function sample(page: Page, cdp: CDPSession, t0: number, from: number, sec
   };
 }
 
-async function soak(opts: Options): Promise<Sample[]> {
-  const browser = await harness.launch();
+/** A window's CPU profile, with the updates trained in it. */
+interface ProfiledWindow {
+  sample: Sample;
+  updates: number;
+  profile: CpuProfile;
+}
+
+function printProfile(label: string, w: ProfiledWindow): void {
+  const times = selfTimes(w.profile);
+  const wallMs = (w.profile.endTime - w.profile.startTime) / 1000;
+  const busyMs = times.filter(isBusy).reduce((a, e) => a + e.selfMs, 0);
+  const per = (ms: number) => (w.updates > 0 ? (ms / w.updates).toFixed(2) : '-');
+  console.log(`\n${label} window (ending at ${w.sample.t} s, ${w.updates} updates in it, ${w.sample.updates} in all): main thread busy ${Math.round(busyMs)} of ${Math.round(wallMs)} ms (${Math.round((busyMs / wallMs) * 100)}%), ${per(busyMs)} ms per update`);
+  console.log('   self ms  ms/update  function (where)');
+  for (const e of times.filter(isBusy).slice(0, PROFILE_TOP)) console.log(`${e.selfMs.toFixed(0).padStart(10)}  ${per(e.selfMs).padStart(9)}  ${e.name}${e.where ? ` (${e.where})` : ''}`);
+}
+
+function siblingPath(file: string, tag: string): string {
+  return /\.cpuprofile$/.test(file) ? file.replace(/\.cpuprofile$/, `.${tag}.cpuprofile`) : `${file}.${tag}.cpuprofile`;
+}
+
+async function soak(opts: Options, h: PreviewHarness): Promise<{ samples: Sample[]; profiles: ProfiledWindow[] }> {
+  const browser = await h.launch();
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
   page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
   await page.addInitScript({ content: PROBE_SCRIPT });
   const cdp = await page.context().newCDPSession(page);
-  const url = `${harness.origin}/#${opts.hash}`;
+  const url = `${h.origin}/#${opts.hash}`;
   console.log(`opening ${url}`);
   await page.goto(url);
   await page.waitForFunction(() => !/Choosing/.test(document.querySelector('[data-testid=backend-badge]')?.textContent ?? 'Choosing'), undefined, { timeout: 120_000 });
@@ -148,21 +193,36 @@ async function soak(opts: Options): Promise<Sample[]> {
   await page.mouse.move(0, 0);
   const t0 = await page.evaluate(() => performance.now());
   const samples: Sample[] = [];
+  const profiles: ProfiledWindow[] = [];
+  if (opts.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US });
+    await cdp.send('Profiler.start');
+  }
   let from = t0;
   const end = Date.now() + opts.minutes * 60_000;
   console.log('     t s  updates  heap MB  DOM nodes  listeners  tensors  storage MB  frame p50/p95 ms  long tasks/min');
   while (Date.now() < end) {
     await page.waitForTimeout(Math.min(WINDOW_S * 1000, Math.max(1000, end - Date.now())));
     const to = await page.evaluate(() => performance.now());
+    const profile = opts.profile ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
     const s = await sample(page, cdp, t0, from, (to - from) / 1000);
     from = to;
+    if (profile) {
+      profiles.push({ sample: s, updates: s.updates - (samples.at(-1)?.updates ?? 0), profile });
+      await cdp.send('Profiler.start');
+    }
     samples.push(s);
     console.log(
       `${String(s.t).padStart(8)}  ${String(s.updates).padStart(7)}  ${String(s.heapMB).padStart(7)}  ${String(s.domNodes).padStart(9)}  ${String(s.listeners).padStart(9)}  ${String(s.tensors ?? '-').padStart(7)}  ${String(s.storageMB ?? '-').padStart(10)}  ${`${s.frameP50Ms ?? '-'}/${s.frameP95Ms ?? '-'}`.padStart(16)}  ${String(s.longTasksPerMin).padStart(14)}`,
     );
   }
-  await page.locator('[data-testid=play]').click();
-  return samples;
+  // A page too busy to take the click still has its figures reported (the busy page is the finding).
+  await page
+    .locator('[data-testid=play]')
+    .click()
+    .catch((e: unknown) => console.error(`the page did not take the Pause click: ${(e as Error).message.split('\n')[0]}`));
+  return { samples, profiles };
 }
 
 /** The window where the run first reached `n` updates (the first one at or past it). */
@@ -194,12 +254,23 @@ function compare(samples: readonly Sample[]): void {
 
 async function main(): Promise<number> {
   const opts = readCommandLine('bench:ui --soak', USAGE, parseOptions);
-  harness.stopOnSignals();
+  const h = new PreviewHarness(opts.port);
+  harness = h;
+  h.stopOnSignals();
   try {
-    await harness.prepare(opts.build);
-    await harness.serve();
-    const samples = await soak(opts);
+    await h.prepare(opts.build, opts.profile ? ['--minify', 'false'] : []);
+    await h.serve();
+    const { samples, profiles } = await soak(opts, h);
     compare(samples);
+    if (opts.profile && profiles.length) {
+      const first = profiles[0];
+      const last = profiles[profiles.length - 1];
+      printProfile('first', first);
+      if (last !== first) printProfile('last', last);
+      writeFileSync(opts.profile, JSON.stringify(last.profile));
+      if (last !== first) writeFileSync(siblingPath(opts.profile, 'first'), JSON.stringify(first.profile));
+      console.log(`\nwrote ${opts.profile}${last !== first ? ` and ${siblingPath(opts.profile, 'first')}` : ''}`);
+    }
     if (opts.json) {
       writeFileSync(opts.json, JSON.stringify({ hash: opts.hash, minutes: opts.minutes, windowSeconds: WINDOW_S, samples }, null, 2) + '\n');
       console.log(`\nwrote ${opts.json}`);
@@ -209,7 +280,7 @@ async function main(): Promise<number> {
     console.error(`soak failed: ${(err as Error).stack ?? err}`);
     return 1;
   } finally {
-    await harness.close();
+    await h.close();
   }
 }
 
@@ -217,7 +288,7 @@ main().then(
   (code) => process.exit(code),
   async (err) => {
     console.error(err);
-    await harness.close();
+    await harness?.close();
     process.exit(1);
   },
 );

@@ -29,9 +29,9 @@ export class PreviewHarness {
     return `http://localhost:${this.port}`;
   }
 
-  /** Builds the site, or checks that a build is there (`--no-build`). */
-  async prepare(build: boolean): Promise<void> {
-    if (build) await run('npm', ['run', 'build']);
+  /** Builds the site (with `buildArgs` for `vite build`), or checks that a build is there (`--no-build`). */
+  async prepare(build: boolean, buildArgs: string[] = []): Promise<void> {
+    if (build) await run('npm', ['run', 'build', ...(buildArgs.length ? ['--', ...buildArgs] : [])]);
     else if (!existsSync('dist/index.html')) throw new Error('--no-build given but dist/index.html does not exist');
   }
 

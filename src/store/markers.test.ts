@@ -33,6 +33,12 @@ describe('curve markers', () => {
     const metrics = [5, 6, 8].map((u) => fakeUpdate(u).metrics);
     expect(markerIndex(metrics, 7)).toBe(2);
     expect(markerIndex(metrics, 9)).toBe(-1);
+    expect(markerIndex([], 0)).toBe(-1);
+  });
+
+  it('finds the same place as a scan from the start, in a long run with gaps', () => {
+    const metrics = Array.from({ length: 500 }, (_, i) => fakeUpdate(3 * i + (i % 2)).metrics);
+    for (let u = -2; u < 1_510; u += 7) expect(markerIndex(metrics, u)).toBe(metrics.findIndex((m) => m.update >= u));
   });
 });
 

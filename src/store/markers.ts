@@ -69,7 +69,17 @@ export function recordedMarkers(first: Config, changes: readonly ConfigChange[])
   return out;
 }
 
-/** The position (index into `metrics`) of the first update at or after `update`, or -1 if none. */
+/**
+ * The position (index into `metrics`, in update order) of the first update at or after `update`,
+ * or -1 if none: a binary search, so placing the markers costs the same however long the run is.
+ */
 export function markerIndex(metrics: readonly UpdateMetrics[], update: number): number {
-  return metrics.findIndex((m) => m.update >= update);
+  let lo = 0;
+  let hi = metrics.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (metrics[mid].update >= update) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < metrics.length ? lo : -1;
 }

@@ -8,7 +8,7 @@ import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericGuard';
 import { RunLibrary } from './library';
 import { RecordingSaver } from './recordingSaver';
-import { nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
+import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
 import { useApp } from './store';
 
 const initial = useApp.getState();
@@ -162,7 +162,7 @@ function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean 
 
 let dbCount = 0;
 
-function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec } = {}) {
+function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void } = {}) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
   const saver = new RecordingSaver({ library: () => libOpen, refresh: async () => useApp.getState().setLibrary({ runs: await (await libOpen).list() }) });
@@ -181,6 +181,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCo
     page,
     autosaveMs: options.autosaveMs ?? 60_000,
     now: () => clock,
+    nextFrame: options.nextFrame,
   });
   useApp.setState({ actions: session.actions });
   session.open();
@@ -249,6 +250,36 @@ describe('TrainingSession', () => {
     expect(useApp.getState().metrics).toHaveLength(1);
     a.setLive(true);
     expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+  });
+
+  it('updates that arrive before a frame reach the views together in it, in one change of the store', async () => {
+    const frames: (() => void)[] = [];
+    const { workers, a } = open({ nextFrame: (f) => frames.push(f) });
+    await until(() => useApp.getState().backend !== null, 'ready');
+    void a.start();
+    await until(() => useApp.getState().runState === 'running', 'running');
+    let changes = 0;
+    const unsubscribe = useApp.subscribe((s, prev) => void (s.metrics !== prev.metrics && changes++));
+    for (let i = 0; i < 3; i++) workers[0].emit();
+    // One frame asked for, nothing drawn before it.
+    expect(frames).toHaveLength(1);
+    expect(useApp.getState().metrics).toHaveLength(0);
+    frames.shift()!();
+    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+    expect(useApp.getState().last?.metrics.update).toBe(2);
+    expect(changes).toBe(1);
+    // The loop stopping hands over what is waiting at once, before the state changes.
+    workers[0].emit();
+    await a.pause();
+    expect(useApp.getState().metrics).toHaveLength(4);
+    for (const f of frames.splice(0)) f();
+    expect(useApp.getState().metrics).toHaveLength(4);
+    // A new run drops the old run's updates that were waiting for a frame.
+    workers[0].emit();
+    await a.reset();
+    for (const f of frames.splice(0)) f();
+    expect(useApp.getState().metrics).toHaveLength(0);
+    unsubscribe();
   });
 
   it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {
@@ -473,5 +504,36 @@ describe('nextBackend', () => {
     expect(nextBackend('wasm')).toBe('cpu');
     expect(nextBackend('cpu')).toBe('cpu');
     expect(nextBackend(null)).toBe('wasm');
+  });
+});
+
+describe('beforeNextFrame', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('runs at once where there are no frames', () => {
+    let ran = 0;
+    beforeNextFrame(() => ran++);
+    expect(ran).toBe(1);
+  });
+
+  it('runs once, at the next frame, or after the fallback delay when no frame comes (a hidden page)', () => {
+    vi.useFakeTimers();
+    const frames: (() => void)[] = [];
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
+    let ran = 0;
+    beforeNextFrame(() => ran++);
+    expect(ran).toBe(0);
+    frames.shift()!();
+    expect(ran).toBe(1);
+    vi.advanceTimersByTime(FRAME_FALLBACK_MS);
+    expect(ran).toBe(1);
+    // No frame at all.
+    beforeNextFrame(() => ran++);
+    vi.advanceTimersByTime(FRAME_FALLBACK_MS - 1);
+    expect(ran).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(ran).toBe(2);
+    frames.shift()!();
+    expect(ran).toBe(2);
   });
 });

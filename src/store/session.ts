@@ -30,6 +30,28 @@ export const FAULT_WINDOW_MS = 60_000;
 export const STALL_MS = 60_000;
 export const STALL_FACTOR = 10;
 
+/** A page that draws no frames (hidden) still gets its updates within this long. */
+export const FRAME_FALLBACK_MS = 250;
+
+/**
+ * Runs `f` once, before the page's next frame (or after FRAME_FALLBACK_MS if no frame comes, as in
+ * a hidden page); at once where there are no frames (tests, Node).
+ */
+export function beforeNextFrame(f: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    f();
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    f();
+  };
+  requestAnimationFrame(once);
+  setTimeout(once, FRAME_FALLBACK_MS);
+}
+
 /** Where the page's events come from (the document and window, or fakes in tests). */
 export interface PageEvents {
   addEventListener(type: string, f: () => void): void;
@@ -53,6 +75,8 @@ export interface SessionDeps {
   now?: () => number;
   /** Threads for the wasm backend (`?threads=` of the page's address; default: chosen by measuring). */
   threads?: ThreadRequest;
+  /** When the updates that arrived are handed to the views (default: `beforeNextFrame`). */
+  nextFrame?: (f: () => void) => void;
 }
 
 /**
@@ -65,8 +89,10 @@ export class TrainingSession {
   private client: TrainerClient | null = null;
   /** Resolves when the current worker has its trainer (commands clicked before that wait for it). */
   private ready: Promise<void> = Promise.resolve();
-  /** Updates that arrived while the views were not following (replay, live views off). */
+  /** Updates not in the store yet: waiting for the next frame, or for the views to follow again (replay, live views off). */
   private held: UpdateMessage[] = [];
+  /** Whether a frame is due to hand the held updates to the views. */
+  private frameDue = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly faultTimes: number[] = [];
   /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
@@ -125,6 +151,15 @@ export class TrainingSession {
     const quiet = this.now() - this.lastProgress;
     if (!c || quiet <= Math.max(STALL_MS, STALL_FACTOR * this.slowest)) return;
     void this.recover(c, new Error(`no update for ${Math.round(quiet / 1000)} s while training`), 'backend', true);
+  }
+
+  private flushBeforeNextFrame(): void {
+    if (this.frameDue) return;
+    this.frameDue = true;
+    (this.deps.nextFrame ?? beforeNextFrame)(() => {
+      this.frameDue = false;
+      if (useApp.getState().live) this.flush();
+    });
   }
 
   private flush(): void {
@@ -208,9 +243,11 @@ export class TrainingSession {
     this.slowest = Math.max(this.slowest, t - this.lastProgress);
     this.lastProgress = t;
     const s = useApp.getState();
-    // Replaying a recorded run, or with live views off, updates wait until the views are back.
-    if (s.live && !s.replay) s.pushUpdate(u);
-    else this.held.push(u);
+    // Live, the updates that arrive before a frame are drawn together in it: however many the
+    // trainer sends while the page is busy, the views redraw once a frame. Replaying a recorded
+    // run, or with live views off, they wait until the views are back.
+    this.held.push(u);
+    if (s.live && !s.replay) this.flushBeforeNextFrame();
     // A single step is kept at once; a running loop is saved every few seconds and when it stops.
     if (s.runState !== 'running') void this.deps.saver.save(c.api);
   }

@@ -45,8 +45,7 @@ export interface RunSlice {
   setBackendChoice: (b: BackendChoice) => void;
   setBackend: (b: BackendReport | null) => void;
   setRunState: (s: RunState) => void;
-  pushUpdate: (u: UpdateMessage) => void;
-  /** Appends updates that arrived while the views were not live, keeping the last as `last`. */
+  /** Appends updates (those that arrived since the last frame, or while the views were not live), keeping the last as `last`. */
   pushUpdates: (us: UpdateMessage[]) => void;
   /** Whether the views follow every update; off trains at full speed and catches up on pause. */
   live: boolean;
@@ -248,7 +247,6 @@ export const useApp = create<AppState>()((set, get) => ({
     }),
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
-  pushUpdate: (u) => set((s) => ({ metrics: [...s.metrics, u.metrics], last: u, references: withReferences(s.references, [u]) })),
   pushUpdates: (us) =>
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,

@@ -1,47 +1,75 @@
-import { memo } from 'react';
-import { decimate } from './decimate';
+import { memo, useState } from 'react';
 import { seriesPath } from './geometry';
+import { MinMaxSeries, type Point } from './minMaxSeries';
 
-/** Points per path element while the line is short. */
-const CHUNK = 50;
-/** Most path elements a line is drawn in: past that, the stretch length doubles. */
+/** Groups (each drawn as its lowest and highest point) per path element. */
+const STRETCH_GROUPS = 60;
+/** Most path elements a line is drawn in. */
 const MAX_STRETCHES = 32;
-/** A stretch is drawn with the lowest and highest point of at most this many groups of its points. */
-const BUCKETS = 60;
 
-/** Points per stretch for a line of `n` points: CHUNK, doubled until at most MAX_STRETCHES stretches remain. */
-export function stretchSize(n: number): number {
-  let size = CHUNK;
-  while (n > size * MAX_STRETCHES) size *= 2;
-  return size;
+/**
+ * A new line for `ChunkedPath`: at most MAX_STRETCHES stretches of STRETCH_GROUPS groups, so a
+ * stretch draws at most about 2 x STRETCH_GROUPS points however long the run grows.
+ */
+export function chunkedLine(): MinMaxSeries {
+  return new MinMaxSeries(STRETCH_GROUPS * MAX_STRETCHES);
 }
 
 /**
- * The `d` of every stretch of the line (consecutive stretches share their end points). A finished
- * stretch's `d` stays the same while the line grows, until the stretch length doubles; each is drawn
- * with at most about 2 x BUCKETS points (its groups' lows and highs), so a long run costs a bounded
- * number of elements and path points however many updates it has.
+ * The `d` of every stretch of a line (consecutive stretches share their end points), remembered:
+ * a stretch whose points and scales are unchanged keeps its `d` (the same string), so an update
+ * computes only the last stretch's, whatever the run's length. All change when the line's groups
+ * double (at most MAX_STRETCHES x STRETCH_GROUPS groups) or the scales change.
  */
-export function stretchPaths(points: readonly [number, number][], x: (v: number) => number, y: (v: number) => number): string[] {
-  const size = stretchSize(points.length);
-  const out: string[] = [];
-  for (let i = 0; i === 0 || i < points.length - 1; i += size) out.push(seriesPath(decimate(points.slice(i, i + size + 1), BUCKETS), x, y));
-  return out;
+export class StretchPaths {
+  private line: MinMaxSeries | null = null;
+  private drawn: { scaleKey: string; size: number; covered: number; d: string }[] = [];
+
+  /** `scaleKey` names the scales `x` and `y` (their domains and ranges): another key redraws every stretch. */
+  of(line: MinMaxSeries, x: (v: number) => number, y: (v: number) => number, scaleKey: string): string[] {
+    if (line !== this.line) {
+      this.line = line;
+      this.drawn = [];
+    }
+    const stretches = Math.max(1, Math.ceil(line.groups / STRETCH_GROUPS));
+    this.drawn.length = Math.min(this.drawn.length, stretches);
+    const out: string[] = [];
+    for (let k = 0; k < stretches; k++) {
+      const to = Math.min(line.groups, (k + 1) * STRETCH_GROUPS);
+      // The points the stretch covers: all of them up to its end once it is finished.
+      const covered = to === line.groups ? line.count : to * line.size;
+      const was = this.drawn[k];
+      if (was?.scaleKey === scaleKey && was.size === line.size && was.covered === covered) out.push(was.d);
+      else {
+        const d = seriesPath(stretchPoints(line, k) as [number, number][], x, y);
+        this.drawn[k] = { scaleKey, size: line.size, covered, d };
+        out.push(d);
+      }
+    }
+    return out;
+  }
 }
 
-/** One finished stretch of the line: memoised, so React leaves its element alone once drawn. */
+/** The points of stretch `k` of `line`. */
+export function stretchPoints(line: MinMaxSeries, k: number): Point[] {
+  return line.points(k * STRETCH_GROUPS, Math.min(line.groups, (k + 1) * STRETCH_GROUPS));
+}
+
+/** One stretch of the line: memoised, so React leaves its element alone while its `d` is the same. */
 const Stretch = memo(function Stretch({ d, className, testId }: { d: string; className: string; testId?: string }) {
   return <path className={className} d={d} data-testid={testId} />;
 });
 
 /**
- * A line through `points` (update, value) in fixed scales, drawn as consecutive path elements
- * (`stretchPaths`). While a run grows, the finished stretches keep their `d`, so each update
- * rewrites and repaints one short path instead of the whole line, and the number of elements stays
- * bounded: the page's cost per update stays flat as the run grows. `testId` marks the first stretch.
+ * A line (`chunkedLine`, kept up to date by the caller) in fixed scales, drawn as consecutive path
+ * elements (`StretchPaths`). While a run grows only the last stretch changes, so each update
+ * computes, rewrites and repaints one short path instead of the whole line, and the number of
+ * elements and points stays bounded: the page's cost per update stays flat as the run grows.
+ * `testId` marks the first stretch.
  */
-export function ChunkedPath({ points, x, y, className, testId }: { points: readonly [number, number][]; x: (v: number) => number; y: (v: number) => number; className: string; testId?: string }) {
-  const stretches = stretchPaths(points, x, y);
+export function ChunkedPath({ line, x, y, scaleKey, className, testId }: { line: MinMaxSeries; x: (v: number) => number; y: (v: number) => number; scaleKey: string; className: string; testId?: string }) {
+  const [paths] = useState(() => new StretchPaths());
+  const stretches = paths.of(line, x, y, scaleKey);
   return (
     <>
       {stretches.map((d, k) => (

@@ -1,15 +1,17 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
 import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runLibrary } from '../store/runLibrary';
-import { ChunkedPath } from './ChunkedPath';
+import { AppendFold } from './appendFold';
+import { ChunkedPath, chunkedLine } from './ChunkedPath';
+import type { MinMaxSeries } from './minMaxSeries';
 import { Explain } from './Explain';
 import { TrainingRate } from './TrainingRate';
 import { useBoxSize } from './useBoxSize';
-import { chartScales, placeLabels, seriesPath, textWidth, type Frame } from './geometry';
+import { chartScales, placeLabels, textWidth, type Frame } from './geometry';
 import { markerIndex, phaseMarkers, recordedMarkers, type CurveMarker } from '../store/markers';
 import type { CurveView } from '../store/view';
 
@@ -29,13 +31,18 @@ function plotted(view: CurveView, value: number, scripted: number | undefined): 
 function useMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
   const live = useApp((s) => s.liveMarkers);
   const replay = useApp(selectReplay);
-  return useMemo(() => {
-    const settings = replay ? recordedMarkers(replay.run.config, replay.run.configChanges) : live;
-    return [...phaseMarkers(metrics), ...settings].sort((a, b) => a.update - b.update);
-  }, [live, replay, metrics]);
+  // The phase changes, found among the new updates only.
+  const [fold] = useState(() => new AppendFold<UpdateMetrics, CurveMarker[]>());
+  const phases = fold.of(metrics, [], () => [], (out, m, i, ms) => {
+    if (i > 0) out.push(...phaseMarkers([ms[i - 1], m]));
+  });
+  const settings = replay ? recordedMarkers(replay.run.config, replay.run.configChanges) : live;
+  return [...phases, ...settings].sort((a, b) => a.update - b.update);
 }
 
-const REFS: { key: keyof References; label: string; className: string }[] = [
+type RefKey = 'scripted' | 'bestOfN' | 'chain';
+
+const REFS: { key: RefKey; label: string; className: string }[] = [
   { key: 'scripted', label: 'scripted organisation', className: 'ref-scripted' },
   { key: 'bestOfN', label: 'best-of-N', className: 'ref-best' },
   { key: 'chain', label: 'single chain', className: 'ref-chain' },
@@ -52,6 +59,27 @@ const STRUCTURE_READOUT: { key: keyof UpdateMetrics; label: string; digits: numb
 ];
 
 const NONE = 'none';
+
+/** The curve's lines as drawn: the swarm's return and each reference's, one point per update that has a value. */
+interface Lines {
+  ret: MinMaxSeries;
+  refs: Record<RefKey, MinMaxSeries>;
+}
+
+function newLines(): Lines {
+  return { ret: chunkedLine(), refs: { scripted: chunkedLine(), bestOfN: chunkedLine(), chain: chunkedLine() } };
+}
+
+/** Adds update `m` (at position `i`) to the lines, as plotted in `view` against the references `refs`. */
+function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, refs: Record<number, References>): void {
+  const ref = refs[m.tmax];
+  const add = (line: MinMaxSeries, v: number | undefined) => {
+    const p = v === undefined ? null : plotted(view, v, ref?.scripted);
+    if (p !== null) line.push(i, p);
+  };
+  add(lines.ret, m.ret);
+  for (const r of REFS) add(lines.refs[r.key], ref?.[r.key]);
+}
 
 /** Draws a stored run's curve over the live one (or clears it). */
 async function chooseOverlay(id: number | null): Promise<void> {
@@ -90,24 +118,20 @@ export function Curves() {
   const view = useApp((s) => s.view.curve);
   const setView = useApp((s) => s.setView);
   const markers = useMarkers(metrics);
+  // Kept up to date with each new update (from scratch for another run, view or set of references).
+  const [lineFold] = useState(() => new AppendFold<UpdateMetrics, Lines>());
+  const lines = lineFold.of(metrics, [view, refs], newLines, (l, m, i) => addUpdate(l, m, i, view, refs));
+  const [overlayFold] = useState(() => new AppendFold<UpdateMetrics, MinMaxSeries>());
+  const overlayLine = overlayFold.of(overlay?.metrics ?? [], [], chunkedLine, (l, m, i) => l.push(i, m.ret));
   // Drawn in the box's own pixels, so the numbers keep their size however the stage stretches the chart.
   const [box, boxRef] = useBoxSize<SVGSVGElement>(INITIAL);
   const FRAME: Frame = { width: Math.max(MIN.width, box.width), height: Math.max(MIN.height, box.height), margin: MARGIN };
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const relative = view === 'relative';
-  const points = (get: (m: UpdateMetrics) => number | undefined, ms: readonly UpdateMetrics[]): [number, number][] =>
-    ms.flatMap((m, i): [number, number][] => {
-      const v = get(m);
-      const p = v === undefined ? null : plotted(view, v, refs[m.tmax]?.scripted);
-      return p === null ? [] : [[i, p]];
-    });
-  const retPts = points((m) => m.ret, metrics);
-  const refPts = REFS.map((r) => ({ ...r, pts: points((m) => refs[m.tmax]?.[r.key], metrics) }));
-  const lows = [...retPts, ...refPts.flatMap((r) => r.pts)].map((p) => p[1]);
-  const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...lows) : 0, relative ? Math.max(0.1, ...lows) : 1);
-  const overlayPath = overlay && !relative ? seriesPath(overlay.metrics.map((m, i) => [i, m.ret]), x, y) : null;
-  const refPaths = refPts;
+  const all = [lines.ret, ...REFS.map((r) => lines.refs[r.key])];
+  const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...all.map((l) => l.min)) : 0, relative ? Math.max(0.1, ...all.map((l) => l.max)) : 1);
+  const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
   const markLanes = placeLabels(placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })), 2);
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
@@ -166,11 +190,11 @@ export function Curves() {
             <title>{`update ${m.update + 1}: ${m.label}`}</title>
           </g>
         ))}
-        {refPaths.map((r) => (
-          <ChunkedPath key={r.key} className={`ref ${r.className}`} points={r.pts} x={x} y={y} />
+        {REFS.map((r) => (
+          <ChunkedPath key={r.key} className={`ref ${r.className}`} line={lines.refs[r.key]} x={x} y={y} scaleKey={scaleKey} />
         ))}
-        {overlayPath && <path className="series-overlay" d={overlayPath} data-testid="overlay-path" />}
-        <ChunkedPath className="series-return" points={retPts} x={x} y={y} testId="return-path" />
+        {overlay && !relative && <ChunkedPath className="series-overlay" line={overlayLine} x={x} y={y} scaleKey={scaleKey} testId="overlay-path" />}
+        <ChunkedPath className="series-return" line={lines.ret} x={x} y={y} scaleKey={scaleKey} testId="return-path" />
         {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />}
       </svg>
       <div className="curve-compare">

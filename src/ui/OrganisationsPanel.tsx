@@ -1,10 +1,11 @@
 import { area, line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
-import { useMemo, useState } from 'react';
-import { inferenceScaling, type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
+import { useState } from 'react';
+import { type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
 import { selectActions, selectMetrics, useApp } from '../store/store';
 import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
+import { InferenceCurve } from './inferenceCurve';
 
 /** One colour per organisation (Okabe-Ito, as the reference lines of the training curve). */
 export const ORG_COLOURS: Record<RaceOrganisation, string> = {
@@ -164,7 +165,9 @@ function Scaling({ points }: { points: ScalingPoint[] }) {
 
 function InferenceScaling() {
   const metrics = useApp(selectMetrics);
-  const pts = useMemo(() => inferenceScaling(metrics, 25, Math.max(1, Math.floor(metrics.length / 150))), [metrics]);
+  // About 150 rolling means over the run, each computed once (InferenceCurve).
+  const [curve] = useState(() => new InferenceCurve());
+  const pts = curve.of(metrics, 25, Math.max(1, Math.floor(metrics.length / 150)));
   if (pts.length < 2) return <p className="empty">Train a few updates to see parallel work and messages grow.</p>;
   const x = scaleLinear().domain([pts[0].update, pts[pts.length - 1].update]).range([M.left, W - M.right]);
   const y = scaleLinear().domain([0, Math.max(1, ...pts.map((p) => Math.max(p.parallelism, p.messages / 10)))]).nice().range([H - M.bottom, M.top]);

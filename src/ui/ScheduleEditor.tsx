@@ -1,7 +1,10 @@
+import { useState } from 'react';
 import { SCHEDULE_SHAPES } from '../rl/schedule';
+import type { UpdateMetrics } from '../rl/trainer';
 import { SCHEMA } from '../rl/config';
 import { calibratedSchedule } from '../sim/task';
 import { selectActions, selectConfig, selectMetrics, useApp } from '../store/store';
+import { AppendFold } from './appendFold';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
@@ -29,7 +32,11 @@ function Slider({ label, value, min, max, onChange, testId }: { label: string; v
 export function ScheduleEditor() {
   const controls = useApp(selectActions);
   const c = useApp(selectConfig);
-  const done = useApp(selectMetrics).filter((m) => m.phase === 'rlcr').length;
+  // RLCR updates so far, counted among the new updates only.
+  const [rlcr] = useState(() => new AppendFold<UpdateMetrics, { n: number }>());
+  const done = rlcr.of(useApp(selectMetrics), [], () => ({ n: 0 }), (s, m) => {
+    if (m.phase === 'rlcr') s.n += 1;
+  }).n;
   const pts = scheduleSeries(c);
   // Headroom above the longest deadline, so its line and its number are never at the edge.
   const top = Math.max(c.tmaxStart, c.tmaxEnd);

@@ -1,21 +1,28 @@
+import { useState } from 'react';
 import type { UpdateMetrics } from '../rl/trainer';
 import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
 import { replayTalk, talkAt } from '../store/talk';
 import { Explain } from './Explain';
-import { decimate } from './decimate';
-import { chartScales, range, seriesPath, type Frame } from './geometry';
+import { AppendFold } from './appendFold';
+import { chartScales, seriesPath, type Frame } from './geometry';
+import { MinMaxSeries } from './minMaxSeries';
 import { neededSentence, talkSentence, talkTone } from './talk';
 
 const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
-/** Pairs of points a mini chart draws at most (its plot is under 200 px wide): its cost stays flat as the run grows. */
-const MINI_POINTS = 100;
+/**
+ * Groups a mini chart draws at most, each as its lowest and highest point (its plot is under 200 px
+ * wide); kept up to date update by update (MinMaxSeries), so its cost stays flat as the run grows.
+ */
+const MINI_GROUPS = 100;
 /** The same with room for percentage ticks ("100%"). */
 const MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 38 } };
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 
 /** The counters drawn as small multiples, per episode of the batch (`format` for a share). */
-const SERIES: { key: keyof UpdateMetrics; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
+type SeriesKey = 'useful' | 'handoffs' | 'neededShare' | 'messages' | 'duplicate' | 'blocked' | 'emptyReads';
+
+const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
   { key: 'useful', label: 'useful work', colour: '#0072b2', hint: 'agent-minutes that advanced a module' },
   { key: 'handoffs', label: 'handoffs that unblocked', colour: '#009e73', hint: 'DMs and reads that delivered a needed interface' },
   { key: 'neededShare', label: 'deliveries that were needed', colour: '#e69f00', hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed', format: percent },
@@ -25,26 +32,36 @@ const SERIES: { key: keyof UpdateMetrics; label: string; colour: string; hint: s
   { key: 'emptyReads', label: 'reads with nothing new', colour: '#999999', hint: 'board reads that brought nothing' },
 ];
 
-function Mini({ metrics, s }: { metrics: UpdateMetrics[]; s: (typeof SERIES)[number] }) {
-  const values = metrics.map((m) => (m[s.key] as number | undefined) ?? 0);
+/** Every series of the small charts over the updates so far (a missing counter counts as 0). */
+type Minis = Record<SeriesKey, MinMaxSeries>;
+
+function newMinis(): Minis {
+  return Object.fromEntries(SERIES.map((s) => [s.key, new MinMaxSeries(MINI_GROUPS)])) as Minis;
+}
+
+function addUpdate(minis: Minis, m: UpdateMetrics, i: number): void {
+  for (const s of SERIES) minis[s.key].push(i, m[s.key] ?? 0);
+}
+
+function Mini({ series, updates, s }: { series: MinMaxSeries; updates: number; s: (typeof SERIES)[number] }) {
   const format = s.format ?? ((v: number) => v.toFixed(1));
-  const [, hi] = range(values, [0, 1]);
+  const hi = series.count ? series.max : 1;
   const frame = s.format ? MINI_PERCENT : MINI;
-  const { x, y } = chartScales(frame, Math.max(2, metrics.length), 0, Math.max(1, hi));
-  const last = values[values.length - 1];
+  const { x, y } = chartScales(frame, Math.max(2, updates), 0, Math.max(1, hi));
+  const last = series.last?.[1];
   return (
     <figure className="mini" data-testid={`mini-${s.key}`}>
       <figcaption title={s.hint}>
         {s.label} <strong>{last === undefined ? '–' : format(last)}</strong>
       </figcaption>
-      <svg viewBox={`0 0 ${MINI.width} ${MINI.height}`} role="img" aria-label={`${s.label}${s.format ? '' : ' per episode'} over ${metrics.length} updates`}>
+      <svg viewBox={`0 0 ${MINI.width} ${MINI.height}`} role="img" aria-label={`${s.label}${s.format ? '' : ' per episode'} over ${updates} updates`}>
         {y.ticks(2).map((t) => (
           <text key={t} className="tick" x={frame.margin.left - 4} y={y(t)} dy="0.32em" textAnchor="end">
             {s.format ? s.format(t) : t}
           </text>
         ))}
         <line className="grid" x1={frame.margin.left} x2={frame.width - frame.margin.right} y1={y(0)} y2={y(0)} />
-        <path d={seriesPath(decimate(values.map((v, i): [number, number] => [i, v]), MINI_POINTS), x, y)} fill="none" stroke={s.colour} strokeWidth={1.5} />
+        <path d={seriesPath(series.points() as [number, number][], x, y)} fill="none" stroke={s.colour} strokeWidth={1.5} />
       </svg>
     </figure>
   );
@@ -90,6 +107,9 @@ function TalkValue() {
 /** How the swarm spends its minutes, per update: the skills that move before the return does. */
 export function WorkCurves() {
   const metrics = useApp(selectMetrics);
+  // Kept up to date with each new update (from scratch for another run).
+  const [fold] = useState(() => new AppendFold<UpdateMetrics, Minis>());
+  const minis = fold.of(metrics, [], newMinis, addUpdate);
   return (
     <section className="panel" aria-labelledby="work-title" data-testid="work-curves">
       <h2 id="work-title">
@@ -98,7 +118,7 @@ export function WorkCurves() {
       <TalkValue />
       <div className="minis">
         {SERIES.map((s) => (
-          <Mini key={s.key} metrics={metrics} s={s} />
+          <Mini key={s.key} series={minis[s.key]} updates={metrics.length} s={s} />
         ))}
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { extent, line, scaleLinear } from 'd3';
+import { line, scaleLinear } from 'd3';
 import type { Config } from '../rl/config';
 import { rlcrDeadlines } from '../rl/deadline';
 
@@ -28,12 +28,6 @@ export function seriesPath(points: readonly [number, number][], x: (v: number) =
 /** Tmax at every update of the config's schedule (imitation updates excluded; see rl/deadline). */
 export function scheduleSeries(c: Config): [number, number][] {
   return rlcrDeadlines(c);
-}
-
-/** [min, max] of a list with a fallback for empty lists. */
-export function range(values: number[], fallback: [number, number]): [number, number] {
-  const [lo, hi] = extent(values);
-  return lo === undefined || hi === undefined ? fallback : [lo, hi];
 }
 
 /**

@@ -1,0 +1,31 @@
+import { inferenceScaling, type InferencePoint, type UpdatePoint } from '../sim/organisations';
+import { AppendFold } from './appendFold';
+
+/**
+ * `inferenceScaling(metrics, window, stride)` (one rolling mean every `stride` updates, and the
+ * last), kept for a list that grows by appending: a point depends only on the `window` updates up
+ * to it, which never change, so each is computed once (while the list and `stride` stay the same)
+ * and an update costs about one new point, not a pass over the run.
+ */
+export class InferenceCurve {
+  private readonly known = new AppendFold<UpdatePoint, Map<number, InferencePoint>>();
+
+  of(metrics: readonly UpdatePoint[], window: number, stride: number): InferencePoint[] {
+    const w = Math.max(1, Math.floor(window));
+    const s = Math.max(1, stride);
+    const known = this.known.of(metrics, [w, s], () => new Map(), () => undefined);
+    const at = (i: number): InferencePoint => {
+      let p = known.get(i);
+      if (!p) {
+        // The point of update i alone: its window is the whole slice, the slice's last point.
+        p = inferenceScaling(metrics.slice(Math.max(0, i - w + 1), i + 1), w, w).at(-1)!;
+        known.set(i, p);
+      }
+      return p;
+    };
+    const out: InferencePoint[] = [];
+    for (let i = 0; i < metrics.length; i += s) out.push(at(i));
+    if (metrics.length && (metrics.length - 1) % s !== 0) out.push(at(metrics.length - 1));
+    return out;
+  }
+}
