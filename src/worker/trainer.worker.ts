@@ -6,24 +6,26 @@ const service = new TrainerService();
 Comlink.expose(service);
 
 /**
- * Test hooks (the page's `injectFault`, never sent by the app itself): fail the way real faults do,
- * so the page's recovery can be tested end to end. `throw`: an uncaught error (the page sees the
- * worker's `error` event); `close`: the worker ends itself silently (only the watchdog notices);
- * `device`: the next update throws, as after a lost GPU device or WebGL context; `nan`: the next
- * update's loss is NaN and the trainer's numeric guard stops it, only in the e2e suite's build
- * (`import.meta.env.SWARM_TEST_HOOKS`, vite.config.ts).
+ * Test hooks (the page's `injectFault`, never sent by the app itself), only in the e2e suite's build
+ * (`import.meta.env.SWARM_TEST_HOOKS`, vite.config.ts; a normal build drops them): fail the way real
+ * faults do, so the page's recovery can be tested end to end. `throw`: an uncaught error (the page
+ * sees the worker's `error` event); `close`: the worker ends itself silently (only the watchdog
+ * notices); `device`: the next update throws, as after a lost GPU device or WebGL context; `nan`:
+ * the next update's loss is NaN and the trainer's numeric guard stops it.
  */
-self.addEventListener('message', (e: MessageEvent) => {
-  const kind = (e.data as Partial<FaultMessage> | null)?.swarmFault;
-  if (kind === 'throw') {
-    setTimeout(() => {
-      throw new Error('injected worker fault');
-    });
-  } else if (kind === 'close') {
-    self.close();
-  } else if (kind === 'device') {
-    service.loseDevice();
-  } else if (kind === 'nan' && import.meta.env.SWARM_TEST_HOOKS) {
-    service.poisonNextLoss();
-  }
-});
+if (import.meta.env.SWARM_TEST_HOOKS) {
+  self.addEventListener('message', (e: MessageEvent) => {
+    const kind = (e.data as Partial<FaultMessage> | null)?.swarmFault;
+    if (kind === 'throw') {
+      setTimeout(() => {
+        throw new Error('injected worker fault');
+      });
+    } else if (kind === 'close') {
+      self.close();
+    } else if (kind === 'device') {
+      service.loseDevice();
+    } else if (kind === 'nan') {
+      service.poisonNextLoss();
+    }
+  });
+}
