@@ -19,7 +19,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
-import { PreviewHarness } from './lib/previewHarness';
+import { PreviewHarness, runToExit } from './lib/previewHarness';
 
 const DEFAULT_PORT = 4191;
 const DEFAULT_SECONDS = 60;
@@ -363,12 +363,5 @@ async function main(): Promise<number> {
 if (process.argv.slice(2).some((a) => a === '--soak' || a.startsWith('--soak='))) {
   await import('./soak-ui');
 } else {
-  main().then(
-    (code) => process.exit(code),
-    async (err) => {
-      console.error(err);
-      await harness?.close();
-      process.exit(1);
-    },
-  );
+  runToExit(main, () => harness);
 }

@@ -24,7 +24,7 @@ import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { isBusy, selfTimes, type CpuProfile } from './lib/cpuProfile';
-import { PreviewHarness } from './lib/previewHarness';
+import { PreviewHarness, runToExit } from './lib/previewHarness';
 
 const DEFAULT_PORT = 4192;
 /** A small run, so that 1,000 updates come within minutes: 3 agents, 1 task x 2 rollouts, coupled tasks, wasm. */
@@ -284,11 +284,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  async (err) => {
-    console.error(err);
-    await harness?.close();
-    process.exit(1);
-  },
-);
+runToExit(main, () => harness);

@@ -87,3 +87,18 @@ export class PreviewHarness {
     process.once('SIGTERM', stop);
   }
 }
+
+/**
+ * Runs a UI benchmark's `main` and exits with its code; on an error prints it, stops the preview
+ * server and the browser of `harness()` (if one was made) and exits with 1.
+ */
+export function runToExit(main: () => Promise<number>, harness: () => PreviewHarness | undefined): void {
+  main().then(
+    (code) => process.exit(code),
+    async (err) => {
+      console.error(err);
+      await harness()?.close();
+      process.exit(1);
+    },
+  );
+}
