@@ -24,7 +24,7 @@ export function SessionNotices() {
       {r && (
         <div className="notices" role="status" data-testid="resume-offer">
           <p>
-            The run you were training, “{r.name}” ({r.updates} updates), was saved when the page closed. It is in the library; you can carry on training it.
+            Your last run, “{r.name}” ({r.updates} updates), was saved when the page closed and is in the library.
           </p>
           <button
             type="button"
@@ -35,7 +35,7 @@ export function SessionNotices() {
             data-testid="resume-run"
           >
             Resume training it
-          </button>{' '}
+          </button>
           <button type="button" onClick={() => setResumable(null)}>
             Dismiss
           </button>
