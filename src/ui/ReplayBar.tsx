@@ -24,20 +24,17 @@ export function ReplayBar() {
   const n = run.metrics.length;
   const m = run.metrics[index];
   const kept = run.episodes.items.length;
+  const meta = `recorded ${new Date(run.created).toLocaleString()}, ${n} updates, ${kept} episodes kept${run.episodes.rule.stride > 1 ? ` (every ${run.episodes.rule.stride}th)` : ''}`;
   return (
     <section className="panel replay-bar" aria-label="Replay of a recorded run" data-testid="replay-bar" ref={bar}>
-      <p className="replay-title">
+      <p className="replay-title" title={`${run.name} — ${meta}`}>
         <span className="replay-badge" data-testid="replay-badge">
           Replay
         </span>{' '}
         <span className="replay-name" data-testid="replay-name">
           {run.name}
         </span>
-        <span className="replay-meta">
-          {' '}
-          — recorded {new Date(run.created).toLocaleString()}, {n} updates, {kept} episodes kept
-          {run.episodes.rule.stride > 1 ? ` (every ${run.episodes.rule.stride}th)` : ''}
-        </span>
+        <span className="replay-meta"> — {meta}</span>
       </p>
       <div className="replay-controls">
         <label className="scrub">
