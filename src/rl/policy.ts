@@ -5,6 +5,7 @@ import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { type ChoiceRows, type DecisionRows, ILLEGAL, KINDS, packDecisions, TRUNK_WIDTH } from './decisions';
 import { dense, denseData } from './dense';
+import { scorer } from './scorer';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -214,11 +215,9 @@ export class SwarmPolicy {
     // The four heads that read the trunk as one product (one transpose of h for all their gradients).
     const fused = tf.concat([withBias(v.mh, v.mb), withBias(v.ah, v.ab), withBias(v.ko, v.kob), withBias(v.vo, v.vob)], 1) as tf.Tensor2D;
     const [mCtx, aCtx, kindL, valueL] = tf.split(dense(h, fused), [S, S, KINDS, 1], 1);
-    const mz = tf.relu(tf.add(denseData(d.modules, d.modulesT, v.mf).reshape([R, M, S]), mCtx.reshape([R, 1, S]))).reshape([R * M, S]);
-    const mOut = tf.transpose(dense(mz, v.mo).reshape([R, M, 2]), [0, 2, 1]);
+    const mOut = tf.transpose(scorer(d.modules, d.modulesT, mCtx as tf.Tensor2D, v.mf as tf.Tensor2D, v.mo as tf.Tensor2D, M).reshape([R, M, 2]), [0, 2, 1]);
     const arg = tf.logSoftmax(tf.add(mOut, d.argBias)) as tf.Tensor3D;
-    const az = tf.relu(tf.add(denseData(d.agents, d.agentsT, v.af).reshape([R, A, S]), aCtx.reshape([R, 1, S]))).reshape([R * A, S]);
-    const dm = tf.logSoftmax(tf.add(dense(az, v.ao).reshape([R, A]), d.dmBias)) as tf.Tensor2D;
+    const dm = tf.logSoftmax(tf.add(scorer(d.agents, d.agentsT, aCtx as tf.Tensor2D, v.af as tf.Tensor2D, v.ao as tf.Tensor2D, A).reshape([R, A]), d.dmBias)) as tf.Tensor2D;
     const kind = tf.logSoftmax(tf.add(kindL, d.kindBias)) as tf.Tensor2D;
     return { kind, arg, dm, value: valueL.reshape([R]) as tf.Tensor1D };
   }
