@@ -5,7 +5,6 @@ import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { type ChoiceRows, type DecisionRows, ILLEGAL, KINDS, packDecisions, TRUNK_WIDTH } from './decisions';
 import { dense, denseData } from './dense';
-import { scorer } from './scorer';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -215,9 +214,11 @@ export class SwarmPolicy {
     // The four heads that read the trunk as one product (one transpose of h for all their gradients).
     const fused = tf.concat([withBias(v.mh, v.mb), withBias(v.ah, v.ab), withBias(v.ko, v.kob), withBias(v.vo, v.vob)], 1) as tf.Tensor2D;
     const [mCtx, aCtx, kindL, valueL] = tf.split(dense(h, fused), [S, S, KINDS, 1], 1);
-    const mOut = tf.transpose(scorer(d.modules, d.modulesT, mCtx as tf.Tensor2D, v.mf as tf.Tensor2D, v.mo as tf.Tensor2D, M).reshape([R, M, 2]), [0, 2, 1]);
+    const mz = tf.relu(tf.add(tf.matMul(d.modules, v.mf as tf.Tensor2D).reshape([R, M, S]), mCtx.reshape([R, 1, S]))).reshape([R * M, S]);
+    const mOut = tf.transpose(dense(mz, v.mo).reshape([R, M, 2]), [0, 2, 1]);
     const arg = tf.logSoftmax(tf.add(mOut, d.argBias)) as tf.Tensor3D;
-    const dm = tf.logSoftmax(tf.add(scorer(d.agents, d.agentsT, aCtx as tf.Tensor2D, v.af as tf.Tensor2D, v.ao as tf.Tensor2D, A).reshape([R, A]), d.dmBias)) as tf.Tensor2D;
+    const az = tf.relu(tf.add(tf.matMul(d.agents, v.af as tf.Tensor2D).reshape([R, A, S]), aCtx.reshape([R, 1, S]))).reshape([R * A, S]);
+    const dm = tf.logSoftmax(tf.add(dense(az, v.ao).reshape([R, A]), d.dmBias)) as tf.Tensor2D;
     const kind = tf.logSoftmax(tf.add(kindL, d.kindBias)) as tf.Tensor2D;
     return { kind, arg, dm, value: valueL.reshape([R]) as tf.Tensor1D };
   }
@@ -229,6 +230,16 @@ export class SwarmPolicy {
    * column sums for their gradients (on wasm a sum over rows is a transpose and a reduction).
    */
   private trunk(x: tf.Tensor2D, xT?: tf.Tensor2D): tf.Tensor2D {
+    const [w1, w2] = this.trunkLayers();
+    const h1 = tf.relu(denseData(x, xT, w1));
+    return tf.relu(dense(h1, w2)) as tf.Tensor2D;
+  }
+
+  /**
+   * The trunk's two layers as the products use them: [fanIn + 1 x hidden + 1], the weights with
+   * the bias as their last row and a unit column that carries the constant 1 on. Call inside tf.tidy.
+   */
+  trunkLayers(): [tf.Tensor2D, tf.Tensor2D] {
     const v = this.vars;
     const H = this.shape.hidden;
     const layer = (w: tf.Variable, b: tf.Variable) => {
@@ -236,8 +247,7 @@ export class SwarmPolicy {
       const carry = tf.oneHot(tf.tensor1d([rows - 1], 'int32'), rows).reshape([rows, 1]);
       return tf.concat([tf.concat([w, b.reshape([1, H])], 0), carry], 1) as tf.Tensor2D;
     };
-    const h1 = tf.relu(denseData(x, xT, layer(v.g1, v.b1)));
-    return tf.relu(dense(h1, layer(v.g2, v.b2))) as tf.Tensor2D;
+    return [layer(v.g1, v.b1), layer(v.g2, v.b2)];
   }
 
   /** The state value of every row (the critic ablation): the trunk and the value head only. Call inside tf.tidy. */
@@ -265,10 +275,8 @@ export interface DecisionTensors {
   trunk: tf.Tensor2D;
   modules: tf.Tensor2D;
   agents: tf.Tensor2D;
-  /** Transposes of the three inputs, made once when the rows are learned from over several epochs. */
+  /** Transpose of the trunk rows, made once when the rows are learned from over several epochs (policyGradient.ts). */
   trunkT?: tf.Tensor2D;
-  modulesT?: tf.Tensor2D;
-  agentsT?: tf.Tensor2D;
   kindBias: tf.Tensor2D;
   argBias: tf.Tensor3D;
   dmBias: tf.Tensor2D;
@@ -291,7 +299,7 @@ export interface PolicyHeads {
 
 /**
  * Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). `forLearning`
- * also makes the inputs' transposes, used by the backward passes of every epoch.
+ * also makes the trunk rows' transpose, which the hand-written backward pass of every epoch uses.
  */
 export function decisionTensors(d: DecisionRows, forLearning = false): DecisionTensors {
   const { rows: R, M, A } = d;
@@ -308,8 +316,6 @@ export function decisionTensors(d: DecisionRows, forLearning = false): DecisionT
   };
   if (forLearning) {
     t.trunkT = tf.transpose(t.trunk);
-    t.modulesT = tf.transpose(t.modules);
-    t.agentsT = tf.transpose(t.agents);
   }
   return t;
 }

@@ -11,7 +11,8 @@ import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
-import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
+import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
+import { lossAndGradients, type RowLoss } from './policyGradient';
 import { learnerPlays } from './imitation';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
@@ -310,7 +311,7 @@ export class Trainer {
     const A = this.env.N;
     const rows = decisionTensors(packDecisions(batch.obs, batch.mask, L, M, A, pick), true);
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
-    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.trunkT!, rows.modulesT!, rows.agentsT!, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
+    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.trunkT!, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
   }
 
   /** Values of every decision row (critic ablation), read back once. */
@@ -337,22 +338,20 @@ export class Trainer {
     const oldT = tf.tensor1d(gather(batch.logp));
     const targetT = tf.tensor1d(gather(targets));
     let out = { loss: 0, entropy: 0, gradNorm: 0 };
+    // The clipped surrogate, the entropy bonus and (critic ablation) the value loss, per decision row.
+    const loss: RowLoss = (chosen, entropy, value) => {
+      const ratio = tf.exp(tf.sub(chosen, oldT));
+      const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
+      let l = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(c.entropy, tf.mean(entropy)));
+      if (c.critic) l = tf.add(l, tf.mul(0.5, tf.mean(tf.square(tf.sub(value, targetT)))));
+      return l as tf.Scalar;
+    };
     try {
       for (let e = 0; e < c.epochs; e++) {
-        let entropyT: tf.Scalar | null = null;
-        const r = await this.applyLoss(() => {
-          const heads = this.policy.heads(data.rows);
-          const ratio = tf.exp(tf.sub(chosenLogProb(heads, data.choices), oldT));
-          const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
-          const entropy = tf.mean(headsEntropy(heads)) as tf.Scalar;
-          entropyT = tf.keep(entropy);
-          let loss = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(c.entropy, entropy));
-          if (c.critic) loss = tf.add(loss, tf.mul(0.5, tf.mean(tf.square(tf.sub(heads.value, targetT)))));
-          return loss as tf.Scalar;
-        });
-        const ent = entropyT as tf.Scalar | null;
-        if (e === 0 && ent) out = { ...r, entropy: (await ent.data())[0] };
-        ent?.dispose();
+        const g = lossAndGradients(this.policy, data.rows, data.choices, loss);
+        const r = await this.applyGradients(g.loss, g.grads);
+        if (e === 0) out = { ...r, entropy: (await g.entropy.data())[0] };
+        g.entropy.dispose();
       }
     } finally {
       data.dispose();
@@ -367,16 +366,17 @@ export class Trainer {
     if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const data = this.upload(batch, pick);
     try {
-      const r = await this.applyLoss(() => tf.neg(tf.mean(chosenLogProb(this.policy.heads(data.rows), data.choices))) as tf.Scalar);
+      const g = lossAndGradients(this.policy, data.rows, data.choices, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
+      g.entropy.dispose();
+      const r = await this.applyGradients(g.loss, g.grads);
       return { ...r, entropy: 0 };
     } finally {
       data.dispose();
     }
   }
 
-  /** Gradient of `f` over the policy's variables, clipped by global norm, applied with Adam. */
-  private async applyLoss(f: () => tf.Scalar): Promise<{ loss: number; gradNorm: number }> {
-    const { value, grads } = tf.variableGrads(f, Object.values(this.policy.vars));
+  /** Applies gradients (per variable name) of the loss `value` with Adam, clipped by global norm; disposes both. */
+  private async applyGradients(value: tf.Scalar, grads: tf.NamedTensorMap): Promise<{ loss: number; gradNorm: number }> {
     const normT = tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))));
     const [loss, norm] = await Promise.all([value.data(), normT.data()]);
     // Numeric guard: a non-finite loss or gradient stops the run before the step is applied.

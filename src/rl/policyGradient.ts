@@ -1,0 +1,178 @@
+import * as tf from '@tensorflow/tfjs';
+import { KINDS } from './decisions';
+import type { ChoiceTensors, DecisionTensors, SwarmPolicy } from './policy';
+
+/**
+ * A loss over decision rows as a function of three per-row terms [L]: the chosen action's
+ * log-probability, the policy's entropy, and the state value (the critic ablation). The trainer's
+ * clipped surrogate, entropy bonus and value loss, and the prior's cross-entropy, are all of this
+ * form; TF.js differentiates it (a few element-wise ops over L numbers).
+ */
+export type RowLoss = (chosen: tf.Tensor1D, entropy: tf.Tensor1D, value: tf.Tensor1D) => tf.Scalar;
+
+export interface LossGradients {
+  loss: tf.Scalar;
+  /** Mean entropy of the rows' action distributions. */
+  entropy: tf.Scalar;
+  /** Gradient of the loss per policy variable name (every variable the heads use). */
+  grads: tf.NamedTensorMap;
+}
+
+/** Column selections on the kind log-probabilities: work and claim [6 x 2], dm [6 x 1], and the three argument kinds spread back to six [3 x 6]. */
+interface Selections {
+  backend: string;
+  args: tf.Tensor2D;
+  dm: tf.Tensor2D;
+  pick: tf.Tensor2D;
+  spread: tf.Tensor2D;
+}
+let selections: Selections | null = null;
+
+function selectionsFor(backend: string): Selections {
+  if (selections?.backend === backend) return selections;
+  const one = (rows: number, cols: number, at: [number, number][]) => {
+    const m = new Float32Array(rows * cols);
+    for (const [r, c] of at) m[r * cols + c] = 1;
+    return tf.keep(tf.tensor2d(m, [rows, cols]));
+  };
+  selections = {
+    backend,
+    args: one(KINDS, 2, [[0, 0], [1, 1]]),
+    dm: one(KINDS, 1, [[2, 0]]),
+    pick: one(KINDS, 3, [[0, 0], [1, 1], [2, 2]]),
+    spread: one(3, KINDS, [[0, 0], [1, 1], [2, 2]]),
+  };
+  return selections;
+}
+
+/**
+ * The loss of a set of decision rows and its gradient over every weight of the policy, the
+ * backward pass written by hand: the same numbers as TF.js's tape over `SwarmPolicy.heads`,
+ * `chosenLogProb` and `headsEntropy` (the tests compare them), without the tape. Taped, every op
+ * of the forward pass saved copies of its inputs (the wasm backend's Identity kernel copies), the
+ * fused head product was split into columns and concatenated back (row by row in JavaScript on
+ * wasm), and each log-softmax and exponential was recomputed for its gradient; here the forward
+ * pass keeps what the backward pass needs and nothing else, and the probabilities are computed once.
+ *
+ * With p = softmax of a head and l = log p, the gradients are, per row:
+ * - the chosen log-probability through a log-softmax: one-hot(choice) - p (times whether the
+ *   choice is of that head's kind);
+ * - the entropy H = H(kind) + sum over work, claim and dm of p(kind) H(argument | kind): for the
+ *   kind logits p ⊙ (u - l - H) with u the within-kind entropies, for an argument head
+ *   -p(kind) p ⊙ (l + H(argument | kind));
+ * - then the scorers, the four products that read the trunk, and the trunk's two layers, as
+ *   plain products, relu masks and sums. `rows` must be uploaded for learning (their transposes).
+ */
+export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: ChoiceTensors, loss: RowLoss): LossGradients {
+  const { trunkT } = d;
+  if (!trunkT) throw new Error('lossAndGradients needs decision rows uploaded for learning (with their transposes)');
+  const sel = selectionsFor(tf.getBackend());
+  return tf.tidy(() => {
+    const v = policy.vars;
+    const H = policy.shape.hidden;
+    const S = policy.shape.scorer;
+    const { rows: L, M, A } = d;
+
+    // Forward pass.
+    const [w1, w2] = policy.trunkLayers();
+    const h1 = tf.relu(tf.matMul(d.trunk, w1)) as tf.Tensor2D;
+    const h = tf.relu(tf.matMul(h1, w2)) as tf.Tensor2D;
+    const withBias = (w: tf.Variable, b: tf.Variable) => tf.concat([w, b.reshape([1, b.size])], 0) as tf.Tensor2D;
+    const wm = withBias(v.mh, v.mb);
+    const wa = withBias(v.ah, v.ab);
+    const wk = withBias(v.ko, v.kob);
+    const wv = withBias(v.vo, v.vob);
+    const hidden = (x: tf.Tensor2D, w: tf.Variable, ctx: tf.Tensor2D, items: number) =>
+      tf.relu(tf.add(tf.matMul(x, w as tf.Tensor2D).reshape([L, items, S]), ctx.reshape([L, 1, S]))).reshape([L * items, S]) as tf.Tensor2D;
+    const zm = hidden(d.modules, v.mf, tf.matMul(h, wm), M);
+    const za = hidden(d.agents, v.af, tf.matMul(h, wa), A);
+    const value = tf.matMul(h, wv).reshape([L]) as tf.Tensor1D;
+    const lk = tf.logSoftmax(tf.add(tf.matMul(h, wk), d.kindBias)) as tf.Tensor2D;
+    const la = tf.logSoftmax(tf.add(tf.transpose(tf.matMul(zm, v.mo as tf.Tensor2D).reshape([L, M, 2]), [0, 2, 1]), d.argBias)) as tf.Tensor3D;
+    const ld = tf.logSoftmax(tf.add(tf.matMul(za, v.ao as tf.Tensor2D).reshape([L, A]), d.dmBias)) as tf.Tensor2D;
+    const pk = tf.exp(lk);
+    const pa = tf.exp(la);
+    const pd = tf.exp(ld);
+    const hk = tf.neg(tf.sum(tf.mul(pk, lk), 1, true)) as tf.Tensor2D; // [L x 1]
+    const ha = tf.neg(tf.sum(tf.mul(pa, la), 2, true)) as tf.Tensor3D; // [L x 2 x 1]
+    const hd = tf.neg(tf.sum(tf.mul(pd, ld), 1, true)) as tf.Tensor2D; // [L x 1]
+    const within = tf.concat([ha.reshape([L, 2]), hd], 1) as tf.Tensor2D; // [L x 3]
+    const entropyCol = tf.add(hk, tf.sum(tf.mul(tf.matMul(pk, sel.pick), within), 1, true)) as tf.Tensor2D;
+    const entropy = entropyCol.reshape([L]) as tf.Tensor1D;
+    const chosen = tf.addN([tf.sum(tf.mul(lk, c.kind), 1), tf.sum(tf.mul(la, c.arg), [1, 2]), tf.sum(tf.mul(ld, c.dm), 1)]) as tf.Tensor1D;
+
+    // The loss and its gradient over the three per-row terms (TF.js's tape over L numbers).
+    const { value: lossValue, grads } = tf.engine().gradients(() => loss(chosen, entropy, value), [chosen, entropy, value], undefined, true);
+    const [dChosen, dEntropy, dValue] = grads as (tf.Tensor | null)[];
+    const dc = dChosen ? dChosen.reshape([L, 1]) : tf.zeros([L, 1]);
+    const de = dEntropy ? dEntropy.reshape([L, 1]) : tf.zeros([L, 1]);
+
+    // The three heads' logits.
+    const u = tf.matMul(within, sel.spread);
+    const dzk = tf.add(tf.mul(dc, tf.sub(c.kind, pk)), tf.mul(de, tf.mul(pk, tf.sub(tf.sub(u, lk), entropyCol)))) as tf.Tensor2D;
+    const dc3 = dc.reshape([L, 1, 1]);
+    const pkArgs = tf.matMul(pk, sel.args).reshape([L, 2, 1]);
+    const dza = tf.sub(tf.mul(dc3, tf.sub(c.arg, tf.mul(pa, tf.sum(c.arg, 2, true)))), tf.mul(tf.mul(de.reshape([L, 1, 1]), pkArgs), tf.mul(pa, tf.add(la, ha)))) as tf.Tensor3D;
+    const pkDm = tf.matMul(pk, sel.dm);
+    const dzd = tf.sub(tf.mul(dc, tf.sub(c.dm, tf.mul(pd, tf.sum(c.dm, 1, true)))), tf.mul(tf.mul(de, pkDm), tf.mul(pd, tf.add(ld, hd)))) as tf.Tensor2D;
+
+    // The scorers, in the transposed layout [S x rows * items]: the per-item input layer's gradient is
+    // then (dzᵀ · x)ᵀ, whose right operand is the uploaded data x, which the wasm backend packs once
+    // per learn step and keeps for the next epoch; its context's gradient is a sum over the
+    // innermost axis.
+    const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, dOutT: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
+      const zT = tf.transpose(z);
+      // With one output, dOutT is dOut reshaped: the same data, which the wasm backend must not see as
+      // the right operand of two products of different shapes (it caches the packed right operand by
+      // its data alone and would reuse it with the wrong shape). The outer product is a broadcast.
+      const back = wOut.shape[1] === 1 ? tf.mul(wOut, dOutT) : tf.matMul(wOut as tf.Tensor2D, dOutT);
+      const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
+      return { ctxT: tf.sum(dzT.reshape([S, L, items]), 2) as tf.Tensor2D, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: tf.matMul(zT, dOut) };
+    };
+    const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, tf.transpose(dza, [1, 0, 2]).reshape([2, L * M]) as tf.Tensor2D, v.mo, d.modules, M);
+    const ag = scorerBack(za, dzd.reshape([L * A, 1]), dzd.reshape([1, L * A]), v.ao, d.agents, A);
+
+    // The four products that read the trunk, as one: their output gradients stacked as rows
+    // [S + S + KINDS + 1 x L], so all four weight gradients are one product with h (packed once).
+    const dv = dValue ? dValue.reshape([1, L]) : tf.zeros([1, L]);
+    const dHeadsT = tf.concat([mod.ctxT, ag.ctxT, tf.transpose(dzk), dv], 0) as tf.Tensor2D;
+    const wHeads = tf.concat([wm, wa, wk, wv], 1) as tf.Tensor2D;
+    const dWHeads = tf.transpose(tf.matMul(dHeadsT, h)) as tf.Tensor2D; // [H + 1 x 2S + KINDS + 1]
+    const [dWm, dWa, dWk, dWv] = tf.split(dWHeads, [S, S, KINDS, 1], 1) as tf.Tensor2D[];
+    const rowsAndBias = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => {
+      const [w, b] = tf.split(g, [g.shape[0] - 1, 1], 0);
+      return [w, b.reshape([g.shape[1]])];
+    };
+    const [dmh, dmb] = rowsAndBias(dWm);
+    const [dah, dab] = rowsAndBias(dWa);
+    const [dko, dkob] = rowsAndBias(dWk);
+    const [dvo, dvob] = rowsAndBias(dWv);
+    const dA2 = tf.mul(tf.matMul(tf.transpose(dHeadsT), tf.transpose(wHeads)), tf.step(h)) as tf.Tensor2D;
+    const trunkLayer = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => rowsAndBias(tf.slice(g, [0, 0], [g.shape[0], H]));
+    const [dg2, db2] = trunkLayer(tf.matMul(tf.transpose(h1), dA2));
+    const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w2)), tf.step(h1)) as tf.Tensor2D;
+    const [dg1, db1] = trunkLayer(tf.matMul(trunkT, dA1));
+
+    const named: tf.NamedTensorMap = {};
+    const put = (variable: tf.Variable, g: tf.Tensor) => {
+      named[variable.name] = g;
+    };
+    put(v.g1, dg1);
+    put(v.b1, db1);
+    put(v.g2, dg2);
+    put(v.b2, db2);
+    put(v.mf, mod.wIn);
+    put(v.mh, dmh);
+    put(v.mb, dmb);
+    put(v.mo, mod.wOut);
+    put(v.af, ag.wIn);
+    put(v.ah, dah);
+    put(v.ab, dab);
+    put(v.ao, ag.wOut);
+    put(v.ko, dko);
+    put(v.kob, dkob);
+    put(v.vo, dvo);
+    put(v.vob, dvob);
+    return { loss: lossValue as tf.Scalar, entropy: tf.mean(entropy) as tf.Scalar, grads: named };
+  });
+}
