@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const obsT = tf.tensor2d(obs, [R, OBS_DIM]);
   const maskT = tf.tensor2d(mask, [R, NUM_ACTIONS]);
   const hotT = tf.oneHot(tf.tensor1d(actions, 'int32'), NUM_ACTIONS);
-  const rows = decisionTensors(packDecisions(obs, mask, R, MAX_MODULES, AGENTS), true);
+  const rows = decisionTensors(packDecisions(obs, mask, R, MAX_MODULES, AGENTS));
   const choices = choiceTensors(packChoices(actions, R, MAX_MODULES, AGENTS), R, MAX_MODULES, AGENTS);
   const adv = tf.randomNormal([R], 0, 1, 'float32', 4);
   const vars = Object.values(policy.vars);

@@ -15,17 +15,3 @@ export const dense = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, save: tf.GradSa
     ],
   };
 }) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (x: tf.Tensor, w: tf.Tensor) => tf.Tensor2D;
-
-/**
- * x · w for data `x` (observations: no gradient wanted for it) whose transpose `xT` was made once
- * for every epoch of a learn step, so the backward pass only multiplies. Without `xT` (acting, no
- * gradient) it is a plain product.
- */
-export function denseData(x: tf.Tensor2D, xT: tf.Tensor2D | undefined, w: tf.Tensor): tf.Tensor2D {
-  if (!xT) return tf.matMul(x, w as tf.Tensor2D);
-  const f = tf.customGrad(((wIn: tf.Tensor, save: tf.GradSaveFunc) => {
-    save([]);
-    return { value: tf.matMul(x, wIn as tf.Tensor2D), gradFunc: (dy: tf.Tensor) => [tf.matMul(xT, dy as tf.Tensor2D)] };
-  }) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (w: tf.Tensor) => tf.Tensor2D;
-  return f(w);
-}

@@ -4,7 +4,7 @@ import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_D
 import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { type ChoiceRows, type DecisionRows, ILLEGAL, KINDS, packDecisions, TRUNK_WIDTH } from './decisions';
-import { dense, denseData } from './dense';
+import { dense } from './dense';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -209,7 +209,7 @@ export class SwarmPolicy {
     const v = this.vars;
     const { rows: R, M, A } = d;
     const S = this.shape.scorer;
-    const h = this.trunk(d.trunk, d.trunkT);
+    const h = this.trunk(d.trunk);
     const withBias = (w: tf.Variable, b: tf.Variable) => tf.concat([w, b.reshape([1, b.size])], 0) as tf.Tensor2D;
     // The four heads that read the trunk as one product (one transpose of h for all their gradients).
     const fused = tf.concat([withBias(v.mh, v.mb), withBias(v.ah, v.ab), withBias(v.ko, v.kob), withBias(v.vo, v.vob)], 1) as tf.Tensor2D;
@@ -229,9 +229,9 @@ export class SwarmPolicy {
    * carried through by a unit column appended to each layer's weights: no bias additions, and no
    * column sums for their gradients (on wasm a sum over rows is a transpose and a reduction).
    */
-  private trunk(x: tf.Tensor2D, xT?: tf.Tensor2D): tf.Tensor2D {
+  private trunk(x: tf.Tensor2D): tf.Tensor2D {
     const [w1, w2] = this.trunkLayers();
-    const h1 = tf.relu(denseData(x, xT, w1));
+    const h1 = tf.relu(tf.matMul(x, w1));
     return tf.relu(dense(h1, w2)) as tf.Tensor2D;
   }
 
@@ -275,8 +275,6 @@ export interface DecisionTensors {
   trunk: tf.Tensor2D;
   modules: tf.Tensor2D;
   agents: tf.Tensor2D;
-  /** Transpose of the trunk rows, made once when the rows are learned from over several epochs (policyGradient.ts). */
-  trunkT?: tf.Tensor2D;
   kindBias: tf.Tensor2D;
   argBias: tf.Tensor3D;
   dmBias: tf.Tensor2D;
@@ -297,11 +295,8 @@ export interface PolicyHeads {
   value: tf.Tensor1D;
 }
 
-/**
- * Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). `forLearning`
- * also makes the trunk rows' transpose, which the hand-written backward pass of every epoch uses.
- */
-export function decisionTensors(d: DecisionRows, forLearning = false): DecisionTensors {
+/** Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). */
+export function decisionTensors(d: DecisionRows): DecisionTensors {
   const { rows: R, M, A } = d;
   const t: DecisionTensors = {
     rows: R,
@@ -314,9 +309,6 @@ export function decisionTensors(d: DecisionRows, forLearning = false): DecisionT
     argBias: tf.tensor3d(d.argBias, [R, 2, M]),
     dmBias: tf.tensor2d(d.dmBias, [R, A]),
   };
-  if (forLearning) {
-    t.trunkT = tf.transpose(t.trunk);
-  }
   return t;
 }
 

@@ -18,13 +18,17 @@ export interface LossGradients {
   grads: tf.NamedTensorMap;
 }
 
-/** Column selections on the kind log-probabilities: work and claim [6 x 2], dm [6 x 1], and the three argument kinds spread back to six [3 x 6]. */
+/**
+ * Column selections as products (a column slice or concatenation is a loop over rows on wasm): the
+ * work and claim columns of the kind log-probabilities [6 x 2], the dm column [6 x 1], and the
+ * work and claim columns spread back to six [2 x 6], the dm column's place among six [1 x 6].
+ */
 interface Selections {
   backend: string;
   args: tf.Tensor2D;
   dm: tf.Tensor2D;
-  pick: tf.Tensor2D;
-  spread: tf.Tensor2D;
+  spreadArgs: tf.Tensor2D;
+  spreadDm: tf.Tensor2D;
 }
 let selections: Selections | null = null;
 
@@ -39,10 +43,18 @@ function selectionsFor(backend: string): Selections {
     backend,
     args: one(KINDS, 2, [[0, 0], [1, 1]]),
     dm: one(KINDS, 1, [[2, 0]]),
-    pick: one(KINDS, 3, [[0, 0], [1, 1], [2, 2]]),
-    spread: one(3, KINDS, [[0, 0], [1, 1], [2, 2]]),
+    spreadArgs: one(2, KINDS, [[0, 0], [1, 1]]),
+    spreadDm: one(1, KINDS, [[0, 2]]),
   };
   return selections;
+}
+
+/** Log-softmax over the last axis and its probabilities, with one exponential (exp(l) would be a second). */
+function logSoftmaxAndProbabilities(x: tf.Tensor): [tf.Tensor, tf.Tensor] {
+  const shifted = tf.sub(x, tf.max(x, -1, true));
+  const e = tf.exp(shifted);
+  const sum = tf.sum(e, -1, true);
+  return [tf.sub(shifted, tf.log(sum)), tf.div(e, sum)];
 }
 
 /**
@@ -61,11 +73,9 @@ function selectionsFor(backend: string): Selections {
  *   kind logits p ⊙ (u - l - H) with u the within-kind entropies, for an argument head
  *   -p(kind) p ⊙ (l + H(argument | kind));
  * - then the scorers, the four products that read the trunk, and the trunk's two layers, as
- *   plain products, relu masks and sums. `rows` must be uploaded for learning (their transposes).
+ *   plain products, relu masks and sums.
  */
 export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: ChoiceTensors, loss: RowLoss): LossGradients {
-  const { trunkT } = d;
-  if (!trunkT) throw new Error('lossAndGradients needs decision rows uploaded for learning (with their transposes)');
   const sel = selectionsFor(tf.getBackend());
   return tf.tidy(() => {
     const v = policy.vars;
@@ -87,17 +97,16 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const zm = hidden(d.modules, v.mf, tf.matMul(h, wm), M);
     const za = hidden(d.agents, v.af, tf.matMul(h, wa), A);
     const value = tf.matMul(h, wv).reshape([L]) as tf.Tensor1D;
-    const lk = tf.logSoftmax(tf.add(tf.matMul(h, wk), d.kindBias)) as tf.Tensor2D;
-    const la = tf.logSoftmax(tf.add(tf.transpose(tf.matMul(zm, v.mo as tf.Tensor2D).reshape([L, M, 2]), [0, 2, 1]), d.argBias)) as tf.Tensor3D;
-    const ld = tf.logSoftmax(tf.add(tf.matMul(za, v.ao as tf.Tensor2D).reshape([L, A]), d.dmBias)) as tf.Tensor2D;
-    const pk = tf.exp(lk);
-    const pa = tf.exp(la);
-    const pd = tf.exp(ld);
+    const [lk, pk] = logSoftmaxAndProbabilities(tf.add(tf.matMul(h, wk), d.kindBias)) as [tf.Tensor2D, tf.Tensor2D];
+    const [la, pa] = logSoftmaxAndProbabilities(tf.add(tf.transpose(tf.matMul(zm, v.mo as tf.Tensor2D).reshape([L, M, 2]), [0, 2, 1]), d.argBias)) as [tf.Tensor3D, tf.Tensor3D];
+    const [ld, pd] = logSoftmaxAndProbabilities(tf.add(tf.matMul(za, v.ao as tf.Tensor2D).reshape([L, A]), d.dmBias)) as [tf.Tensor2D, tf.Tensor2D];
     const hk = tf.neg(tf.sum(tf.mul(pk, lk), 1, true)) as tf.Tensor2D; // [L x 1]
     const ha = tf.neg(tf.sum(tf.mul(pa, la), 2, true)) as tf.Tensor3D; // [L x 2 x 1]
     const hd = tf.neg(tf.sum(tf.mul(pd, ld), 1, true)) as tf.Tensor2D; // [L x 1]
-    const within = tf.concat([ha.reshape([L, 2]), hd], 1) as tf.Tensor2D; // [L x 3]
-    const entropyCol = tf.add(hk, tf.sum(tf.mul(tf.matMul(pk, sel.pick), within), 1, true)) as tf.Tensor2D;
+    const ha2 = ha.reshape([L, 2]) as tf.Tensor2D;
+    const pkArgs = tf.matMul(pk, sel.args); // [L x 2]
+    const pkDm = tf.matMul(pk, sel.dm); // [L x 1]
+    const entropyCol = tf.addN([hk, tf.sum(tf.mul(pkArgs, ha2), 1, true), tf.mul(pkDm, hd)]) as tf.Tensor2D;
     const entropy = entropyCol.reshape([L]) as tf.Tensor1D;
     const chosen = tf.addN([tf.sum(tf.mul(lk, c.kind), 1), tf.sum(tf.mul(la, c.arg), [1, 2]), tf.sum(tf.mul(ld, c.dm), 1)]) as tf.Tensor1D;
 
@@ -108,12 +117,10 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const de = dEntropy ? dEntropy.reshape([L, 1]) : tf.zeros([L, 1]);
 
     // The three heads' logits.
-    const u = tf.matMul(within, sel.spread);
+    const u = tf.add(tf.matMul(ha2, sel.spreadArgs), tf.mul(hd, sel.spreadDm));
     const dzk = tf.add(tf.mul(dc, tf.sub(c.kind, pk)), tf.mul(de, tf.mul(pk, tf.sub(tf.sub(u, lk), entropyCol)))) as tf.Tensor2D;
     const dc3 = dc.reshape([L, 1, 1]);
-    const pkArgs = tf.matMul(pk, sel.args).reshape([L, 2, 1]);
-    const dza = tf.sub(tf.mul(dc3, tf.sub(c.arg, tf.mul(pa, tf.sum(c.arg, 2, true)))), tf.mul(tf.mul(de.reshape([L, 1, 1]), pkArgs), tf.mul(pa, tf.add(la, ha)))) as tf.Tensor3D;
-    const pkDm = tf.matMul(pk, sel.dm);
+    const dza = tf.sub(tf.mul(dc3, tf.sub(c.arg, tf.mul(pa, tf.sum(c.arg, 2, true)))), tf.mul(tf.mul(de.reshape([L, 1, 1]), pkArgs.reshape([L, 2, 1])), tf.mul(pa, tf.add(la, ha)))) as tf.Tensor3D;
     const dzd = tf.sub(tf.mul(dc, tf.sub(c.dm, tf.mul(pd, tf.sum(c.dm, 1, true)))), tf.mul(tf.mul(de, pkDm), tf.mul(pd, tf.add(ld, hd)))) as tf.Tensor2D;
 
     // The scorers, in the transposed layout [S x rows * items]: the per-item input layer's gradient is
@@ -151,7 +158,8 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const trunkLayer = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => rowsAndBias(tf.slice(g, [0, 0], [g.shape[0], H]));
     const [dg2, db2] = trunkLayer(tf.matMul(tf.transpose(h1), dA2));
     const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w2)), tf.step(h1)) as tf.Tensor2D;
-    const [dg1, db1] = trunkLayer(tf.matMul(trunkT, dA1));
+    // (dA1ᵀ · x)ᵀ: the uploaded trunk rows are the right operand, packed once for every epoch.
+    const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(tf.transpose(dA1), d.trunk)));
 
     const named: tf.NamedTensorMap = {};
     const put = (variable: tf.Variable, g: tf.Tensor) => {

@@ -309,9 +309,9 @@ export class Trainer {
     const L = pick.length;
     const M = scoredModules(this.env);
     const A = this.env.N;
-    const rows = decisionTensors(packDecisions(batch.obs, batch.mask, L, M, A, pick), true);
+    const rows = decisionTensors(packDecisions(batch.obs, batch.mask, L, M, A, pick));
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
-    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.trunkT!, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
+    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
   }
 
   /** Values of every decision row (critic ablation), read back once. */
