@@ -1,16 +1,19 @@
 /**
- * The policy's gradient step, side by side, in one process, alternating, on the same decision rows:
- * the first round's way (`referenceLogProbs`: the forward pass over flat observations, one slice and
- * log-sum-exp per action kind) against today's (`SwarmPolicy.heads` over rows packed once in
- * JavaScript, as the trainer does). Each timed step is the gradient of a policy-gradient loss over R
- * decision rows (the learn step's shape); medians of `--repeats`. With `--profile` it also prints
- * where today's step spends its time, kernel by kernel (tf.profile).
+ * The policy's gradient step, side by side, in one process, alternating, on the same decision rows,
+ * three ways: the first round's (`referenceLogProbs`: the forward pass over flat observations, one
+ * slice and log-sum-exp per action kind, differentiated by TF.js's tape), the third round's
+ * (`SwarmPolicy.heads` over rows packed once in JavaScript, differentiated by the tape), and today's
+ * (`lossAndGradients`: the same heads with the hand-written backward pass the trainer uses). Each
+ * timed step is the gradient of a policy-gradient loss with an entropy bonus over R decision rows
+ * (the learn step's shape); medians of `--repeats`. With `--profile` it also prints where today's
+ * step spends its time, kernel by kernel (tf.profile).
  *
  *   npm run bench:policy -- [--rows 6144] [--repeats 7] [--backend wasm|cpu] [--profile]
  */
 import * as tf from '@tensorflow/tfjs';
 import { packChoices, packDecisions } from '../src/rl/decisions';
-import { choiceTensors, chosenLogProb, decisionTensors, SwarmPolicy } from '../src/rl/policy';
+import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from '../src/rl/policy';
+import { lossAndGradients } from '../src/rl/policyGradient';
 import { referenceLogProbs } from '../src/rl/referenceLogProbs';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../src/sim/actions';
 import { OBS_DIM } from '../src/sim/observe';
@@ -22,6 +25,8 @@ import { median } from './lib/stats';
 
 const USAGE = 'usage: npm run bench:policy -- [--rows 6144] [--repeats 7] [--backend wasm|cpu] [--profile]';
 const AGENTS = 8;
+/** The default config's entropy coefficient. */
+const ENTROPY = 0.0002;
 
 interface Options {
   rows: number;
@@ -77,26 +82,49 @@ async function main(): Promise<void> {
   const choices = choiceTensors(packChoices(actions, R, MAX_MODULES, AGENTS), R, MAX_MODULES, AGENTS);
   const adv = tf.randomNormal([R], 0, 1, 'float32', 4);
   const vars = Object.values(policy.vars);
-  const step = (logp: () => tf.Tensor1D) => {
+  const loss = (logp: tf.Tensor1D, entropy: tf.Tensor1D) => tf.sub(tf.neg(tf.mean(tf.mul(logp, adv))), tf.mul(ENTROPY, tf.mean(entropy))) as tf.Scalar;
+  const timed = (grads: () => { value: tf.Tensor; grads: tf.NamedTensorMap }) => () => {
     const t0 = performance.now();
-    const { value, grads } = tf.variableGrads(() => tf.neg(tf.mean(tf.mul(logp(), adv))) as tf.Scalar, vars);
-    value.dataSync();
-    for (const g of Object.values(grads)) g.dataSync();
-    tf.dispose([value, ...Object.values(grads)]);
+    const g = grads();
+    g.value.dataSync();
+    for (const t of Object.values(g.grads)) t.dataSync();
+    tf.dispose([g.value, ...Object.values(g.grads)]);
     return performance.now() - t0;
   };
-  const ways: [string, () => tf.Tensor1D][] = [
-    ['flat observations, a slice per kind (first round)', () => tf.sum(tf.mul(referenceLogProbs(policy, obsT, maskT, AGENTS), hotT), 1) as tf.Tensor1D],
-    ['heads over packed rows (now)', () => chosenLogProb(policy.heads(rows), choices)],
+  const taped = (f: () => tf.Scalar) => timed(() => tf.variableGrads(f, vars));
+  const ways: [string, () => number][] = [
+    [
+      'flat observations, a slice per kind (first round)',
+      taped(() => {
+        const logp = referenceLogProbs(policy, obsT, maskT, AGENTS);
+        const p = tf.exp(logp);
+        return loss(tf.sum(tf.mul(logp, hotT), 1) as tf.Tensor1D, tf.neg(tf.sum(tf.mul(p, tf.maximum(logp, -1e4)), 1)) as tf.Tensor1D);
+      }),
+    ],
+    [
+      "heads over packed rows, TF.js's tape (third round)",
+      taped(() => {
+        const heads = policy.heads(rows);
+        return loss(chosenLogProb(heads, choices), headsEntropy(heads));
+      }),
+    ],
+    [
+      'the same heads, hand-written backward pass (now)',
+      timed(() => {
+        const g = lossAndGradients(policy, rows, choices, (chosen, entropy) => loss(chosen, entropy));
+        g.entropy.dispose();
+        return { value: g.loss, grads: g.grads };
+      }),
+    ],
   ];
-  for (const [, f] of ways) step(f);
+  for (const [, f] of ways) f();
   const times: number[][] = ways.map(() => []);
-  for (let i = 0; i < o.repeats; i++) ways.forEach(([, f], w) => times[w].push(step(f)));
-  console.log(`backend ${o.backend}, ${R} decision rows of ${AGENTS} agents, gradient of a policy-gradient loss, median of ${o.repeats} alternating runs:`);
+  for (let i = 0; i < o.repeats; i++) ways.forEach(([, f], w) => times[w].push(f()));
+  console.log(`backend ${o.backend}, ${R} decision rows of ${AGENTS} agents, gradient of a policy-gradient loss with an entropy bonus, median of ${o.repeats} alternating runs:`);
   ways.forEach(([name], w) => console.log(`  ${name.padEnd(52)} ${median(times[w]).toFixed(1)} ms`));
-  const ratios = times[0].map((t, i) => t / times[1][i]);
-  console.log(`  today's step is ${median(ratios).toFixed(2)}x as fast (median of the per-run ratios)`);
-  if (o.profile) await profile(() => step(ways[1][1]));
+  const now = times[2];
+  console.log(`  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the first round's and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the third round's (medians of the per-run ratios)`);
+  if (o.profile) await profile(ways[2][1]);
 }
 
 /** Kernel-by-kernel time of one call of `f` (tf.profile), grouped by kernel and input shapes. */
