@@ -43,7 +43,7 @@ describe('shared-block observations', () => {
     const env = new SprintEnv(2, 3);
     env.reset([handTask([1, 4, 2], [1, 2, 3], [-1, 0, -1]), handTask([2, 2], [1, 1], [-1, 0])], 0, 10);
     const store = new SharedObservations(2, 3);
-    expect(store.own.length + store.bits.length).toBeLessThan(OBS_DIM); // 6 agents' own parts together
+    expect(store.bits.length).toBeLessThan(OBS_DIM / 4); // 6 agents: their own parts together take under a quarter of one dense row
     encodeSharedObservations(env, store);
     expect(() => encodeSharedObservations(env, store, 1)).toThrow(RangeError);
     expect(() => encodeSharedObservations(env, new SharedObservations(2, 4))).toThrow(RangeError);

@@ -10,58 +10,74 @@ import { MAX_AGENTS, MAX_MODULES } from './task';
  * packed from it directly (rl/decisions.ts `packSharedDecisions`), so no dense row is written.
  *
  * Per rollout ("slot"), SHARED_WIDTH floats and ROLLOUT_INTS ints:
- * - the template row in the dense layout (OBS_DIM): the global block without the agent's own
- *   features (id, 'got new interface', 'board unblocks me', 'share I can work on', 'wasted'), the
- *   module rows as every agent sees them (feature 7 is 'claimed by anyone', feature 12 'anyone
- *   worked on it'), the agent rows of the active agents (features 0 and 3);
- * - at SHARED_MEAN, the template's module rows summed / MAX_MODULES in module order, float32 step by
- *   step as `packDecisions` sums them: the trunk's mean module row for the features every agent
- *   shares;
- * - ints: the active agents, the claimed modules, the modules someone worked on last minute, and
- *   the rollout's modules, as bitmasks.
- * Per agent (rollout-major, B * N rows), OWN_FLOATS floats and OWN_INTS ints:
- * - its four own global features (GLOBAL_DIM - OWN_FLOATS on);
- * - bitmasks of the modules blocked for it, the interfaces it knows, the modules it claims, the
- *   module it worked on last minute (-1 for none), the interfaces it knows that others need, the
- *   interfaces its unfinished claims need, and whether it was the only one working on that module.
+ * - the dense layout's global block and module rows (its first AGENTS_OFFSET floats) as every agent
+ *   sees them: in the global block only what all share (team size, clock, minutes left, progress;
+ *   the agent's id and own features stay 0), in the module rows feature 7 is 'claimed by anyone'
+ *   and feature 12 'anyone worked on it', the agent's own features (4, 5, 6, 8) are 0;
+ * - at SHARED_MEAN, the module rows summed / MAX_MODULES in module order, float32 step by step as
+ *   `packDecisions` sums them: the trunk's mean module row for the features every agent shares
+ *   (the agent's own, 4-8 and 12, are left 0);
+ * - ints, as bitmasks: the active agents, the agents that idled or wasted their last minute (the
+ *   shared parts of the agent rows: features 0 and 3), the claimed modules, the modules someone
+ *   worked on last minute, the rollout's modules, the modules with an unfinished dependent, the
+ *   interfaces on the board, the interfaces unfinished modules need; and the number of open modules.
+ * Per agent (rollout-major, B * N rows), OWN_INTS ints: bitmasks of the modules blocked for it, the
+ * interfaces it knows, the modules it claims, the interfaces its unfinished claims need; the module
+ * it worked on last minute (-1 for none); flags: it got a new interface, it wasted its minute, it
+ * was the only one working on its module. Its own global features (`ownGlobal`) and its
+ * per-recipient agent features (1, 2) are made from these where its rows are expanded or packed.
  */
-export const SHARED_MEAN = OBS_DIM;
-export const SHARED_WIDTH = OBS_DIM + MODULE_DIM;
-export const ROLLOUT_INTS = 4;
+export const SHARED_MEAN = AGENTS_OFFSET;
+export const SHARED_WIDTH = AGENTS_OFFSET + MODULE_DIM;
+export const ROLLOUT_INTS = 9;
 export const R_ACTIVE = 0;
-export const R_CLAIMED = 1;
-export const R_WORKED = 2;
-export const R_ALL = 3;
-export const OWN_FLOATS = 4;
-/** First global feature that is the agent's own besides its id (20..23). */
-export const OWN_GLOBAL = GLOBAL_DIM - OWN_FLOATS;
-export const OWN_INTS = 7;
+export const R_IDLE = 1;
+export const R_CLAIMED = 2;
+export const R_WORKED = 3;
+export const R_ALL = 4;
+export const R_NEEDED = 5;
+export const R_BOARD = 6;
+export const R_DEPENDED = 7;
+export const R_OPEN = 8;
+export const OWN_INTS = 6;
 export const O_BLOCKED = 0;
 export const O_KNOWN = 1;
 export const O_CLAIMS = 2;
-export const O_LAST = 3;
-export const O_MINE = 4;
-export const O_CLAIMED_DEPS = 5;
-export const O_SOLE = 6;
+export const O_CLAIMED_DEPS = 3;
+export const O_LAST = 4;
+export const O_FLAGS = 5;
+export const F_GOT_NEW = 1;
+export const F_WASTED = 2;
+export const F_SOLE = 4;
+/** The agent's own global features besides its id: got new interface, board unblocks me, share I can work on, wasted (20..23). */
+export const OWN_GLOBAL = GLOBAL_DIM - 4;
 
 const MM = MAX_MODULES;
+
+/**
+ * The trunk's mean-module feature of c module rows that hold 1 (the others 0), summed / MAX_MODULES
+ * float32 step by step as `packDecisions` sums it: the same float, whatever the order of the ones.
+ */
+export const MEAN_OF_ONES = new Float32Array(MAX_MODULES + 1);
+for (let c = 1; c <= MAX_MODULES; c++) MEAN_OF_ONES[c] = MEAN_OF_ONES[c - 1] + 1 / MAX_MODULES;
+
+/** One step of that sum: float32 `acc` plus the float32 feature `x` / MAX_MODULES, rounded to float32. */
+const addMean = (acc: number, x: number): number => Math.fround(acc + Math.fround(x) / MAX_MODULES);
 
 /** Storage for `slots` rollouts' shared blocks and their N agents' own features. */
 export class SharedObservations {
   readonly shared: Float32Array;
   readonly rollout: Int32Array;
-  readonly own: Float32Array;
   readonly bits: Int32Array;
 
   constructor(
     readonly slots: number,
     readonly N: number,
-    arrays?: { shared: Float32Array; rollout: Int32Array; own: Float32Array; bits: Int32Array },
+    arrays?: { shared: Float32Array; rollout: Int32Array; bits: Int32Array },
   ) {
     if (!(N >= 1 && N <= MAX_AGENTS)) throw new RangeError(`agents must be 1..${MAX_AGENTS}`);
     this.shared = arrays?.shared ?? new Float32Array(slots * SHARED_WIDTH);
     this.rollout = arrays?.rollout ?? new Int32Array(slots * ROLLOUT_INTS);
-    this.own = arrays?.own ?? new Float32Array(slots * N * OWN_FLOATS);
     this.bits = arrays?.bits ?? new Int32Array(slots * N * OWN_INTS);
   }
 
@@ -78,13 +94,11 @@ export class SharedObservations {
     return new SharedObservations(count, this.N, {
       shared: this.shared.subarray(first * SHARED_WIDTH, (first + count) * SHARED_WIDTH),
       rollout: this.rollout.subarray(first * ROLLOUT_INTS, (first + count) * ROLLOUT_INTS),
-      own: this.own.subarray(a * OWN_FLOATS, z * OWN_FLOATS),
       bits: this.bits.subarray(a * OWN_INTS, z * OWN_INTS),
     });
   }
 }
 
-const workersLast = new Int32Array(MM);
 const claimedDeps = new Int32Array(MAX_AGENTS);
 const claimsOf = new Int32Array(MAX_AGENTS);
 /** Per interface d: bitmask of the unfinished modules that need it. */
@@ -96,8 +110,10 @@ const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
 /**
  * Writes the minute's observations of all B rollouts into slots `slot`.. of `out` (whose N must be
  * the env's): per rollout the shared block once, per agent its own features, O(B * (M + N)) work.
- * A structure's rules adjust the shared blocks through `observeShared` (the CEO's 'minutes left');
- * rules that adjust only dense rows cannot be applied here, and the encoder refuses them.
+ * Every float of a slot that can be non-zero is written, so nothing is cleared first (the rest stay
+ * 0 from the allocation). A structure's rules adjust the shared blocks through `observeShared` (the
+ * CEO's 'minutes left'); rules that adjust only dense rows cannot be applied here, and the encoder
+ * refuses them.
  */
 export function encodeSharedObservations(env: SprintEnv, out: SharedObservations, slot = 0): void {
   const { B, N } = env;
@@ -106,7 +122,8 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
   if (env.rules?.observe && !env.rules.observeShared) throw new Error(`the ${env.rules.kind} rules adjust dense observations only`);
   const tmax = env.tmax;
   const t = env.t;
-  const S = out.shared;
+  const { shared: S, rollout, bits } = out;
+  const { luck: lucks, dep: deps, claim: claims, left: lefts, work: works, tests: testsOf, lastAction, lastWasted, active: activeOf, known: knownOf, gotNew } = env;
   for (let b = 0; b < B; b++) {
     const o = b * MM;
     const ao = b * N;
@@ -117,91 +134,119 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
     const needed = env.needed[b];
     const board = env.board[b];
     const all = M >= 32 ? -1 : (1 << M) - 1;
-    const open = all & ~done;
-    S.fill(0, T, T + SHARED_WIDTH);
-    workersLast.fill(0);
-    claimedDeps.fill(0, 0, N);
-    claimsOf.fill(0, 0, N);
-    dependents.fill(0, 0, M);
+    // Who worked on what last minute (once), on which module two or more did (twice); the agent rows' shared parts.
+    let once = 0;
+    let twice = 0;
+    let active = 0;
+    let idle = 0;
     for (let i = 0; i < N; i++) {
-      const last = env.lastAction[ao + i];
-      if (last < MM) workersLast[last]++;
+      const last = lastAction[ao + i];
+      if (last < MM) {
+        twice |= once & (1 << last);
+        once |= 1 << last;
+      }
+      claimedDeps[i] = 0;
+      claimsOf[i] = 0;
+      if (activeOf[ao + i]) {
+        active |= 1 << i;
+        if (last === A_IDLE || lastWasted[ao + i]) idle |= 1 << i;
+      }
     }
     S[T + 16] = N / 16;
     S[T + 17] = t / tmax;
     S[T + G_MINUTES_LEFT] = (tmax - t) / 30;
     S[T + 19] = env.returnOf(b);
+    const worked = once & all;
     let claimed = 0;
-    let worked = 0;
+    let inProgress = 0;
+    // The trunk's mean module row of the features every agent shares, summed in module order.
+    let leftMean = 0;
+    let testsMean = 0;
+    let luckMean = 0;
     for (let k = 0, mb = T + MODULES_OFFSET; k < M; k++, mb += MODULE_DIM) {
       const ok = o + k;
       const isDone = (done >>> k) & 1;
-      const luck = env.luck[ok];
-      const d = env.dep[ok];
-      const claimer = env.claim[ok];
+      const luck = lucks[ok];
+      const d = deps[ok];
+      const claimer = claims[ok];
+      let left = 0;
+      let started = 0;
+      if (!isDone) {
+        left = luck > 0 ? 1 / luck / 10 : lefts[ok] / 10;
+        leftMean = addMean(leftMean, left);
+        if (lefts[ok] < works[ok]) {
+          started = 1;
+          inProgress++;
+        }
+      }
       S[mb] = 1;
       S[mb + 1] = isDone;
-      S[mb + 2] = isDone ? 0 : luck > 0 ? 1 / luck / 10 : env.left[ok] / 10;
-      S[mb + 3] = !isDone && env.left[ok] < env.work[ok] ? 1 : 0;
-      S[mb + 10] = env.tests[ok] / 5;
+      S[mb + 2] = left;
+      S[mb + 3] = started;
+      S[mb + 7] = claimer >= 0 ? 1 : 0;
+      S[mb + 10] = testsOf[ok] / 5;
+      testsMean = addMean(testsMean, testsOf[ok] / 5);
       S[mb + 11] = luck;
-      if (workersLast[k] > 0) {
-        S[mb + 12] = 1;
-        worked |= 1 << k;
-      }
+      luckMean = addMean(luckMean, luck);
+      S[mb + 12] = (worked >>> k) & 1;
+      dependents[k] = 0;
       if (claimer >= 0) {
-        S[mb + 7] = 1;
         claimed |= 1 << k;
         claimsOf[claimer] |= 1 << k;
         if (d >= 0 && !isDone) claimedDeps[claimer] |= 1 << d;
       }
-      if (d >= 0 && !isDone) {
-        S[T + MODULES_OFFSET + d * MODULE_DIM + 9] += 0.25;
-        dependents[d] |= 1 << k;
-      }
     }
-    // The trunk's mean module row, summed as packDecisions sums it (rows of missing modules add nothing).
-    const mean = T + SHARED_MEAN;
-    for (let k = 0, mb = T + MODULES_OFFSET; k < M; k++, mb += MODULE_DIM) {
-      for (let f = 0; f < MODULE_DIM; f++) S[mean + f] += S[mb + f] / MAX_MODULES;
+    for (let k = 0; k < M; k++) {
+      const d = deps[o + k];
+      if (d >= 0 && ((done >>> k) & 1) === 0) dependents[d] |= 1 << k;
     }
+    // Unfinished dependents / 4 (a count of quarters, exact), and its mean in module order.
     let hasDependents = 0;
-    for (let d = 0; d < M; d++) if (dependents[d] !== 0) hasDependents |= 1 << d;
-    let active = 0;
-    for (let j = 0, ab = T + AGENTS_OFFSET; j < N; j++, ab += AGENT_DIM) {
-      if (!env.active[ao + j]) continue;
-      active |= 1 << j;
-      S[ab] = 1;
-      S[ab + 3] = env.lastAction[ao + j] === A_IDLE || env.lastWasted[ao + j] ? 1 : 0;
+    let dependentsMean = 0;
+    for (let d = 0, mb = T + MODULES_OFFSET + 9; d < M; d++, mb += MODULE_DIM) {
+      const n = popcount(dependents[d]);
+      S[mb] = n / 4;
+      if (n === 0) continue;
+      hasDependents |= 1 << d;
+      dependentsMean = addMean(dependentsMean, n / 4);
     }
+    // Rows of missing modules are 0: clear those a larger task wrote into this slot before.
     const rb = s * ROLLOUT_INTS;
-    out.rollout[rb + R_ACTIVE] = active;
-    out.rollout[rb + R_CLAIMED] = claimed;
-    out.rollout[rb + R_WORKED] = worked;
-    out.rollout[rb + R_ALL] = all;
-    for (let i = 0; i < N; i++) {
+    const before = 32 - Math.clz32(rollout[rb + R_ALL]);
+    if (before > M) S.fill(0, T + MODULES_OFFSET + M * MODULE_DIM, T + MODULES_OFFSET + before * MODULE_DIM);
+    // Rows of missing modules add nothing to the mean; the 0/1 features' sums depend only on their counts.
+    const mean = T + SHARED_MEAN;
+    S[mean] = MEAN_OF_ONES[M];
+    S[mean + 1] = MEAN_OF_ONES[popcount(done & all)];
+    S[mean + 2] = leftMean;
+    S[mean + 3] = MEAN_OF_ONES[inProgress];
+    S[mean + 9] = dependentsMean;
+    S[mean + 10] = testsMean;
+    S[mean + 11] = luckMean;
+    rollout[rb + R_ACTIVE] = active;
+    rollout[rb + R_IDLE] = idle;
+    rollout[rb + R_CLAIMED] = claimed;
+    rollout[rb + R_WORKED] = worked;
+    rollout[rb + R_ALL] = all;
+    rollout[rb + R_NEEDED] = needed;
+    rollout[rb + R_BOARD] = board;
+    rollout[rb + R_DEPENDED] = hasDependents;
+    rollout[rb + R_OPEN] = popcount(all & ~done);
+    for (let i = 0, r = s * N; i < N; i++, r++) {
       const ai = ao + i;
-      const r = slot * N + ai;
-      const known = env.known[ai];
-      const last = env.lastAction[ai];
+      const known = knownOf[ai];
+      const last = lastAction[ai];
       // Interfaces I lack that unfinished modules need: those modules are blocked for me.
-      const lacking = hasDependents & ~known;
       let blocked = 0;
-      for (let x = lacking; x !== 0; x &= x - 1) blocked |= dependents[lowBit(x)];
-      const fb = r * OWN_FLOATS;
-      out.own[fb] = env.gotNew[ai];
-      out.own[fb + 1] = (board & ~known & lacking) !== 0 ? 1 : 0;
-      out.own[fb + 2] = M > 0 ? (popcount(open) - popcount(blocked)) / M : 0;
-      out.own[fb + 3] = env.lastWasted[ai];
+      for (let x = hasDependents & ~known; x !== 0; x &= x - 1) blocked |= dependents[lowBit(x)];
       const ib = r * OWN_INTS;
-      const bits = out.bits;
+      const onModule = last < M;
       bits[ib + O_BLOCKED] = blocked;
       bits[ib + O_KNOWN] = known;
-      bits[ib + O_CLAIMS] = claimsOf[i] & claimed;
-      bits[ib + O_LAST] = last < M ? last : -1;
-      bits[ib + O_MINE] = known & needed;
+      bits[ib + O_CLAIMS] = claimsOf[i];
       bits[ib + O_CLAIMED_DEPS] = claimedDeps[i];
-      bits[ib + O_SOLE] = last < M && workersLast[last] === 1 ? 1 : 0;
+      bits[ib + O_LAST] = onModule ? last : -1;
+      bits[ib + O_FLAGS] = gotNew[ai] | (lastWasted[ai] << 1) | (onModule && ((twice >>> last) & 1) === 0 ? F_SOLE : 0);
     }
   }
   env.rules?.observeShared?.(env, S, slot * SHARED_WIDTH, SHARED_WIDTH);
@@ -213,18 +258,21 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
  * For whoever needs dense rows (tests, inspection); training packs from the shared form directly.
  */
 export function expandObservations(obs: SharedObservations, out: Float32Array, offset = 0): void {
-  const { N, shared: S, bits, own } = obs;
+  const { N, shared: S, rollout, bits } = obs;
   for (let s = 0; s < obs.slots; s++) {
     const T = s * SHARED_WIDTH;
-    const active = obs.rollout[s * ROLLOUT_INTS + R_ACTIVE];
-    const all = obs.rollout[s * ROLLOUT_INTS + R_ALL];
+    const rb = s * ROLLOUT_INTS;
+    const active = rollout[rb + R_ACTIVE];
+    const idle = rollout[rb + R_IDLE];
+    const all = rollout[rb + R_ALL];
     for (let i = 0; i < N; i++) {
       const r = s * N + i;
       const base = offset + r * OBS_DIM;
       const ib = r * OWN_INTS;
-      out.set(S.subarray(T, T + OBS_DIM), base);
+      out.set(S.subarray(T, T + AGENTS_OFFSET), base);
+      out.fill(0, base + AGENTS_OFFSET, base + OBS_DIM);
       out[base + i] = 1;
-      for (let f = 0; f < OWN_FLOATS; f++) out[base + OWN_GLOBAL + f] = own[r * OWN_FLOATS + f];
+      ownGlobal(obs, r, out, base + OWN_GLOBAL);
       const mods = base + MODULES_OFFSET;
       for (let x = bits[ib + O_BLOCKED]; x !== 0; x &= x - 1) out[mods + lowBit(x) * MODULE_DIM + 4] = 1;
       for (let x = bits[ib + O_KNOWN] & all; x !== 0; x &= x - 1) out[mods + lowBit(x) * MODULE_DIM + 5] = 1;
@@ -236,14 +284,13 @@ export function expandObservations(obs: SharedObservations, out: Float32Array, o
       const last = bits[ib + O_LAST];
       if (last >= 0) {
         out[mods + last * MODULE_DIM + 8] = 1;
-        if (bits[ib + O_SOLE]) out[mods + last * MODULE_DIM + 12] = 0;
+        if (bits[ib + O_FLAGS] & F_SOLE) out[mods + last * MODULE_DIM + 12] = 0;
       }
-      const ab = base + AGENTS_OFFSET + i * AGENT_DIM;
-      out[ab] = out[ab + 1] = out[ab + 2] = out[ab + 3] = 0;
-      const mine = bits[ib + O_MINE];
-      if (mine === 0) continue;
+      const mine = bits[ib + O_KNOWN] & rollout[rb + R_NEEDED];
       for (let j = 0, jb = base + AGENTS_OFFSET; j < N; j++, jb += AGENT_DIM) {
         if (j === i || ((active >>> j) & 1) === 0) continue;
+        out[jb] = 1;
+        out[jb + 3] = (idle >>> j) & 1;
         const jb2 = (s * N + j) * OWN_INTS;
         const gives = mine & ~bits[jb2 + O_KNOWN];
         if (gives === 0) continue;
@@ -252,4 +299,22 @@ export function expandObservations(obs: SharedObservations, out: Float32Array, o
       }
     }
   }
+}
+
+/**
+ * Writes the own global features (OWN_GLOBAL..: got a new interface, the board holds an interface
+ * that unblocks it, the share of modules it can work on, it wasted its minute) of agent row r of
+ * `obs` into out[at..at + 3].
+ */
+export function ownGlobal(obs: SharedObservations, r: number, out: Float32Array, at: number): void {
+  const ib = r * OWN_INTS;
+  const rb = ((r / obs.N) | 0) * ROLLOUT_INTS;
+  const { bits, rollout } = obs;
+  const known = bits[ib + O_KNOWN];
+  const flags = bits[ib + O_FLAGS];
+  const M = 32 - Math.clz32(rollout[rb + R_ALL]);
+  out[at] = flags & F_GOT_NEW;
+  out[at + 1] = (rollout[rb + R_BOARD] & ~known & rollout[rb + R_DEPENDED] & ~known) !== 0 ? 1 : 0;
+  out[at + 2] = M > 0 ? (rollout[rb + R_OPEN] - popcount(bits[ib + O_BLOCKED])) / M : 0;
+  out[at + 3] = (flags & F_WASTED) >>> 1;
 }
