@@ -39,6 +39,25 @@ describe('shared-block observations', () => {
     });
   }
 
+  it('reuses a slot that held a larger task: nothing of it shows', () => {
+    const B = 4;
+    const env = new SprintEnv(B, 5);
+    const store = new SharedObservations(B, 5);
+    const dense = new Float32Array(B * 5 * OBS_DIM);
+    const expanded = new Float32Array(B * 5 * OBS_DIM);
+    const big = Array.from({ length: B }, (_, b) => generateTask('long-mixed', b));
+    const small = [handTask([1, 4], [1, 2], [-1, 0]), handTask([2], [1], [-1]), handTask([3, 1, 1], [2, 1, 1], [-1, 0, 0]), handTask([1], [1], [-1])];
+    expect(Math.min(...big.map((t) => t.modules))).toBeGreaterThan(3);
+    for (const tasks of [big, small]) {
+      playMixedEpisode(env, tasks, 6, () => {
+        encodeSharedObservations(env, store);
+        expandObservations(store, expanded);
+        encodeObservations(env, dense);
+        expect(dense.findIndex((x, k) => !Object.is(x, expanded[k]))).toBe(-1);
+      });
+    }
+  });
+
   it('keeps per agent only its own features, and checks its storage', () => {
     const env = new SprintEnv(2, 3);
     env.reset([handTask([1, 4, 2], [1, 2, 3], [-1, 0, -1]), handTask([2, 2], [1, 1], [-1, 0])], 0, 10);
