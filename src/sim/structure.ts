@@ -51,8 +51,9 @@ export interface StructureRules {
   observe?(env: SprintEnv, out: Float32Array, offset: number): void;
   /**
    * The same adjustment on the shared blocks of `encodeSharedObservations` (observeShared.ts):
-   * rollout b's template row (the dense layout) starts at `out[offset + b * stride]`. Rules with
-   * `observe` must have it, and may change there only what every agent of a rollout shares.
+   * rollout b's block, the dense layout's global block and module rows as every agent sees them,
+   * starts at `out[offset + b * stride]`. Rules with `observe` must have it, and may change there
+   * only what every agent of a rollout shares.
    */
   observeShared?(env: SprintEnv, out: Float32Array, offset: number, stride: number): void;
   /** Structure-specific numbers of rollout b after its episode (e.g. head count, critical steps). */
