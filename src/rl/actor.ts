@@ -1,10 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
 import { A_IDLE, NUM_ACTIONS } from '../sim/actions';
 import type { SprintEnv } from '../sim/env';
-import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import { encodeMasks } from '../sim/observe';
+import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import type { ActionSource } from '../sim/policy';
 import { mixSeed, nextFloat } from '../sim/rng';
-import { flatProbabilities, packDecisions } from './decisions';
+import { flatProbabilities, packObservations } from './decisions';
 import { decisionTensors, type SwarmPolicy } from './policy';
 
 /**
@@ -17,7 +18,7 @@ export class PolicyActor implements ActionSource {
   /** Pick the most likely action instead of sampling. */
   greedy = false;
   private rng = new Uint32Array(0);
-  private obs = new Float32Array(0);
+  private obs = new SharedObservations(0, 1);
   private mask = new Float32Array(0);
   private probs = new Float32Array(0);
   /**
@@ -33,27 +34,27 @@ export class PolicyActor implements ActionSource {
     const R = env.B * env.N;
     this.rng = new Uint32Array(env.B);
     for (let b = 0; b < env.B; b++) this.rng[b] = mixSeed(this.seed, 104729 + b);
-    if (this.obs.length !== R * OBS_DIM) {
-      this.obs = new Float32Array(R * OBS_DIM);
+    if (this.obs.slots !== env.B || this.obs.N !== env.N) {
+      this.obs = new SharedObservations(env.B, env.N);
       this.mask = new Float32Array(R * NUM_ACTIONS);
     }
   }
 
   async act(env: SprintEnv, out: Int32Array): Promise<void> {
-    encodeObservations(env, this.obs);
+    encodeSharedObservations(env, this.obs);
     encodeMasks(env, this.mask);
     await this.choose(env, this.obs, this.mask, out);
   }
 
   /**
-   * Picks actions for already-encoded observations and masks of all B x N agents; writes the
-   * log-probability of each picked action into `logp` if given.
+   * Picks actions for already-encoded observations (dense rows or shared blocks) and masks of all
+   * B x N agents; writes the log-probability of each picked action into `logp` if given.
    */
-  async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
+  async choose(env: SprintEnv, obs: Float32Array | SharedObservations, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
     const R = env.B * env.N;
     const M = scoredModules(env);
     const A = env.N;
-    const rows = packDecisions(obs, mask, R, M, A);
+    const rows = packObservations(obs, mask, R, M, A);
     const headsT = tf.tidy(() => {
       const h = this.policy.heads(decisionTensors(rows));
       return tf.concat([h.kind, h.arg.reshape([R, 2 * M]), h.dm], 1);

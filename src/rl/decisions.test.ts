@@ -1,10 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { A_CLAIM, A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
-import { OBS_DIM } from '../sim/observe';
+import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
+import { createStructure } from '../sim/presets';
 import { Rng } from '../sim/rng';
-import { MAX_MODULES } from '../sim/task';
-import { flatProbabilities, KINDS, packChoices, packDecisions } from './decisions';
+import { generateTask, MAX_AGENTS, MAX_MODULES } from '../sim/task';
+import { OBSERVATION_CASES, playMixedEpisode } from '../sim/testing';
+import { flatProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, type DecisionRows } from './decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
@@ -80,4 +83,57 @@ describe('decision rows', () => {
     }
     p.dispose();
   });
+});
+
+/** Index of the first float where two packings differ (Object.is: -0 and NaN count), or null. */
+function firstDifference(a: DecisionRows, b: DecisionRows): string | null {
+  if (a.rows !== b.rows || a.M !== b.M || a.A !== b.A) return 'shape';
+  for (const key of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const) {
+    if (a[key].length !== b[key].length) return `${key} length`;
+    const k = a[key].findIndex((x, n) => !Object.is(x, b[key][n]));
+    if (k >= 0) return `${key}[${k}]: ${a[key][k]} vs ${b[key][k]}`;
+  }
+  return null;
+}
+
+describe('decision rows from shared-block observations', () => {
+  for (const { family, structure, agents, islands } of OBSERVATION_CASES) {
+    it(`are packDecisions' rows float for float, every minute and for a picked batch (${family}, ${structure}, ${agents} agents)`, () => {
+      const env = createStructure({ structure, budget: 40, islands: islands ?? 1 }, agents).createEnv(5);
+      const { B, N } = env;
+      const R = B * N;
+      const tasks = Array.from({ length: B }, (_, b) => generateTask(family, 70 + b));
+      const tmax = 30;
+      const dense = new Float32Array(tmax * R * OBS_DIM);
+      const mask = new Float32Array(tmax * R * NUM_ACTIONS);
+      const store = new SharedObservations(tmax * B, N);
+      let M = 1;
+      for (let b = 0; b < B; b++) M = Math.max(M, tasks[b].modules);
+      const minutes = playMixedEpisode(env, tasks, tmax, (t) => {
+        const obs = dense.subarray(t * R * OBS_DIM, (t + 1) * R * OBS_DIM);
+        const m = mask.subarray(t * R * NUM_ACTIONS, (t + 1) * R * NUM_ACTIONS);
+        encodeObservations(env, obs);
+        encodeMasks(env, m);
+        encodeSharedObservations(env, store, t * B);
+        // As the actor packs the minute.
+        const diff = firstDifference(packDecisions(obs, m, R, M, N), packSharedDecisions(store.view(t * B, B), m, R, M, N));
+        expect(diff, `minute ${t}`).toBeNull();
+      });
+      expect(minutes).toBeGreaterThan(5);
+      // As the trainer packs the batch: a subset of the rows in any order (repeats too), and the values' trunk (M = 1).
+      const rng = new Rng(minutes, 2);
+      const pick = Int32Array.from({ length: 3 * R }, () => Math.floor(rng.next() * minutes * R));
+      const rows = minutes * R;
+      for (const [m, a, p] of [
+        [M, N, pick],
+        [1, N, null],
+        [MAX_MODULES, MAX_AGENTS, pick],
+        [Math.max(1, M - 2), Math.max(1, N - 2), pick],
+      ] as const) {
+        const count = p ? p.length : rows;
+        const diff = firstDifference(packDecisions(dense, mask, count, m, a, p), packObservations(store, mask, count, m, a, p));
+        expect(diff, `M ${m}, A ${a}, ${p ? 'picked' : 'all'}`).toBeNull();
+      }
+    });
+  }
 });

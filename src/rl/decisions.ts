@@ -1,5 +1,7 @@
 import { A_CLAIM, A_DM, A_POST, NUM_ACTIONS } from '../sim/actions';
+import { popcount } from '../sim/env';
 import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
+import { F_SOLE, MEAN_OF_ONES, O_BLOCKED, O_CLAIMED_DEPS, O_CLAIMS, O_FLAGS, O_KNOWN, O_LAST, OWN_GLOBAL, OWN_INTS, ownGlobal, R_ACTIVE, R_ALL, R_CLAIMED, R_IDLE, R_NEEDED, R_WORKED, ROLLOUT_INTS, SHARED_MEAN, SHARED_WIDTH, type SharedObservations } from '../sim/observeShared';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 
 /** Features of the trunk's input: the global block, the mean module row and the summed agent rows / MAX_AGENTS. */
@@ -81,17 +83,157 @@ export function packDecisions(obs: Float32Array, mask: Float32Array, count: numb
     }
     modules.set(obs.subarray(o + MODULES_OFFSET, o + MODULES_OFFSET + M * MODULE_DIM), l * M * MODULE_DIM);
     agents.set(obs.subarray(o + AGENTS_OFFSET, o + AGENTS_OFFSET + A * AGENT_DIM), l * A * AGENT_DIM);
-    const mb = r * NUM_ACTIONS;
-    for (let a = 0; a < NUM_ACTIONS; a++) {
-      if (mask[mb + a] === 0) continue;
-      const kind = KIND_OF[a];
-      kindBias[l * KINDS + kind] = 0;
-      if (kind === 0 && a < M) argBias[(l * 2) * M + a] = 0;
-      else if (kind === 1 && a - A_CLAIM < M) argBias[(l * 2 + 1) * M + a - A_CLAIM] = 0;
-      else if (kind === 2 && a - A_DM < A) dmBias[l * A + a - A_DM] = 0;
-    }
+    packMask(mask, r, l, M, A, kindBias, argBias, dmBias);
   }
   return { rows: count, M, A, trunk, modules, agents, kindBias, argBias, dmBias };
+}
+
+/**
+ * The legal actions of mask row r as the biases of decision row l (the bias arrays start ILLEGAL):
+ * a kind is legal if any of its actions is, an argument if its action is and it is scored.
+ */
+function packMask(mask: Float32Array, r: number, l: number, M: number, A: number, kindBias: Float32Array, argBias: Float32Array, dmBias: Float32Array): void {
+  const mb = r * NUM_ACTIONS;
+  const kb = l * KINDS;
+  const wb = l * 2 * M;
+  const db = l * A;
+  let work = false;
+  let claim = false;
+  for (let k = 0; k < M; k++) {
+    if (mask[mb + k] !== 0) {
+      argBias[wb + k] = 0;
+      work = true;
+    }
+    if (mask[mb + A_CLAIM + k] !== 0) {
+      argBias[wb + M + k] = 0;
+      claim = true;
+    }
+  }
+  for (let k = M; k < MAX_MODULES; k++) {
+    if (mask[mb + k] !== 0) work = true;
+    if (mask[mb + A_CLAIM + k] !== 0) claim = true;
+  }
+  let dm = false;
+  for (let j = 0; j < A; j++) {
+    if (mask[mb + A_DM + j] !== 0) {
+      dmBias[db + j] = 0;
+      dm = true;
+    }
+  }
+  for (let j = A; j < MAX_AGENTS; j++) if (mask[mb + A_DM + j] !== 0) dm = true;
+  if (work) kindBias[kb] = 0;
+  if (claim) kindBias[kb + 1] = 0;
+  if (dm) kindBias[kb + 2] = 0;
+  for (let x = 0; x < 3; x++) if (mask[mb + A_POST + x] !== 0) kindBias[kb + 3 + x] = 0;
+}
+
+/** Module features every agent of a rollout sees alike (the others are its own: 4-8, 12). */
+const SHARED_MODULE_FEATURES = [0, 1, 2, 3, 9, 10, 11];
+
+/** Index of the lowest set bit of a non-zero 32-bit mask. */
+const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
+
+/**
+ * `packDecisions` straight from the shared-block form (sim/observeShared.ts): the same rows, float
+ * for float, as packing the expanded dense observations, without writing them. Row r of `obs`
+ * (agent r % N of slot floor(r / N)) goes with mask row r. Per row: the global block from the
+ * template and the agent's own features; the mean module row from the rollout's precomputed sum,
+ * with the agent's own 0/1 features (blocked, known, claimed by me / by another, worked on last
+ * minute, another worked on it) from counts of its bitmasks; the module and agent rows copied from
+ * the template, then its own bits set.
+ */
+export function packSharedDecisions(obs: SharedObservations, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
+  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+  const { N, shared: S, rollout, bits } = obs;
+  const trunk = new Float32Array(count * TRUNK_WIDTH);
+  const modules = new Float32Array(count * M * MODULE_DIM);
+  const agents = new Float32Array(count * A * AGENT_DIM);
+  const kindBias = new Float32Array(count * KINDS).fill(ILLEGAL);
+  const argBias = new Float32Array(count * 2 * M).fill(ILLEGAL);
+  const dmBias = new Float32Array(count * A).fill(ILLEGAL);
+  const scored = (1 << M) - 1;
+  const MD = M * MODULE_DIM;
+  const AD = A * AGENT_DIM;
+  const firstAgents = A >= 32 ? -1 : (1 << A) - 1;
+  const TM = GLOBAL_DIM;
+  const TA = GLOBAL_DIM + MODULE_DIM;
+  for (let l = 0; l < count; l++) {
+    const r = pick ? pick[l] : l;
+    const s = (r / N) | 0;
+    const i = r - s * N;
+    const T = s * SHARED_WIDTH;
+    const rb = s * ROLLOUT_INTS;
+    const ib = r * OWN_INTS;
+    const t = l * TRUNK_WIDTH;
+    const blocked = bits[ib + O_BLOCKED];
+    const known = bits[ib + O_KNOWN] & rollout[rb + R_ALL];
+    const claims = bits[ib + O_CLAIMS];
+    const last = bits[ib + O_LAST];
+    const sole = (bits[ib + O_FLAGS] & F_SOLE) >>> 2;
+    // Trunk: global block (id, what the rollout shares, own), mean module row, summed agent rows (below), 1.
+    trunk[t + i] = 1;
+    for (let f = MAX_AGENTS; f < OWN_GLOBAL; f++) trunk[t + f] = S[T + f];
+    ownGlobal(obs, r, trunk, t + OWN_GLOBAL);
+    for (const f of SHARED_MODULE_FEATURES) trunk[t + TM + f] = S[T + SHARED_MEAN + f];
+    const nClaims = popcount(claims);
+    trunk[t + TM + 4] = MEAN_OF_ONES[popcount(blocked)];
+    trunk[t + TM + 5] = MEAN_OF_ONES[popcount(known)];
+    trunk[t + TM + 6] = MEAN_OF_ONES[nClaims];
+    trunk[t + TM + 7] = MEAN_OF_ONES[popcount(rollout[rb + R_CLAIMED]) - nClaims];
+    trunk[t + TM + 8] = MEAN_OF_ONES[last >= 0 ? 1 : 0];
+    trunk[t + TM + 12] = MEAN_OF_ONES[popcount(rollout[rb + R_WORKED]) - sole];
+    trunk[t + TRUNK_DIM] = 1;
+    // The first M module rows.
+    const mo = l * MD;
+    modules.set(S.subarray(T + MODULES_OFFSET, T + MODULES_OFFSET + MD), mo);
+    for (let x = blocked & scored; x !== 0; x &= x - 1) modules[mo + lowBit(x) * MODULE_DIM + 4] = 1;
+    for (let x = known & scored; x !== 0; x &= x - 1) modules[mo + lowBit(x) * MODULE_DIM + 5] = 1;
+    for (let x = claims & scored; x !== 0; x &= x - 1) {
+      const mb = mo + lowBit(x) * MODULE_DIM;
+      modules[mb + 6] = 1;
+      modules[mb + 7] = 0;
+    }
+    if (last >= 0 && last < M) {
+      modules[mo + last * MODULE_DIM + 8] = 1;
+      if (sole) modules[mo + last * MODULE_DIM + 12] = 0;
+    }
+    // The first A agent rows: the other active agents (idle or not), what I could hand each of them.
+    const ao = l * AD;
+    const others = rollout[rb + R_ACTIVE] & ~(1 << i) & firstAgents;
+    const idle = rollout[rb + R_IDLE] & others;
+    for (let x = idle; x !== 0; x &= x - 1) agents[ao + lowBit(x) * AGENT_DIM + 3] = 1;
+    const mine = bits[ib + O_KNOWN] & rollout[rb + R_NEEDED];
+    let quarters = 0;
+    let unblocks = 0;
+    for (let x = others; x !== 0; x &= x - 1) {
+      const j = lowBit(x);
+      const a = ao + j * AGENT_DIM;
+      agents[a] = 1;
+      if (mine === 0) continue;
+      const jb = (s * N + j) * OWN_INTS;
+      const gives = mine & ~bits[jb + O_KNOWN];
+      if (gives === 0) continue;
+      const n = popcount(gives);
+      agents[a + 1] = n / 4;
+      quarters += n;
+      if ((gives & bits[jb + O_CLAIMED_DEPS]) !== 0) {
+        agents[a + 2] = 1;
+        unblocks++;
+      }
+    }
+    // Their sum / MAX_AGENTS: multiples of 1/64 below 4, exact in float32 in any order, so from counts.
+    trunk[t + TA] = popcount(others) / MAX_AGENTS;
+    trunk[t + TA + 1] = quarters / 4 / MAX_AGENTS;
+    trunk[t + TA + 2] = unblocks / MAX_AGENTS;
+    trunk[t + TA + 3] = popcount(idle) / MAX_AGENTS;
+    packMask(mask, r, l, M, A, kindBias, argBias, dmBias);
+  }
+  return { rows: count, M, A, trunk, modules, agents, kindBias, argBias, dmBias };
+}
+
+/** Decision rows from either form of the observations: dense rows [* x OBS_DIM] or shared blocks. */
+export function packObservations(obs: Float32Array | SharedObservations, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
+  return obs instanceof Float32Array ? packDecisions(obs, mask, count, M, A, pick) : packSharedDecisions(obs, mask, count, M, A, pick);
 }
 
 /** One-hot rows of the chosen flat actions for the policy's heads (see `packDecisions` for `pick`). */

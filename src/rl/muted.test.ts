@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { A_DM, A_POST, A_READ, NUM_ACTIONS } from '../sim/actions';
 import { SprintEnv } from '../sim/env';
 import { encodeMasks } from '../sim/observe';
+import type { SharedObservations } from '../sim/observeShared';
 import { generateTask } from '../sim/task';
 import { handTask } from '../sim/testing';
 import { talkValue } from './compare';
@@ -18,7 +19,7 @@ const isMessage = (a: number) => (a >= A_DM && a < A_POST) || a === A_POST || a 
 /** A muted actor that records the masks it chooses with. */
 class Recording extends MutedActor {
   masks: Float32Array[] = [];
-  override async choose(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array): Promise<void> {
+  override async choose(env: SprintEnv, obs: Float32Array | SharedObservations, mask: Float32Array, out: Int32Array): Promise<void> {
     this.masks.push(mask.slice());
     await super.choose(env, obs, mask, out);
   }

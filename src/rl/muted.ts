@@ -1,6 +1,7 @@
 import { A_DM, A_POST, A_READ, NUM_ACTIONS } from '../sim/actions';
 import type { SprintEnv } from '../sim/env';
-import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import { encodeMasks } from '../sim/observe';
+import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import { MAX_AGENTS } from '../sim/task';
 import { PolicyActor } from './actor';
 
@@ -10,20 +11,20 @@ import { PolicyActor } from './actor';
  * it with the same policy unmuted measures what the messages are worth.
  */
 export class MutedActor extends PolicyActor {
-  private obsBuf = new Float32Array(0);
+  private obsBuf = new SharedObservations(0, 1);
   private maskBuf = new Float32Array(0);
 
   override reset(env: SprintEnv): void {
     super.reset(env);
     const R = env.B * env.N;
-    if (this.obsBuf.length !== R * OBS_DIM) {
-      this.obsBuf = new Float32Array(R * OBS_DIM);
+    if (this.obsBuf.slots !== env.B || this.obsBuf.N !== env.N) {
+      this.obsBuf = new SharedObservations(env.B, env.N);
       this.maskBuf = new Float32Array(R * NUM_ACTIONS);
     }
   }
 
   override async act(env: SprintEnv, out: Int32Array): Promise<void> {
-    encodeObservations(env, this.obsBuf);
+    encodeSharedObservations(env, this.obsBuf);
     encodeMasks(env, this.maskBuf);
     const R = env.B * env.N;
     for (let r = 0; r < R; r++) {

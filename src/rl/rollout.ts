@@ -3,6 +3,7 @@ import type { SprintEnv } from '../sim/env';
 import { collectStats, type EpisodeStats } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
+import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import type { ActionSource } from '../sim/policy';
 import type { Task } from '../sim/task';
 import type { PolicyActor } from './actor';
@@ -16,7 +17,12 @@ export interface Batch {
   /** Minutes played. */
   T: number;
   tmax: number;
-  obs: Float32Array; // [T * R * OBS_DIM]
+  /**
+   * Every minute's observations: shared blocks (rollout slot t * B + b, agent row t * R + r; see
+   * sim/observeShared.ts), or dense rows [T * R * OBS_DIM] when the buffers were made `dense`.
+   * `packObservations` (decisions.ts) packs either; `expandObservations` makes dense rows of the first.
+   */
+  obs: Float32Array | SharedObservations;
   mask: Float32Array; // [T * R * NUM_ACTIONS]
   actions: Int32Array; // [T * R]
   logp: Float32Array; // [T * R] log-probability under the acting policy
@@ -40,7 +46,7 @@ export interface CollectHooks {
   /** Agents that follow a frozen policy (the orchestrator's workers): their actions are overwritten after the learner chose. */
   workers?: {
     reset(env: SprintEnv): void;
-    act(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array): void | Promise<void>;
+    act(env: SprintEnv, obs: Float32Array | SharedObservations, mask: Float32Array, out: Int32Array): void | Promise<void>;
   };
   /** Per agent index within a rollout: 1 if its decisions are learned from (default: every agent). */
   learners?: Uint8Array;
@@ -59,17 +65,30 @@ export interface Imitation {
   learnerPlays?: Uint8Array;
 }
 
-/** Reusable storage for batches, grown when a longer deadline needs more room. */
+/**
+ * Reusable storage for batches, grown when a longer deadline needs more room. Observations are kept
+ * as shared blocks; `dense` keeps a dense row per agent instead (the layout before the shared
+ * blocks, kept so the tests can check that both train alike).
+ */
 export class BatchBuffers {
   obs = new Float32Array(0);
+  shared = new SharedObservations(0, 1);
   mask = new Float32Array(0);
   actions = new Int32Array(0);
   logp = new Float32Array(0);
   live = new Uint8Array(0);
 
-  ensure(rows: number): void {
-    if (this.actions.length >= rows) return;
-    this.obs = new Float32Array(rows * OBS_DIM);
+  private agents = 0;
+
+  constructor(readonly dense = false) {}
+
+  /** Room for `minutes` minutes of `rollouts` x `agents` decisions. */
+  ensure(minutes: number, rollouts: number, agents: number): void {
+    const rows = minutes * rollouts * agents;
+    if (this.actions.length >= rows && this.agents === agents) return;
+    this.agents = agents;
+    if (this.dense) this.obs = new Float32Array(rows * OBS_DIM);
+    else this.shared = new SharedObservations(minutes * rollouts, agents);
     this.mask = new Float32Array(rows * NUM_ACTIONS);
     this.actions = new Int32Array(rows);
     this.logp = new Float32Array(rows);
@@ -98,7 +117,7 @@ export async function collect(
   const { B, N } = env;
   const R = B * N;
   const learners = hooks?.learners;
-  buffers.ensure(tmax * R);
+  buffers.ensure(tmax, B, N);
   env.reset(tasks, seed, tmax, streams);
   env.logRollout = 0;
   env.logCount = hooks?.logCount ?? 1;
@@ -113,9 +132,15 @@ export async function collect(
   let T = 0;
   while (!env.isOver()) {
     const off = T * R;
-    const obs = buffers.obs.subarray(off * OBS_DIM, (off + R) * OBS_DIM);
+    let obs: Float32Array | SharedObservations;
+    if (buffers.dense) {
+      obs = buffers.obs.subarray(off * OBS_DIM, (off + R) * OBS_DIM);
+      encodeObservations(env, obs);
+    } else {
+      encodeSharedObservations(env, buffers.shared, T * B);
+      obs = buffers.shared.view(T * B, B);
+    }
     const mask = buffers.mask.subarray(off * NUM_ACTIONS, (off + R) * NUM_ACTIONS);
-    encodeObservations(env, obs);
     encodeMasks(env, mask);
     for (let r = 0; r < R; r++) {
       let choices = 0;
@@ -145,7 +170,7 @@ export async function collect(
     R,
     T,
     tmax,
-    obs: buffers.obs,
+    obs: buffers.dense ? buffers.obs : buffers.shared,
     mask: buffers.mask,
     actions: buffers.actions,
     logp: buffers.logp,

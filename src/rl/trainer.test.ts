@@ -98,3 +98,40 @@ describe('Trainer', () => {
     t.dispose();
   });
 });
+
+describe('observations as shared blocks', () => {
+  /** Everything an update reports except its timings, the showcase's events, and all the weights after it. */
+  async function trace(config: Config, denseObservations: boolean) {
+    const t = new Trainer(config, undefined, { denseObservations });
+    const updates: unknown[] = [];
+    while (!t.finished) {
+      const { metrics, events } = await t.step();
+      const { collectMs: _c, learnMs: _l, ...rest } = metrics;
+      updates.push({ ...rest, events });
+    }
+    const weights = Object.values(t.policy.vars).map((v) => Array.from(v.dataSync()));
+    const snapshot = t.workers?.snapshot ? Object.values(t.workers.snapshot.vars).map((v) => Array.from(v.dataSync())) : null;
+    t.dispose();
+    return { updates, weights, snapshot };
+  }
+
+  const cases: Partial<Config>[] = [
+    {},
+    { critic: true, lambda: 0.95 },
+    { agents: 4, structure: 'ceo', budget: 30 },
+    { agents: 6, structure: 'islands', islands: 2 },
+    { agents: 4, structure: 'orchestrator', shaping: 0.5 },
+    { agents: 4, structure: 'orchestrator', workerPolicy: 'snapshot', snapshotAt: 2 },
+  ];
+  for (const setting of cases) {
+    it(`train bit for bit the weights dense rows train (${JSON.stringify(setting)})`, async () => {
+      const config = { ...tiny, groupSize: 3, tmaxStart: 10, tmaxEnd: 12, prior: 1, updates: 2, lr: 0.03, ...setting };
+      const shared = await trace(config, false);
+      const dense = await trace(config, true);
+      expect(shared.updates).toEqual(dense.updates);
+      expect(shared.weights).toEqual(dense.weights);
+      expect(shared.snapshot).toEqual(dense.snapshot);
+      expect(shared.snapshot === null).toBe(setting.workerPolicy !== 'snapshot'); // the frozen workers played from shared blocks too
+    }, 60_000);
+  }
+});

@@ -9,7 +9,7 @@ import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
-import { packChoices, packDecisions, TRUNK_WIDTH } from './decisions';
+import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
 import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
@@ -113,11 +113,16 @@ export class Trainer {
   private readonly guard: NumericGuard;
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
-  private readonly buffers = new BatchBuffers();
+  private readonly buffers: BatchBuffers;
   private readonly streams: ArrayLike<number> | undefined;
 
-  constructor(config: Config, policy?: SwarmPolicy) {
+  /**
+   * @param options.denseObservations collect a dense observation row per agent instead of shared
+   * blocks: the layout before them, which trains the same weights; kept for the tests that check it.
+   */
+  constructor(config: Config, policy?: SwarmPolicy, options: { denseObservations?: boolean } = {}) {
     this.config = config;
+    this.buffers = new BatchBuffers(options.denseObservations === true);
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
     this.optimizer = new TunableAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
@@ -309,7 +314,7 @@ export class Trainer {
     const L = pick.length;
     const M = scoredModules(this.env);
     const A = this.env.N;
-    const rows = decisionTensors(packDecisions(batch.obs, batch.mask, L, M, A, pick));
+    const rows = decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
     return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
   }
@@ -317,7 +322,7 @@ export class Trainer {
   /** Values of every decision row (critic ablation), read back once. */
   private async values(batch: Batch): Promise<Float32Array> {
     const n = batch.T * batch.R;
-    const vT = tf.tidy(() => this.policy.values(tf.tensor2d(packDecisions(batch.obs, batch.mask, n, 1, this.env.N).trunk, [n, TRUNK_WIDTH])));
+    const vT = tf.tidy(() => this.policy.values(tf.tensor2d(packObservations(batch.obs, batch.mask, n, 1, this.env.N).trunk, [n, TRUNK_WIDTH])));
     const v = (await vT.data()) as Float32Array;
     vT.dispose();
     return v;

@@ -1,4 +1,5 @@
 import type { SprintEnv } from '../sim/env';
+import type { SharedObservations } from '../sim/observeShared';
 import { overrideWorkers, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/policy';
 import type { WorkerPolicy } from '../sim/structure';
@@ -54,7 +55,7 @@ export class FrozenWorkers {
   }
 
   /** Overwrites the workers' actions in `out`, given the minute's encoded observations and masks. */
-  async act(env: SprintEnv, obs: Float32Array, mask: Float32Array, out: Int32Array): Promise<void> {
+  async act(env: SprintEnv, obs: Float32Array | SharedObservations, mask: Float32Array, out: Int32Array): Promise<void> {
     if (this.actor) await this.actor.choose(env, obs, mask, this.scratch);
     else scriptedWorkers.act(env, this.scratch);
     overrideWorkers(env, out, this.scratch);

@@ -122,11 +122,19 @@ export class CeoRules implements StructureRules {
 
   observe(env: SprintEnv, out: Float32Array, offset: number): void {
     const { B, N } = env;
-    const left = env.tmax - env.t;
     for (let b = 0; b < B; b++) {
-      const v = Math.min(left, this.budgetMinutes(b)) / 30;
+      const v = this.minutesLeftFeature(env, b);
       for (let i = 0; i < N; i++) out[offset + (b * N + i) * OBS_DIM + G_MINUTES_LEFT] = v;
     }
+  }
+
+  observeShared(env: SprintEnv, out: Float32Array, offset: number, stride: number): void {
+    for (let b = 0; b < env.B; b++) out[offset + b * stride + G_MINUTES_LEFT] = this.minutesLeftFeature(env, b);
+  }
+
+  /** The 'minutes left/30' feature of rollout b: the minutes to the deadline or those the budget pays for, the fewer. */
+  private minutesLeftFeature(env: SprintEnv, b: number): number {
+    return Math.min(env.tmax - env.t, this.budgetMinutes(b)) / 30;
   }
 
   summary(env: SprintEnv, b: number): Record<string, number> {

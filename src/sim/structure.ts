@@ -49,6 +49,13 @@ export interface StructureRules {
   mask?(env: SprintEnv, b: number, i: number, out: Float32Array, base: number): void;
   /** Adjusts the observations written by `encodeObservations` (same layout and offset). */
   observe?(env: SprintEnv, out: Float32Array, offset: number): void;
+  /**
+   * The same adjustment on the shared blocks of `encodeSharedObservations` (observeShared.ts):
+   * rollout b's block, the dense layout's global block and module rows as every agent sees them,
+   * starts at `out[offset + b * stride]`. Rules with `observe` must have it, and may change there
+   * only what every agent of a rollout shares.
+   */
+  observeShared?(env: SprintEnv, out: Float32Array, offset: number, stride: number): void;
   /** Structure-specific numbers of rollout b after its episode (e.g. head count, critical steps). */
   summary?(env: SprintEnv, b: number): Record<string, number>;
   /** Per-minute head count of the logged rollout, if the structure changes it. */
