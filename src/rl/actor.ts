@@ -1,17 +1,18 @@
 import * as tf from '@tensorflow/tfjs';
 import { A_IDLE, NUM_ACTIONS } from '../sim/actions';
 import type { SprintEnv } from '../sim/env';
-import { encodeMasks } from '../sim/observe';
+import { AGENT_DIM, encodeMasks, MODULE_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import type { ActionSource } from '../sim/policy';
 import { mixSeed, nextFloat } from '../sim/rng';
-import { flatProbabilities, packObservations } from './decisions';
-import { decisionTensors, type SwarmPolicy } from './policy';
+import { actionProbabilities, packObservations, TRUNK_WIDTH } from './decisions';
+import type { SwarmPolicy } from './policy';
 
 /**
- * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents,
- * one read-back of the action probabilities, then sampling in JavaScript from a seeded stream per
- * rollout (so a trajectory does not depend on the backend's random numbers).
+ * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents
+ * (`SwarmPolicy.actingScores`), one read-back of the raw scores, then the masked softmaxes and the
+ * sampling in JavaScript, from a seeded stream per rollout (so a trajectory does not depend on the
+ * backend's random numbers).
  */
 export class PolicyActor implements ActionSource {
   readonly name = 'trained swarm';
@@ -55,15 +56,14 @@ export class PolicyActor implements ActionSource {
     const M = scoredModules(env);
     const A = env.N;
     const rows = packObservations(obs, mask, R, M, A);
-    const headsT = tf.tidy(() => {
-      const h = this.policy.heads(decisionTensors(rows));
-      return tf.concat([h.kind, h.arg.reshape([R, 2 * M]), h.dm], 1);
-    });
-    const heads = (await headsT.data()) as Float32Array;
-    headsT.dispose();
+    const scoresT = tf.tidy(() =>
+      this.policy.actingScores(tf.tensor2d(rows.trunk, [R, TRUNK_WIDTH]), tf.tensor2d(rows.modules, [R * M, MODULE_DIM]), tf.tensor2d(rows.agents, [R * A, AGENT_DIM]), M, A),
+    );
+    const scores = (await scoresT.data()) as Float32Array;
+    scoresT.dispose();
     if (this.probs.length < R * NUM_ACTIONS) this.probs = new Float32Array(R * NUM_ACTIONS);
     const probs = this.probs;
-    flatProbabilities(heads, R, M, A, probs);
+    actionProbabilities(scores, rows, probs);
     for (let r = 0; r < R; r++) {
       const base = r * NUM_ACTIONS;
       let pick = A_IDLE;

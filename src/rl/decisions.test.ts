@@ -7,7 +7,7 @@ import { createStructure } from '../sim/presets';
 import { Rng } from '../sim/rng';
 import { generateTask, MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { OBSERVATION_CASES, playMixedEpisode } from '../sim/testing';
-import { flatProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, type DecisionRows } from './decisions';
+import { actionProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, type DecisionRows } from './decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
@@ -54,17 +54,18 @@ describe('decision rows', () => {
     const { obs, mask, actions } = rows(R, agents, 2);
     const d = packDecisions(obs, mask, R, M, agents);
     const c = packChoices(actions, R, M, agents);
-    const { heads, lp, ent, ref } = tf.tidy(() => {
-      const h = p.heads(decisionTensors(d));
+    const { scores, lp, ent, ref } = tf.tidy(() => {
+      const t = decisionTensors(d);
+      const h = p.heads(t);
       return {
-        heads: tf.concat([h.kind, h.arg.reshape([R, 2 * M]), h.dm], 1).dataSync() as Float32Array,
+        scores: p.actingScores(t.trunk, t.modules, t.agents, M, agents).dataSync() as Float32Array,
         lp: chosenLogProb(h, choiceTensors(c, R, M, agents)).dataSync(),
         ent: headsEntropy(h).dataSync(),
         ref: referenceLogProbs(p, tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS]), agents).arraySync(),
       };
     });
     const probs = new Float32Array(R * NUM_ACTIONS);
-    flatProbabilities(heads, R, M, agents, probs);
+    actionProbabilities(scores, d, probs);
     for (let r = 0; r < R; r++) {
       let sum = 0;
       let h = 0;

@@ -258,25 +258,54 @@ export function packChoices(actions: ArrayLike<number>, count: number, M: number
   return { kind, arg, dm };
 }
 
+/** Scratch for one row's softmax (the largest head: MAX_MODULES modules). */
+const lanes = new Float64Array(Math.max(MAX_MODULES, MAX_AGENTS, KINDS));
+
 /**
- * Flat action probabilities [rows x NUM_ACTIONS] from the heads' log-probabilities, read back as
- * one array per row: KINDS kind log-probs, then 2 x M work/claim log-probs within their kind, then
- * A DM log-probs within theirs. Writes into `out` (p(kind) x p(argument | kind)).
+ * Softmax of `count` scores plus their mask biases, in float64: writes the probabilities into
+ * `lanes` (an illegal lane, bias ILLEGAL, gets exactly 0 unless every lane is illegal).
  */
-export function flatProbabilities(heads: Float32Array, rows: number, M: number, A: number, out: Float32Array): void {
-  const W = KINDS + 2 * M + A;
+function softmax(scores: Float32Array, first: number, stride: number, bias: Float32Array, biasFirst: number, count: number): void {
+  let max = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const z = scores[first + i * stride] + bias[biasFirst + i];
+    lanes[i] = z;
+    if (z > max) max = z;
+  }
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const e = Math.exp(lanes[i] - max);
+    lanes[i] = e;
+    sum += e;
+  }
+  for (let i = 0; i < count; i++) lanes[i] /= sum;
+}
+
+/**
+ * Flat action probabilities [rows x NUM_ACTIONS], p(kind) x p(argument | kind), from the raw scores
+ * of `SwarmPolicy.actingScores` (kinds [rows x KINDS], then work and claim per module [rows x M x
+ * 2], then DMs [rows x A]) and the mask biases of the packed rows. Writes into `out`.
+ */
+export function actionProbabilities(scores: Float32Array, d: DecisionRows, out: Float32Array): void {
+  const { rows, M, A } = d;
+  const moduleScores = rows * KINDS;
+  const dmScores = moduleScores + rows * M * 2;
+  const kind = new Float64Array(KINDS);
   for (let r = 0; r < rows; r++) {
-    const h = r * W;
     const o = r * NUM_ACTIONS;
     out.fill(0, o, o + NUM_ACTIONS);
-    const pw = Math.exp(heads[h]);
-    const pc = Math.exp(heads[h + 1]);
-    const pd = Math.exp(heads[h + 2]);
-    for (let k = 0; k < M; k++) {
-      out[o + k] = pw * Math.exp(heads[h + KINDS + k]);
-      out[o + A_CLAIM + k] = pc * Math.exp(heads[h + KINDS + M + k]);
+    softmax(scores, r * KINDS, 1, d.kindBias, r * KINDS, KINDS);
+    kind.set(lanes.subarray(0, KINDS));
+    for (let g = 0; g < 2; g++) {
+      if (kind[g] === 0) continue;
+      softmax(scores, moduleScores + r * M * 2 + g, 2, d.argBias, (r * 2 + g) * M, M);
+      const at = o + (g === 0 ? 0 : A_CLAIM);
+      for (let k = 0; k < M; k++) out[at + k] = kind[g] * lanes[k];
     }
-    for (let j = 0; j < A; j++) out[o + A_DM + j] = pd * Math.exp(heads[h + KINDS + 2 * M + j]);
-    for (let s = 0; s < 3; s++) out[o + A_POST + s] = Math.exp(heads[h + 3 + s]);
+    if (kind[2] !== 0) {
+      softmax(scores, dmScores + r * A, 1, d.dmBias, r * A, A);
+      for (let j = 0; j < A; j++) out[o + A_DM + j] = kind[2] * lanes[j];
+    }
+    for (let s = 0; s < 3; s++) out[o + A_POST + s] = kind[3 + s];
   }
 }

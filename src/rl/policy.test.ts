@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
-import { OBS_DIM } from '../sim/observe';
+import { AGENT_DIM, MODULE_DIM, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
+import { KINDS, TRUNK_WIDTH } from './decisions';
 import { SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
@@ -24,6 +25,30 @@ describe('SwarmPolicy', () => {
     const before = tf.memory().numTensors;
     const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 5);
     const q = SwarmPolicy.fromJSON(p.toJSON());
+    p.dispose();
+    q.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('acts with the current weights: the fused acting weights follow every assignment, and dispose frees them', () => {
+    const before = tf.memory().numTensors;
+    const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 1);
+    const q = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 2);
+    const R = 3;
+    const M = 4;
+    const A = 5;
+    const input = (n: number, w: number, seed: number) => tf.tensor2d(Array.from({ length: n * w }, (_, i) => Math.sin(i * 0.7 + seed)), [n, w]);
+    const trunk = input(R, TRUNK_WIDTH, 1);
+    const modules = input(R * M, MODULE_DIM, 2);
+    const agents = input(R * A, AGENT_DIM, 3);
+    const scores = (x: SwarmPolicy) => tf.tidy(() => Array.from(x.actingScores(trunk, modules, agents, M, A).dataSync()));
+    const first = scores(p);
+    expect(first).toHaveLength(R * (KINDS + 2 * M + A));
+    expect(scores(p)).toEqual(first);
+    p.copyFrom(q);
+    expect(scores(p)).toEqual(scores(q));
+    expect(scores(p)).not.toEqual(first);
+    tf.dispose([trunk, modules, agents]);
     p.dispose();
     q.dispose();
     expect(tf.memory().numTensors).toBe(before);

@@ -64,6 +64,8 @@ export interface PolicyOutput {
 export class SwarmPolicy {
   readonly shape: PolicyShape;
   readonly vars: Record<string, tf.Variable>;
+  /** The products' weights for acting, built from the variables and kept until they change. */
+  private acting: { ids: unknown[]; w: ActingWeights } | null = null;
 
   private constructor(shape: PolicyShape, vars: Record<string, tf.Variable>) {
     this.shape = shape;
@@ -250,6 +252,41 @@ export class SwarmPolicy {
     return [layer(v.g1, v.b1), layer(v.g2, v.b2)];
   }
 
+  /**
+   * The raw scores a forward pass for acting reads back, flat: the kind scores [R x KINDS], then the
+   * work and claim scores of each module [R x M x 2], then the DM scores [R x A]; no masks, no
+   * softmax (the actor does both in JavaScript, `actionProbabilities`). The same products as `heads`,
+   * with the weights fused once per change of the variables instead of once per call: a rollout's
+   * minutes all act with the same weights. Call inside tf.tidy.
+   */
+  actingScores(trunk: tf.Tensor2D, modules: tf.Tensor2D, agents: tf.Tensor2D, M: number, A: number): tf.Tensor1D {
+    const v = this.vars;
+    const w = this.actingWeights();
+    const R = trunk.shape[0];
+    const S = this.shape.scorer;
+    const h = tf.relu(tf.matMul(tf.relu(tf.matMul(trunk, w.trunk1)), w.trunk2)) as tf.Tensor2D;
+    const score = (x: tf.Tensor2D, wIn: tf.Variable, ctx: tf.Tensor2D, wOut: tf.Variable, items: number) =>
+      tf.matMul(tf.relu(tf.add(tf.matMul(x, wIn as tf.Tensor2D).reshape([R, items, S]), tf.matMul(h, ctx).reshape([R, 1, S]))).reshape([R * items, S]) as tf.Tensor2D, wOut as tf.Tensor2D);
+    return tf.concat([tf.matMul(h, w.kinds).reshape([-1]), score(modules, v.mf, w.modules, v.mo, M).reshape([-1]), score(agents, v.af, w.agents, v.ao, A).reshape([-1])]) as tf.Tensor1D;
+  }
+
+  /** The fused acting weights, rebuilt when a variable was assigned (its data changes identity). */
+  private actingWeights(): ActingWeights {
+    const ids = Object.values(this.vars).map((x) => x.dataId);
+    if (this.acting && ids.every((id, i) => id === this.acting!.ids[i])) return this.acting.w;
+    if (this.acting) tf.dispose(Object.values(this.acting.w));
+    const v = this.vars;
+    const w = tf.tidy(() => {
+      const [trunk1, trunk2] = this.trunkLayers();
+      const withBias = (a: tf.Variable, b: tf.Variable) => tf.concat([a, b.reshape([1, b.size])], 0) as tf.Tensor2D;
+      return { trunk1, trunk2, modules: withBias(v.mh, v.mb), agents: withBias(v.ah, v.ab), kinds: withBias(v.ko, v.kob) };
+    });
+    // Kept past the caller's tidy (acting calls inside one); freed when rebuilt or disposed.
+    for (const t of Object.values(w)) tf.keep(t);
+    this.acting = { ids, w };
+    return w;
+  }
+
   /** The state value of every row (the critic ablation): the trunk and the value head only. Call inside tf.tidy. */
   values(trunk: tf.Tensor2D): tf.Tensor1D {
     const v = this.vars;
@@ -264,7 +301,18 @@ export class SwarmPolicy {
 
   dispose(): void {
     for (const v of Object.values(this.vars)) v.dispose();
+    if (this.acting) tf.dispose(Object.values(this.acting.w));
+    this.acting = null;
   }
+}
+
+/** The weights `actingScores` multiplies by: the trunk's layers, and the module, recipient and kind products with their bias rows. */
+interface ActingWeights {
+  trunk1: tf.Tensor2D;
+  trunk2: tf.Tensor2D;
+  modules: tf.Tensor2D;
+  agents: tf.Tensor2D;
+  kinds: tf.Tensor2D;
 }
 
 /** `DecisionRows` on the backend (see decisions.ts for the layouts). */
