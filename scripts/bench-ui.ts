@@ -189,6 +189,8 @@ interface Report {
   pageReadout: { rate: string; eta: string };
   seconds: number;
   measuredSeconds: number;
+  /** The run reached its last update before the window's end; the window ended there. */
+  finishedEarly: boolean;
   updates: { start: number; end: number; completed: number; perSecond: number };
   longTasks: { thresholdMs: number; apiAvailable: boolean; count: number; totalMs: number; longestMs: number; entries: LongTask[] };
   frames: { rafFired: boolean; count: number; fps: number | null; p50Ms: number | null; p95Ms: number | null; maxMs: number | null };
@@ -248,7 +250,16 @@ async function measure(opts: Options): Promise<Report> {
   const t0 = await page.evaluate(() => performance.now());
   const wall0 = Date.now();
   console.log(`training for ${opts.seconds} s from update ${start} …`);
-  await page.waitForTimeout(opts.seconds * 1000);
+  // The window ends early if the run reaches its last update: the rate and the main thread's record
+  // are then over the time it trained, not over idle seconds after it.
+  let finishedEarly = false;
+  while (Date.now() - wall0 < opts.seconds * 1000) {
+    await page.waitForTimeout(Math.min(250, Math.max(0, opts.seconds * 1000 - (Date.now() - wall0))));
+    if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'finished') {
+      finishedEarly = true;
+      break;
+    }
+  }
   const end = await updateIndex(page);
   const t1 = await page.evaluate(() => performance.now());
   const measuredSeconds = (Date.now() - wall0) / 1000;
@@ -289,6 +300,7 @@ async function measure(opts: Options): Promise<Report> {
     pageReadout,
     seconds: opts.seconds,
     measuredSeconds: r1(measuredSeconds),
+    finishedEarly,
     updates: { start, end, completed, perSecond: Math.round((completed / measuredSeconds) * 100) / 100 },
     longTasks: {
       thresholdMs: LONG_TASK_MS,
@@ -319,7 +331,7 @@ function print(r: Report): void {
     `url               ${r.url}`,
     `backend           ${r.backend} (page ${r.crossOriginIsolated ? '' : 'not '}cross-origin isolated)`,
     ...r.backendDetails.filter((l) => /^Threads:/.test(l)).map((l) => `                  ${l}`),
-    `trained for       ${r.seconds} s (measured ${r.measuredSeconds} s)${r.afterUpdates ? `, after training to update ${r.afterUpdates}` : ''}`,
+    `trained for       ${r.seconds} s (measured ${r.measuredSeconds} s)${r.afterUpdates ? `, after training to update ${r.afterUpdates}` : ''}${r.finishedEarly ? ' — the run reached its last update then; the window ended there' : ''}`,
     `updates           ${r.updates.completed} completed (readout ${r.updates.start} -> ${r.updates.end}), ${r.updates.perSecond} updates/s`,
     `page readout      ${r.pageReadout.rate} updates/s, time left ${r.pageReadout.eta}`,
     r.longTasks.apiAvailable
