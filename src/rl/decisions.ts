@@ -55,18 +55,25 @@ export interface ChoiceRows {
 const KIND_OF = new Int8Array(NUM_ACTIONS);
 for (let a = 0; a < NUM_ACTIONS; a++) KIND_OF[a] = a < A_CLAIM ? 0 : a < A_DM ? 1 : a < A_POST ? 2 : 3 + (a - A_POST);
 
+/** Zeroed decision rows for `count` decisions, every action illegal; throws on a size the policy cannot score. */
+function emptyRows(count: number, M: number, A: number): Omit<DecisionRows, 'rows' | 'M' | 'A'> {
+  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+  return {
+    trunk: new Float32Array(count * TRUNK_WIDTH),
+    modules: new Float32Array(count * M * MODULE_DIM),
+    agents: new Float32Array(count * A * AGENT_DIM),
+    kindBias: new Float32Array(count * KINDS).fill(ILLEGAL),
+    argBias: new Float32Array(count * 2 * M).fill(ILLEGAL),
+    dmBias: new Float32Array(count * A).fill(ILLEGAL),
+  };
+}
+
 /**
  * Packs `count` decision rows out of flat observations [* x OBS_DIM] and masks [* x NUM_ACTIONS]:
  * row l is source row `pick[l]` (or l itself when `pick` is null).
  */
 export function packDecisions(obs: Float32Array, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
-  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
-  const trunk = new Float32Array(count * TRUNK_WIDTH);
-  const modules = new Float32Array(count * M * MODULE_DIM);
-  const agents = new Float32Array(count * A * AGENT_DIM);
-  const kindBias = new Float32Array(count * KINDS).fill(ILLEGAL);
-  const argBias = new Float32Array(count * 2 * M).fill(ILLEGAL);
-  const dmBias = new Float32Array(count * A).fill(ILLEGAL);
+  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A);
   for (let l = 0; l < count; l++) {
     const r = pick ? pick[l] : l;
     const o = r * OBS_DIM;
@@ -143,14 +150,8 @@ const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
  * the template, then its own bits set.
  */
 export function packSharedDecisions(obs: SharedObservations, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
-  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A);
   const { N, shared: S, rollout, bits } = obs;
-  const trunk = new Float32Array(count * TRUNK_WIDTH);
-  const modules = new Float32Array(count * M * MODULE_DIM);
-  const agents = new Float32Array(count * A * AGENT_DIM);
-  const kindBias = new Float32Array(count * KINDS).fill(ILLEGAL);
-  const argBias = new Float32Array(count * 2 * M).fill(ILLEGAL);
-  const dmBias = new Float32Array(count * A).fill(ILLEGAL);
   const scored = (1 << M) - 1;
   const MD = M * MODULE_DIM;
   const AD = A * AGENT_DIM;

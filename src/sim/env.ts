@@ -31,6 +31,11 @@ export function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
+/** Index of the lowest set bit of a non-zero 32-bit mask. */
+export function lowBit(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
 /**
  * B rollouts x N agents of the sprint, stepped together over typed arrays. All agents act at once
  * each simulated minute; a rollout freezes when every test passes. Knowledge of interfaces, the

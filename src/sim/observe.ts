@@ -1,5 +1,5 @@
 import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, NUM_ACTIONS } from './actions';
-import { popcount, type SprintEnv } from './env';
+import { lowBit, popcount, type SprintEnv } from './env';
 import { MAX_AGENTS, MAX_MODULES } from './task';
 
 /**
@@ -56,9 +56,6 @@ const claimedDeps = new Int32Array(MAX_AGENTS);
 const claimsOf = new Int32Array(MAX_AGENTS);
 /** Per interface d: bitmask of the unfinished modules that need it. */
 const dependents = new Int32Array(MM);
-
-/** Index of the lowest set bit of a non-zero 32-bit mask. */
-const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
 
 /**
  * Writes every agent's observation, rollout-major, into `out` from `offset` (B * N * OBS_DIM floats).

@@ -1,5 +1,5 @@
 import { A_IDLE } from './actions';
-import { popcount, type SprintEnv } from './env';
+import { lowBit, popcount, type SprintEnv } from './env';
 import { AGENT_DIM, AGENTS_OFFSET, G_MINUTES_LEFT, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from './observe';
 import { MAX_AGENTS, MAX_MODULES } from './task';
 
@@ -103,9 +103,6 @@ const claimedDeps = new Int32Array(MAX_AGENTS);
 const claimsOf = new Int32Array(MAX_AGENTS);
 /** Per interface d: bitmask of the unfinished modules that need it. */
 const dependents = new Int32Array(MM);
-
-/** Index of the lowest set bit of a non-zero 32-bit mask. */
-const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
 
 /**
  * Writes the minute's observations of all B rollouts into slots `slot`.. of `out` (whose N must be
