@@ -13,6 +13,7 @@ import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
 import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
+import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
 import { BatchBuffers, collect, type Batch } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
@@ -71,17 +72,6 @@ export interface UpdateResult {
   structure?: StructureView;
 }
 
-/** Adam whose learning rate can change mid-run without losing its moment estimates. */
-class TunableAdam extends tf.AdamOptimizer {
-  constructor(lr: number) {
-    super(lr, 0.9, 0.999);
-  }
-
-  setLearningRate(lr: number): void {
-    this.learningRate = lr;
-  }
-}
-
 const EVAL_SEED_BASE = 1_000_000_000;
 
 /** Task seeds reserved for evaluation: disjoint from every training seed. */
@@ -108,7 +98,7 @@ export class Trainer {
   update = 0;
   /** What the organisation structure changes in training (trainingStructure.ts). */
   readonly organisation: TrainingStructure;
-  private optimizer: TunableAdam;
+  private optimizer: FlatAdam;
   /** Numeric guard: the last good weights, and the check for NaN/Infinity after every step. */
   private readonly guard: NumericGuard;
   private readonly env: SprintEnv;
@@ -124,7 +114,7 @@ export class Trainer {
     this.config = config;
     this.buffers = new BatchBuffers(options.denseObservations === true);
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
-    this.optimizer = new TunableAdam(config.lr);
+    this.optimizer = new FlatAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
     this.organisation = trainingStructure(config, this.policy);
     this.env = this.structure.createEnv(B);
@@ -170,7 +160,7 @@ export class Trainer {
    */
   reconfigure(config: Config): boolean {
     if (STRUCTURAL_KEYS.some((k) => config[k] !== this.config[k])) return false;
-    if (config.lr !== this.config.lr) this.optimizer.setLearningRate(config.lr);
+    if (config.lr !== this.config.lr) this.optimizer.learningRate = config.lr;
     this.config = { ...config };
     return true;
   }
@@ -393,8 +383,7 @@ export class Trainer {
     const scale = clip > 0 && norm[0] > clip ? clip / norm[0] : 1;
     const scaled: tf.NamedTensorMap = {};
     for (const [k, g] of Object.entries(grads)) scaled[k] = scale === 1 ? g : tf.mul(g, scale);
-    const optimizer: tf.Optimizer = this.optimizer;
-    optimizer.applyGradients(scaled);
+    this.optimizer.applyGradients(scaled);
     tf.dispose([value, normT, ...Object.values(grads), ...(scale === 1 ? [] : Object.values(scaled))]);
     // Numeric guard: weights that left the finite numbers are replaced by the last good ones.
     if (!(await this.guard.weightsFinite())) throw this.fault('weights');
@@ -406,7 +395,7 @@ export class Trainer {
   private fault(site: FaultSite): NumericFault {
     this.guard.restore();
     this.optimizer.dispose();
-    this.optimizer = new TunableAdam(this.config.lr);
+    this.optimizer = new FlatAdam(this.config.lr);
     return new NumericFault(site, this.update, this.config);
   }
 
