@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraph';
+import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, type LayoutJob, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraph';
 import { Explain } from './Explain';
 import './dmGraph.css';
 
@@ -80,12 +80,12 @@ function graphShape(episode: UpdateMessage, height: number): GraphShape {
 }
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
-function layOut(shape: GraphShape, from: GraphLayout | null): GraphLayout {
-  const laid = layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
-  if (layoutCache.size >= 64) layoutCache.clear();
-  layoutCache.set(shape.key, laid);
-  return laid;
+function layOut(shape: GraphShape, from: GraphLayout | null): LayoutJob {
+  return layoutJob(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
 }
+
+/** Longest a layout runs in one task before it yields to the page (its ticks go on in the next). */
+const LAYOUT_SLICE_MS = 8;
 
 /** A circle around each island's agents, for the islands structure. */
 function islandHulls(groups: readonly number[] | undefined, nodes: readonly { x: number; y: number }[], radii: readonly number[]): { island: number; x: number; y: number; r: number }[] {
@@ -118,17 +118,28 @@ export function DmGraph() {
   const [, laidOut] = useState(0);
   const cached = shape ? layoutCache.get(shape.key) : undefined;
   const warmFrom = shape && previous.current?.nodes.length === shape.agents ? previous.current : null;
-  // Force layouts run in a task of their own, after the render that brought the new episode, so the
-  // two never add up to one long task. Until it is done the previous layout serves (or, for the first
-  // episode or a new agent count, the agents on a circle). A later layout starts warm from the last
-  // one: fewer ticks, and agents stay where the eye left them.
+  // Force layouts run after the render that brought the new episode, in slices of at most
+  // LAYOUT_SLICE_MS (one task of 30-60 ms on a busy machine otherwise), so neither adds up to a long
+  // task. Until it is done the previous layout serves (or, for the first episode or a new agent
+  // count, the agents on a circle). A later layout starts warm from the last one: fewer ticks, and
+  // agents stay where the eye left them.
   const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
-    const timer = setTimeout(() => {
-      layOut(shape, previous.current?.nodes.length === shape.agents ? previous.current : null);
+    const job = layOut(shape, previous.current?.nodes.length === shape.agents ? previous.current : null);
+    let timer: ReturnType<typeof setTimeout>;
+    const slice = () => {
+      const t0 = performance.now();
+      while (!job.done && performance.now() - t0 < LAYOUT_SLICE_MS) job.tick();
+      if (!job.done) {
+        timer = setTimeout(slice, 0);
+        return;
+      }
+      if (layoutCache.size >= 64) layoutCache.clear();
+      layoutCache.set(shape.key, job.result());
       laidOut((n) => n + 1);
-    }, 0);
+    };
+    timer = setTimeout(slice, 0);
     return () => clearTimeout(timer);
   }, [shape]);
   useEffect(() => {

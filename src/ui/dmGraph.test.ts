@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SimEvent } from '../sim/events';
-import { aggregateDms, boardLinks, edgeSegment, layoutGraph, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraph';
+import { aggregateDms, boardLinks, edgeSegment, layoutGraph, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraph';
 
 const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
 const ev = (t: number, agent: number, kind: SimEvent['kind']): SimEvent => ({ t, agent, kind, module: -1, target: -1, useful: false });
@@ -75,6 +75,24 @@ describe('layoutGraph', () => {
     expect(moved).toBeGreaterThan(0);
     expect(moved).toBeLessThan(40);
     expect(layoutGraph(8, more, 640, 380, { boardAgents: [1, 3], ticks: 50, from: cold })).toEqual(warm);
+  });
+
+  it('as a job of ticks, run in slices, gives the layout of one synchronous run; the job counts its ticks', () => {
+    const whole = layoutGraph(8, edges, 640, 380, { boardAgents: [1, 3], ticks: 40 });
+    const job = layoutJob(8, edges, 640, 380, { boardAgents: [1, 3], ticks: 40 });
+    let ticks = 0;
+    while (!job.done) {
+      job.tick();
+      ticks++;
+    }
+    expect(ticks).toBe(40);
+    job.tick();
+    expect(job.result()).toEqual(whole);
+    const partial = layoutJob(8, edges, 640, 380, { boardAgents: [1, 3], ticks: 40 });
+    for (let i = 0; i < 10; i++) partial.tick();
+    expect(partial.done).toBe(false);
+    expect(partial.result()).not.toEqual(whole);
+    expect(layoutJob(0, [], 640, 380).done).toBe(true);
   });
 
   it('with groups (islands), keeps each group together, apart from the others', () => {

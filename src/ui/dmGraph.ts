@@ -156,6 +156,23 @@ export function groupAnchor(g: number, count: number, width: number, height: num
  * down) and shifted so every node, with its radius, lies inside the box with `margin` to spare.
  */
 export function layoutGraph(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): GraphLayout {
+  const job = layoutJob(agents, edges, width, height, options);
+  while (!job.done) job.tick();
+  return job.result();
+}
+
+/** A layout run tick by tick, so a caller can spread it over several tasks; the same result as `layoutGraph`. */
+export interface LayoutJob {
+  /** All ticks have run. */
+  readonly done: boolean;
+  /** Runs one tick of the simulation. */
+  tick(): void;
+  /** The fitted layout (once done). */
+  result(): GraphLayout;
+}
+
+/** The layout of `layoutGraph`, as a job of ticks. */
+export function layoutJob(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): LayoutJob {
   const n = Math.max(0, Math.floor(agents));
   const margin = options.margin ?? 8;
   const withBoard = options.boardAgents !== undefined;
@@ -167,7 +184,7 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: options.radii?.[i] ?? nodeRadius(0) };
   });
   if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
-  if (nodes.length === 0) return { nodes: [], board: null };
+  if (nodes.length === 0) return { done: true, tick: () => undefined, result: () => ({ nodes: [], board: null }) };
   const from = options.from;
   if (from) {
     for (let i = 0; i < n && i < from.nodes.length; i++) Object.assign(nodes[i], from.nodes[i]);
@@ -197,8 +214,24 @@ export function layoutGraph(agents: number, edges: readonly DmEdge[], width: num
     .alpha(from ? 0.3 : 1)
     .stop();
   const ticks = options.ticks ?? 300;
-  for (let i = 0; i < ticks; i++) sim.tick();
+  let ticked = 0;
+  return {
+    get done() {
+      return ticked >= ticks;
+    },
+    tick() {
+      if (ticked >= ticks) return;
+      sim.tick();
+      ticked++;
+    },
+    result: () => fit(nodes, n, withBoard, width, height, margin),
+  };
+}
 
+/** Scales and centres laid-out nodes into the box (see `layoutGraph`). */
+function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, height: number, margin: number): GraphLayout {
+  const cx = width / 2;
+  const cy = height / 2;
   // Fit into the box: scale about the bounding box's centre, then centre it.
   let x0 = Infinity;
   let x1 = -Infinity;
