@@ -198,8 +198,9 @@ export class SwarmPolicy {
   }
 
   /**
-   * The fast forward pass the trainer and the actor use: the policy's log-probabilities per head,
-   * from decision rows packed in JavaScript (`packDecisions`). Every action's log-probability is
+   * The policy's log-probabilities per head, from decision rows packed in JavaScript
+   * (`packDecisions`): the definition that `lossAndGradients` (the trainer's hand-written backward
+   * pass) and `actingScores` (the actor's lean forward pass) are tested against. Every action's log-probability is
    * `kind[kind(a)] + arg[...]` (or `+ dm[...]`); the one-action kinds have only their kind term.
    * The same numbers as `logProbs`, with the work in a few matrix products: no column slices of the
    * observation, one log-softmax per head over just its legal choices instead of a padded layout,

@@ -12,6 +12,21 @@ beforeAll(() => {
   tf.removeBackend('wasm');
 });
 
+describe('createProbe', () => {
+  it("runs the trainer's learn step on rows of the config's team, and leaves no tensor behind once disposed", async () => {
+    const first = createProbe(tiny);
+    await first.run(); // makes the backend's constants the learn step keeps
+    first.dispose();
+    const before = tf.memory().numTensors;
+    const probe = createProbe(tiny);
+    await probe.run();
+    await probe.run();
+    expect(tf.memory().numTensors).toBe(before + 18); // the probe's policy: 18 weight tensors
+    probe.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
+
 describe('chooseBackend (in Node: no WebGPU, no WebGL, no wasm)', () => {
   it('auto times what starts, keeps the fastest, and lists what failed', async () => {
     const probe = createProbe(tiny);

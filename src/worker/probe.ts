@@ -1,9 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
 import type { Config } from '../rl/config';
-import { SwarmPolicy } from '../rl/policy';
-import { NUM_ACTIONS } from '../sim/actions';
+import { packChoices, packDecisions } from '../rl/decisions';
+import { choiceTensors, decisionTensors, SwarmPolicy } from '../rl/policy';
+import { lossAndGradients } from '../rl/policyGradient';
+import { A_DM, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
+import { MAX_MODULES } from '../sim/task';
 
 /** Bounds of the probe batch (decision rows). */
 const MIN_ROWS = 64;
@@ -30,16 +33,19 @@ export function probeRows(config: Config): number {
 
 /**
  * A probe for `chooseBackend`: the policy of `config`'s shape, on a batch of training size (random
- * observations, every action legal), loss as in imitation, gradients of every weight, and the
- * gradient norm read back (so asynchronous backends finish the work). Weights are created once per
- * backend; the inputs are uploaded on every run, as training does.
+ * observations, every action legal), one epoch of the learn step as the trainer runs it (the rows
+ * packed and uploaded, `lossAndGradients` with the prior's loss), and the gradient norm read back
+ * (so asynchronous backends finish the work). Weights are created once per backend; the inputs are
+ * packed and uploaded on every run, as training does.
  */
 export function createProbe(config: Config): ModelProbe {
   const rows = probeRows(config);
   const rng = new Rng(config.seed, 977);
   const obs = Float32Array.from({ length: rows * OBS_DIM }, () => rng.next());
   const mask = new Float32Array(rows * NUM_ACTIONS).fill(1);
-  const actions = Int32Array.from({ length: rows }, () => Math.floor(rng.next() * NUM_ACTIONS));
+  // Legal choices of the team's size: work or claim of any module, a DM to a teammate, post, read, idle.
+  const legal = [...Array(NUM_ACTIONS).keys()].filter((a) => a < A_DM || a >= A_POST || a - A_DM < config.agents);
+  const actions = Int32Array.from({ length: rows }, () => legal[Math.floor(rng.next() * legal.length)]);
   const policies = new Map<string, SwarmPolicy>();
 
   const policyHere = (): SwarmPolicy => {
@@ -57,13 +63,9 @@ export function createProbe(config: Config): ModelProbe {
     async run() {
       const policy = policyHere();
       const normT = tf.tidy(() => {
-        const obsT = tf.tensor2d(obs, [rows, OBS_DIM]);
-        const maskT = tf.tensor2d(mask, [rows, NUM_ACTIONS]);
-        const hotT = tf.oneHot(tf.tensor1d(actions, 'int32'), NUM_ACTIONS);
-        const { grads } = tf.variableGrads(
-          () => tf.neg(tf.mean(tf.sum(tf.mul(policy.logProbs(obsT, maskT, config.agents).logp, hotT), 1))) as tf.Scalar,
-          Object.values(policy.vars),
-        );
+        const d = decisionTensors(packDecisions(obs, mask, rows, MAX_MODULES, config.agents));
+        const c = choiceTensors(packChoices(actions, rows, MAX_MODULES, config.agents), rows, MAX_MODULES, config.agents);
+        const { grads } = lossAndGradients(policy, d, c, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
         return tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
       });
       try {
