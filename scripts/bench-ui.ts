@@ -1,6 +1,6 @@
 /**
  * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--threads auto]
- * [--after-updates 0] [--port 4191] [--no-build] [--json <file>]`;
+ * [--after-updates 0] [--port 4191] [--no-build] [--json <file>] [--trace <file>]`;
  * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/soak-ui.ts instead.
  *
  * Builds the app, serves it with `vite preview` (cross-origin isolated, as the app is served) on
@@ -10,7 +10,10 @@
  * PerformanceObserver, over 50 ms) and the intervals between requestAnimationFrame callbacks.
  * Prints the backend and its threads, the training throughput (measured here and as the page's own
  * updates/s and time-left readout shows it), the long tasks and the frame-time percentiles, and
- * checks them against the goal: no long tasks and a p95 frame time <= 20 ms.
+ * checks them against the goal: no long tasks and a p95 frame time <= 20 ms. With --trace it also
+ * records a Chromium performance trace of the window (open it in DevTools' Performance panel) and
+ * breaks each long task down into script, garbage collection, style and layout, paint, and the
+ * functions sampled most in it; tracing slows the page, so count long tasks without it.
  *
  * Headless Chromium may throttle or skip rAF; the script reports what it saw and says so when
  * no frames were recorded instead of inventing numbers. It exits 0 whether the goal is met or
@@ -20,6 +23,7 @@ import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { PreviewHarness, runToExit } from './lib/previewHarness';
+import { longTasks as traceLongTasks, type TraceEvent, type TraceTask } from './lib/traceTasks';
 
 const DEFAULT_PORT = 4191;
 const DEFAULT_SECONDS = 60;
@@ -41,6 +45,7 @@ const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] [--hash
   --port <n>      port of the preview server (default: ${DEFAULT_PORT})
   --no-build      serve the existing dist/ instead of running \`npm run build\` first
   --json <file>   also write the numbers to <file> as JSON
+  --trace <file>  record a Chromium performance trace of the window to <file> and break its long tasks down
   --help          print this help`;
 
 interface Options {
@@ -51,6 +56,7 @@ interface Options {
   port: number;
   build: boolean;
   json?: string;
+  trace?: string;
 }
 
 function parseOptions(argv: string[]): Options | 'help' {
@@ -62,18 +68,20 @@ function parseOptions(argv: string[]): Options | 'help' {
     port: { type: 'string', default: String(DEFAULT_PORT) },
     'no-build': { type: 'boolean', default: false },
     json: { type: 'string' },
+    trace: { type: 'string' },
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--seconds must be a positive number, got "${values.seconds}"`);
   if (values.json === '') throw new UsageError('--json needs a file name');
+  if (values.trace === '') throw new UsageError('--trace needs a file name');
   if (values.threads !== 'auto' && !/^[1-9]\d?$/.test(values.threads)) throw new UsageError(`--threads must be auto or a number of threads from 1 to 99, got "${values.threads}"`);
   const afterUpdates = Number(values['after-updates']);
   if (!Number.isInteger(afterUpdates) || afterUpdates < 0) throw new UsageError(`--after-updates must be a whole number >= 0, got "${values['after-updates']}"`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new UsageError(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
-  return { seconds, hash: values.hash.replace(/^#/, ''), threads: values.threads, afterUpdates, port, build: !values['no-build'], json: values.json };
+  return { seconds, hash: values.hash.replace(/^#/, ''), threads: values.threads, afterUpdates, port, build: !values['no-build'], json: values.json, trace: values.trace };
 }
 
 // ---------------------------------------------------------------- in-page probes
@@ -94,8 +102,23 @@ interface LongFrameScript {
   source: string;
 }
 
+/** One long animation frame (over 50 ms) and what filled it, from the Long Animation Frames API. */
+interface LongFrame {
+  start: number;
+  duration: number;
+  /** Milliseconds of scripts the API lists (those over 5 ms). */
+  scriptMs: number;
+  /** From the start of rendering (rAF callbacks, style, layout, paint) to the frame's end; 0 without rendering. */
+  renderMs: number;
+  /** Style and layout at the end of the frame. */
+  styleLayoutMs: number;
+  /** Its longest scripts: what ran them and where. */
+  scripts: { invoker: string; source: string; duration: number }[];
+}
+
 interface Probe {
   longTasks: LongTask[];
+  longFrames: LongFrame[];
   /** requestAnimationFrame timestamps. */
   frames: number[];
   scripts: LongFrameScript[];
@@ -114,7 +137,7 @@ declare global {
  * in a `__name` helper that does not exist in the page.
  */
 const PROBE_SCRIPT = `(() => {
-  const probe = { longTasks: [], frames: [], scripts: [], noLongTaskApi: false };
+  const probe = { longTasks: [], longFrames: [], frames: [], scripts: [], noLongTaskApi: false };
   window.__benchUi = probe;
   try {
     new PerformanceObserver((list) => {
@@ -130,9 +153,26 @@ const PROBE_SCRIPT = `(() => {
   } catch (err) {
     probe.noLongTaskApi = true;
   }
+  const where = (s) => (s.sourceFunctionName || '(anonymous)') + ' @ ' + String(s.sourceURL).replace(/^.*\\//, '') + ':' + s.sourceCharPosition;
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
+        if (e.duration > 50) {
+          const end = e.startTime + e.duration;
+          const all = (e.scripts || []).map((s) => ({
+            invoker: s.invoker,
+            source: where(s),
+            duration: s.duration,
+          }));
+          probe.longFrames.push({
+            start: e.startTime,
+            duration: e.duration,
+            scriptMs: all.reduce((t, s) => t + s.duration, 0),
+            renderMs: e.renderStart > 0 ? end - e.renderStart : 0,
+            styleLayoutMs: e.styleAndLayoutStart > 0 ? end - e.styleAndLayoutStart : 0,
+            scripts: all.sort((a, b) => b.duration - a.duration).slice(0, 3),
+          });
+        }
         for (const s of e.scripts || []) {
           if (s.duration < 10) continue;
           probe.scripts.push({
@@ -140,7 +180,7 @@ const PROBE_SCRIPT = `(() => {
             frameDuration: e.duration,
             duration: s.duration,
             invoker: s.invoker,
-            source: (s.sourceFunctionName || '(anonymous)') + ' @ ' + String(s.sourceURL).replace(/^.*\\//, '') + ':' + s.sourceCharPosition,
+            source: where(s),
           });
         }
       }
@@ -195,7 +235,11 @@ interface Report {
   longTasks: { thresholdMs: number; apiAvailable: boolean; count: number; totalMs: number; longestMs: number; entries: LongTask[] };
   frames: { rafFired: boolean; count: number; fps: number | null; p50Ms: number | null; p95Ms: number | null; maxMs: number | null };
   longFrameScripts: { invoker: string; source: string; count: number; totalMs: number; longestMs: number }[];
+  /** The long animation frames of the window (over 50 ms), each broken down (seconds from the window's start). */
+  longFrames: LongFrame[];
   goal: { noLongTasks: boolean; p95Ms: number; p95Met: boolean | null; pass: boolean };
+  /** With --trace: the trace's file and its long tasks broken down. */
+  trace?: { file: string; longTasks: TraceTask[] };
 }
 
 async function measure(opts: Options): Promise<Report> {
@@ -246,6 +290,10 @@ async function measure(opts: Options): Promise<Report> {
       await page.waitForTimeout(1000);
     }
   }
+  if (opts.trace) {
+    const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'v8.execute', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'];
+    await browser.startTracing(page, { path: opts.trace, categories });
+  }
   const start = await updateIndex(page);
   const t0 = await page.evaluate(() => performance.now());
   const wall0 = Date.now();
@@ -263,6 +311,12 @@ async function measure(opts: Options): Promise<Report> {
   const end = await updateIndex(page);
   const t1 = await page.evaluate(() => performance.now());
   const measuredSeconds = (Date.now() - wall0) / 1000;
+  let trace: Report['trace'];
+  if (opts.trace) {
+    const buffer = await browser.stopTracing();
+    const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    trace = { file: opts.trace, longTasks: traceLongTasks(events, LONG_TASK_MS) };
+  }
   const pageReadout = {
     rate: ((await page.locator('[data-testid=update-rate]').textContent().catch(() => null)) ?? 'no readout').trim(),
     eta: ((await page.locator('[data-testid=update-eta]').textContent().catch(() => null)) ?? 'no readout').trim(),
@@ -318,8 +372,10 @@ async function measure(opts: Options): Promise<Report> {
       p95Ms: p95 === null ? null : r1(p95),
       maxMs: rafFired ? r1(intervals[intervals.length - 1]) : null,
     },
+    longFrames: probe.longFrames.filter((f) => f.start >= t0 && f.start < t1).map((f) => ({ ...f, start: r1((f.start - t0) / 1000), duration: r1(f.duration), scriptMs: r1(f.scriptMs), renderMs: r1(f.renderMs), styleLayoutMs: r1(f.styleLayoutMs), scripts: f.scripts.map((s) => ({ ...s, duration: r1(s.duration) })) })),
     longFrameScripts: [...byScript.values()].sort((a, b) => b.totalMs - a.totalMs).slice(0, 8).map((e) => ({ ...e, totalMs: r1(e.totalMs), longestMs: r1(e.longestMs) })),
     goal: { noLongTasks, p95Ms: GOAL_P95_MS, p95Met, pass: noLongTasks && p95Met === true },
+    trace,
   };
 }
 
@@ -345,6 +401,22 @@ function print(r: Report): void {
   if (r.longFrameScripts.length) {
     lines.push('', 'scripts in long animation frames (>50 ms), by total time:');
     for (const s of r.longFrameScripts) lines.push(`  ${String(s.totalMs).padStart(8)} ms total, ${String(s.count).padStart(4)}x, longest ${s.longestMs} ms  ${s.invoker}  [${s.source}]`);
+  }
+  if (r.longFrames.length) {
+    lines.push('', 'long animation frames (>50 ms): scripts, then rendering (rAF callbacks, style, layout, paint):');
+    for (const f of r.longFrames) {
+      lines.push(`  at ${f.start} s: ${f.duration} ms; scripts ${f.scriptMs} ms, rendering ${f.renderMs} ms (style and layout ${f.styleLayoutMs} ms)`);
+      for (const s of f.scripts) lines.push(`      ${String(s.duration).padStart(6)} ms  ${s.invoker}  [${s.source}]`);
+    }
+  }
+  if (r.trace) {
+    lines.push('', `trace             ${r.trace.file} (tracing slows the page: count long tasks in a run without --trace)`);
+    if (!r.trace.longTasks.length) lines.push('                  no main-thread task over 50 ms in the trace');
+    for (const t of r.trace.longTasks) {
+      lines.push(`  at ${(t.startMs / 1000).toFixed(1)} s: ${r1(t.durationMs)} ms, ${t.cause}`);
+      lines.push(`      ${t.parts.map((p) => `${p.part} ${r1(p.ms)} ms`).join(', ')}`);
+      for (const f of t.functions) lines.push(`      ${String(r1(f.ms)).padStart(6)} ms  ${f.name}${f.where ? ` @ ${f.where}` : ''}`);
+    }
   }
   console.log(lines.join('\n'));
 }
