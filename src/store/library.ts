@@ -196,7 +196,7 @@ export class RunLibrary {
   /**
    * Changes a run's name (plain text; trimmed and cut to MAX_NAME_LENGTH) in its summary and in its
    * file, and returns its summary. The file is packed again by the codec (off the page's thread) and
-   * stored only if the run was not saved meanwhile (a run being recorded is saved every minute);
+   * stored only if the run was not saved meanwhile (a run being recorded is saved every few seconds);
    * if it was, the newer file is renamed instead, so no save is lost.
    */
   async rename(id: RunId, name: string): Promise<RunSummary> {

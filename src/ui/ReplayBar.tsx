@@ -4,6 +4,7 @@ import { canContinue, keepRun } from '../store/runLibrary';
 import { replayTimelapseSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
+import { formatDateTime } from './dates';
 
 /** Recorded updates per second of a timelapse video. */
 const TIMELAPSE_SPEEDS = [2, 5, 10, 20, 50] as const;
@@ -24,7 +25,7 @@ export function ReplayBar() {
   const n = run.metrics.length;
   const m = run.metrics[index];
   const kept = run.episodes.items.length;
-  const meta = `recorded ${new Date(run.created).toLocaleString()}, ${n} updates, ${kept} episodes kept${run.episodes.rule.stride > 1 ? ` (every ${run.episodes.rule.stride}th)` : ''}`;
+  const meta = `recorded ${formatDateTime(run.created)}, ${n} updates, ${kept} episodes kept${run.episodes.rule.stride > 1 ? ` (every ${run.episodes.rule.stride}th)` : ''}`;
   return (
     <section className="panel replay-bar" aria-label="Replay of a recorded run" data-testid="replay-bar" ref={bar}>
       <p className="replay-title" title={`${run.name} — ${meta}`}>

@@ -1,7 +1,9 @@
-import { useState, type DragEvent } from 'react';
+import { memo, useState, type DragEvent } from 'react';
 import type { RunSummary } from '../store/library';
 import { selectActions, selectRuns, useApp, type JobProgress } from '../store/store';
 import { Explain } from './Explain';
+import { formatDateTime, formatTime } from './dates';
+import { AUTOSAVE_MS } from '../store/session';
 import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
 import './library.css';
 import { cancelImport } from '../store/runImport';
@@ -10,8 +12,14 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-/** One stored run: its facts, and replay / rename / export / delete. */
-function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | null }) {
+/** Two summaries of the same facts (the library's list is read again after every save: most rows are unchanged). */
+function sameSummary(a: RunSummary, b: RunSummary): boolean {
+  const keys = Object.keys(a) as (keyof RunSummary)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** One stored run: its facts, and replay / rename / export / delete. Renders again only when its facts change. */
+const RunRow = memo(function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | null }) {
   const controls = useApp(selectActions);
   const [editing, setEditing] = useState<string | null>(null);
   const save = () => {
@@ -40,7 +48,7 @@ function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | n
         )}
         {recordingId === run.id && <span className="run-live"> (this run, recording)</span>}
       </td>
-      <td>{new Date(run.created).toLocaleString()}</td>
+      <td>{formatDateTime(run.created)}</td>
       <td className="run-config">{run.configSummary}</td>
       <td className="num">{run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}</td>
       <td className="num">{run.updates}</td>
@@ -61,7 +69,7 @@ function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | n
       </td>
     </tr>
   );
-}
+}, (a, b) => a.recordingId === b.recordingId && sameSummary(a.run, b.run));
 
 /** A run file read in a worker: what, how far, and Cancel. */
 function JobLine({ verb, job, cancel, testId }: { verb: string; job: JobProgress; cancel: () => void; testId: string }) {
@@ -93,7 +101,7 @@ export function RunLibraryPanel() {
     const files = [...e.dataTransfer.files];
     if (files.length) void importFiles(files);
   };
-  const status = !recording ? 'Recording is off: this run will not be kept.' : savedAt === null ? 'Recording this run; it is saved here when you pause, and every minute while it trains.' : `Recording this run; last saved at ${new Date(savedAt).toLocaleTimeString()}.`;
+  const status = !recording ? 'Recording is off: this run will not be kept.' : savedAt === null ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains.` : `Recording this run; last saved at ${formatTime(savedAt)}.`;
   return (
     <section
       className={`panel library${dragging ? ' dragging' : ''}`}
