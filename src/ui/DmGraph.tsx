@@ -104,7 +104,7 @@ function islandHulls(groups: readonly number[] | undefined, nodes: readonly { x:
 
 /** Who sent direct messages to whom in this update's showcase rollout, as a force-laid-out graph. */
 export function DmGraph() {
-  const frame = useFrame();
+  const frame = useFrame(3); // shown 3 frames after the first episode appears (useStaggeredStart)
   const episode = frame?.episode ?? null;
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);

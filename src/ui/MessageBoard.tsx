@@ -24,7 +24,7 @@ const Row = memo(function Row({ r }: { r: FeedRow }) {
 
 /** The showcase rollout's public board and DMs as a feed: who posted, read, claimed and handed over what, minute by minute. */
 export function MessageBoard() {
-  const frame = useFrame();
+  const frame = useFrame(1); // shown 1 frame after the first episode appears (useStaggeredStart)
   const last = frame?.episode ?? null;
   const config = useApp(selectConfig);
   const selected = useApp(selectSelectedAgent);

@@ -5,7 +5,7 @@ import { useFrame } from './usePlayback';
 
 /** One bar per module of the showcase task: its tests, and how many pass at the end of the episode. */
 export function ModuleBars() {
-  const frame = useFrame();
+  const frame = useFrame(4); // shown 4 frames after the first episode appears (useStaggeredStart)
   if (!frame) return null;
   const last = frame.episode;
   // Islands play their own task variants: the bars show island 0's, the showcase task.

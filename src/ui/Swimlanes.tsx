@@ -92,7 +92,7 @@ export function laneLabel(a: number, st: StructureInfo | undefined): string {
 
 /** One swimlane per agent: what it did each minute of the showcase episode, up to the playback clock. */
 export function Swimlanes() {
-  const frame = useFrame();
+  const frame = useFrame(2); // shown 2 frames after the first episode appears (useStaggeredStart)
   const selected = useApp(selectSelectedAgent);
   const select = useApp((s) => s.selectAgent);
   const episode = frame?.episode ?? null;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SimEvent } from '../sim/events';
 import { selectEpisode, selectLast, selectPlaying, selectSpeed, selectTick, useApp } from '../store/store';
 import type { UpdateMessage } from '../worker/protocol';
@@ -83,14 +83,61 @@ export interface Frame {
   events: SimEvent[];
 }
 
-/** The current playback frame, or null before the first update. */
-export function useFrame(): Frame | null {
+/**
+ * Whether a view shows the episode yet: at once, except when the first episode of a run appears
+ * (none before), then after `frames` animation frames. The episode views are given different
+ * counts, so their first, heaviest render (every element created at once, in code the JIT has not
+ * warmed) is spread over a few frames instead of one long task as training starts.
+ */
+export function useStaggeredStart(present: boolean, frames: number): boolean {
+  const [ready, setReady] = useState(present || frames <= 0);
+  const [wasPresent, setWasPresent] = useState(present);
+  if (present !== wasPresent) {
+    // The run was reset or replaced (no episode now): its next first episode is spread out again.
+    setWasPresent(present);
+    if (!present && frames > 0) setReady(false);
+  }
+  useEffect(() => {
+    if (!present || ready) return;
+    let left = frames;
+    let cancel = nextFrame(function step() {
+      if (--left <= 0) setReady(true);
+      else cancel = nextFrame(step);
+    });
+    return () => cancel();
+  }, [present, frames, ready]);
+  return present && ready;
+}
+
+/** Runs `f` at the next animation frame, or after 50 ms where there are none (a background tab, the video exporter); returns a cancel. */
+function nextFrame(f: () => void): () => void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    f();
+  };
+  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(once) : null;
+  const timer = setTimeout(once, 50);
+  return () => {
+    done = true;
+    if (raf !== null) cancelAnimationFrame(raf);
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * The current playback frame, or null before the first update. `stagger`: animation frames this
+ * view waits before it shows the first episode of a run (useStaggeredStart).
+ */
+export function useFrame(stagger = 0): Frame | null {
   const episode = useApp(selectEpisode);
   const tick = useApp(selectTick);
+  const shown = useStaggeredStart(episode !== null, stagger);
   return useMemo(() => {
-    if (!episode) return null;
+    if (!episode || !shown) return null;
     const length = episodeLength(episode);
     const t = Math.min(tick, length);
     return { episode, tick: t, length, events: t >= length ? episode.events : eventsBefore(episode.events, t) };
-  }, [episode, tick]);
+  }, [episode, tick, shown]);
 }
