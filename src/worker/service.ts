@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
+import { transfer } from 'comlink';
 import { lastCheckpoint, RunRecorder, showcaseModules, structureInfo } from '../core/recorder';
 import { checkpointShapeIssue } from '../core/runChecks';
 import { cleanRunName, decodeRunFile, encodeRunFile, runFacts, type RunFile, type TalkRecord } from '../core/runFile';
@@ -298,7 +299,8 @@ export class TrainerService implements TrainerApi {
       if (name !== undefined) r.name = cleanRunName(name, r.name);
       const run = r.snapshot();
       const bytes = encodeRunFile(run);
-      return { bytes, facts: runFacts(run, bytes.length) };
+      // Moved to the page, not copied: a long run's recording is megabytes, sent every few seconds.
+      return transfer({ bytes, facts: runFacts(run, bytes.length) }, [bytes.buffer as ArrayBuffer]);
     });
   }
 
