@@ -162,7 +162,7 @@ function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean 
 
 let dbCount = 0;
 
-function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void } = {}) {
+function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number } = {}) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
   const saver = new RecordingSaver({ library: () => libOpen, refresh: async () => useApp.getState().setLibrary({ runs: await (await libOpen).list() }) });
@@ -182,6 +182,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCo
     autosaveMs: options.autosaveMs ?? 60_000,
     now: () => clock,
     nextFrame: options.nextFrame,
+    viewRefreshMs: options.viewRefreshMs ?? 0,
   });
   useApp.setState({ actions: session.actions });
   session.open();
@@ -280,6 +281,31 @@ describe('TrainingSession', () => {
     for (const f of frames.splice(0)) f();
     expect(useApp.getState().metrics).toHaveLength(0);
     unsubscribe();
+  });
+
+  it('updates that stream in faster than the views refresh reach them at most once per viewRefreshMs, and all of them', async () => {
+    const frames: (() => void)[] = [];
+    const { workers, a, advance } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
+    await until(() => useApp.getState().backend !== null, 'ready');
+    void a.start();
+    await until(() => useApp.getState().runState === 'running', 'running');
+    workers[0].emit();
+    frames.shift()!();
+    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0]);
+    // Two more arrive 40 ms later: the frames before 100 ms have passed hand nothing over.
+    advance(40);
+    workers[0].emit();
+    workers[0].emit();
+    frames.shift()!();
+    advance(40);
+    frames.shift()!();
+    expect(useApp.getState().metrics).toHaveLength(1);
+    expect(frames).toHaveLength(1);
+    // The first frame 100 ms after the last hand-over takes both.
+    advance(20);
+    frames.shift()!();
+    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+    expect(frames).toHaveLength(0);
   });
 
   it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {

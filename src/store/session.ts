@@ -30,6 +30,13 @@ export const FAULT_WINDOW_MS = 60_000;
 export const STALL_MS = 60_000;
 export const STALL_FACTOR = 10;
 
+/**
+ * While training streams, the views take in new updates at most this often (a frame at least this
+ * long after the last). A small run trains 40-50 updates a second; redrawing every chart for each
+ * one kept the page's main thread busy most of every frame, and 10 redraws a second read as live.
+ */
+export const VIEW_REFRESH_MS = 100;
+
 /** A page that draws no frames (hidden) still gets its updates within this long. */
 export const FRAME_FALLBACK_MS = 250;
 
@@ -75,8 +82,10 @@ export interface SessionDeps {
   now?: () => number;
   /** Threads for the wasm backend (`?threads=` of the page's address; default: chosen by measuring). */
   threads?: ThreadRequest;
-  /** When the updates that arrived are handed to the views (default: `beforeNextFrame`). */
+  /** When the updates that arrived are handed to the views (default: `beforeNextFrame`); must not run `f` at once while `viewRefreshMs` > 0. */
   nextFrame?: (f: () => void) => void;
+  /** The least time between two hand-overs of updates to the views (default VIEW_REFRESH_MS). */
+  viewRefreshMs?: number;
 }
 
 /**
@@ -93,6 +102,8 @@ export class TrainingSession {
   private held: UpdateMessage[] = [];
   /** Whether a frame is due to hand the held updates to the views. */
   private frameDue = false;
+  /** When held updates were last handed to the views by a frame (`now()`). */
+  private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly faultTimes: number[] = [];
   /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
@@ -156,10 +167,16 @@ export class TrainingSession {
   private flushBeforeNextFrame(): void {
     if (this.frameDue) return;
     this.frameDue = true;
-    (this.deps.nextFrame ?? beforeNextFrame)(() => {
+    const nextFrame = this.deps.nextFrame ?? beforeNextFrame;
+    const frame = () => {
+      // Too soon after the last hand-over: wait for a later frame.
+      if (this.now() - this.lastFlush < (this.deps.viewRefreshMs ?? VIEW_REFRESH_MS)) return nextFrame(frame);
       this.frameDue = false;
-      if (useApp.getState().live) this.flush();
-    });
+      if (!useApp.getState().live || this.held.length === 0) return;
+      this.lastFlush = this.now();
+      this.flush();
+    };
+    nextFrame(frame);
   }
 
   private flush(): void {
