@@ -108,11 +108,15 @@ test('an empty file and a gzip bomb are refused off the page, with progress; an 
 });
 
 test('a view that throws shows its error in place; the other views and training go on', async ({ page }) => {
-  // An injected fault in one view: the run library formats each run's date with toLocaleString.
+  // An injected fault in one view: the run library formats each run's date (ui/dates.ts, Intl.DateTimeFormat).
   await page.addInitScript(() => {
-    Date.prototype.toLocaleString = () => {
-      throw new Error('injected fault');
-    };
+    Object.defineProperty(Intl.DateTimeFormat.prototype, 'format', {
+      get() {
+        return () => {
+          throw new Error('injected fault');
+        };
+      },
+    });
   });
   await page.goto(`/#${SMALL}&backend=cpu`);
   await ready(page);
