@@ -180,3 +180,17 @@ for (const backend of ['cpu', 'wasm', 'webgl', 'webgpu']) {
     await expect(result).toContainText(`"backend": "${backend}"`);
   });
 }
+
+test('a view out of sight while training catches up when it comes into sight', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=cpu`);
+  await ready(page);
+  for (const n of ['1', '2']) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('update-count')).toHaveText(n, { timeout: 60_000 });
+  }
+  // The work panel lies below the stage: the browser skips drawing it, and its charts may hold still.
+  const work = page.getByTestId('work-curves');
+  await work.scrollIntoViewIfNeeded();
+  await expect(work.getByRole('img', { name: 'useful work per episode over 2 updates' })).toBeVisible();
+  await expect(work.getByTestId('mini-useful').locator('strong')).toHaveText(/^\d+\.\d$/);
+});

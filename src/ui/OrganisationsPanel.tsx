@@ -6,6 +6,7 @@ import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { InferenceCurve } from './inferenceCurve';
+import { useAppWhileShown, usePanelShown } from './usePanelShown';
 
 /** One colour per organisation (Okabe-Ito, as the reference lines of the training curve). */
 export const ORG_COLOURS: Record<RaceOrganisation, string> = {
@@ -163,8 +164,9 @@ function Scaling({ points }: { points: ScalingPoint[] }) {
   );
 }
 
-function InferenceScaling() {
-  const metrics = useApp(selectMetrics);
+function InferenceScaling({ shown }: { shown: boolean }) {
+  // Out of sight, the chart holds still instead of redrawing for every update.
+  const metrics = useAppWhileShown(selectMetrics, shown);
   // About 150 rolling means over the run, each computed once (InferenceCurve).
   const [curve] = useState(() => new InferenceCurve());
   const pts = curve.of(metrics, 25, Math.max(1, Math.floor(metrics.length / 150)));
@@ -188,6 +190,7 @@ const RACE_TASKS = ['6', '24'] as const;
 
 /** The three organisations (and the trained swarm) raced to an acceptable result, and how that scales. */
 export function OrganisationsPanel() {
+  const [panel, shown] = usePanelShown();
   const controls = useApp(selectActions);
   const [threshold, setThreshold] = useState<(typeof THRESHOLDS)[number]>('0.9');
   const [tasks, setTasks] = useState<(typeof RACE_TASKS)[number]>('24');
@@ -207,7 +210,7 @@ export function OrganisationsPanel() {
     }
   };
   return (
-    <section className="panel organisations" aria-labelledby="orgs-title" data-testid="organisations">
+    <section ref={panel} className="panel organisations" aria-labelledby="orgs-title" data-testid="organisations">
       <h2 id="orgs-title">
         Three ways to organise{' '}
         <Explain>
@@ -258,7 +261,7 @@ export function OrganisationsPanel() {
         )}
         <figure>
           <figcaption>Over training (by update): useful parallel work, agents busy at once (solid), and messages per episode ÷ 10 (dashed)</figcaption>
-          <InferenceScaling />
+          <InferenceScaling shown={shown} />
         </figure>
       </div>
     </section>

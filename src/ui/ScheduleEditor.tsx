@@ -6,6 +6,7 @@ import { calibratedSchedule } from '../sim/task';
 import { selectActions, selectConfig, selectMetrics, useApp } from '../store/store';
 import { AppendFold } from './appendFold';
 import { Explain } from './Explain';
+import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { SelectField } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 
@@ -30,11 +31,13 @@ function Slider({ label, value, min, max, onChange, testId }: { label: string; v
 
 /** Sliders for the deadline schedule, with Tmax per update redrawn as they move. */
 export function ScheduleEditor() {
+  const [panel, shown] = usePanelShown();
   const controls = useApp(selectActions);
   const c = useApp(selectConfig);
   // RLCR updates so far, counted among the new updates only.
   const [rlcr] = useState(() => new AppendFold<UpdateMetrics, { n: number }>());
-  const done = rlcr.of(useApp(selectMetrics), [], () => ({ n: 0 }), (s, m) => {
+  // Out of sight, the count of updates done holds still instead of redrawing for every update.
+  const done = rlcr.of(useAppWhileShown(selectMetrics, shown), [], () => ({ n: 0 }), (s, m) => {
     if (m.phase === 'rlcr') s.n += 1;
   }).n;
   const pts = scheduleSeries(c);
@@ -46,7 +49,7 @@ export function ScheduleEditor() {
   // long families), and always the current values.
   const maxT = Math.min((SCHEMA.tmaxEnd as { max: number }).max, Math.max(60, 2 * calibratedSchedule(c.family).end, c.tmaxStart, c.tmaxEnd));
   return (
-    <section className="panel" aria-labelledby="schedule-title" data-testid="schedule">
+    <section ref={panel} className="panel" aria-labelledby="schedule-title" data-testid="schedule">
       <h2 id="schedule-title">
         Deadline schedule <Explain>The deadline Tmax is the only time pressure. It starts short, so the swarm first learns quick wins, and grows over training, so longer coordination (finish a module, hand its interface over, let the next agent build on it) starts to pay. Drag the sliders: the running trainer uses the new deadline from its next update.</Explain>
       </h2>

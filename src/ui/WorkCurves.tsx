@@ -6,6 +6,7 @@ import { Explain } from './Explain';
 import { AppendFold } from './appendFold';
 import { chartScales, seriesPath, type Frame } from './geometry';
 import { MinMaxSeries } from './minMaxSeries';
+import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { neededSentence, talkSentence, talkTone } from './talk';
 
 const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
@@ -106,12 +107,14 @@ function TalkValue() {
 
 /** How the swarm spends its minutes, per update: the skills that move before the return does. */
 export function WorkCurves() {
-  const metrics = useApp(selectMetrics);
+  const [panel, shown] = usePanelShown();
+  // Out of sight, the seven charts hold still instead of redrawing for every update.
+  const metrics = useAppWhileShown(selectMetrics, shown);
   // Kept up to date with each new update (from scratch for another run).
   const [fold] = useState(() => new AppendFold<UpdateMetrics, Minis>());
   const minis = fold.of(metrics, [], newMinis, addUpdate);
   return (
-    <section className="panel" aria-labelledby="work-title" data-testid="work-curves">
+    <section ref={panel} className="panel" aria-labelledby="work-title" data-testid="work-curves">
       <h2 id="work-title">
         Work, talk and waste <Explain>Per episode, averaged over each update's rollouts. Useful work and unblocking handoffs should rise as the swarm learns to coordinate; duplicate and blocked work show which skill is still missing, often long before the return moves. On parallel tasks the messages should fall to almost nothing.</Explain>
       </h2>
