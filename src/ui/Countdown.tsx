@@ -27,7 +27,7 @@ export function structureLine(st: StructureInfo, tick: number, budget: number): 
 /** The showcase rollout's clock against its deadline, and where training stands on the deadline schedule. */
 export function Countdown() {
   const last = useApp(selectLast);
-  const frame = useFrame();
+  const frame = useFrame(5); // shown 5 frames after the first episode appears, after the other episode views (useStaggeredStart)
   const liveConfig = useApp(selectConfig);
   // In a replay the schedule is the recorded run's, not the live settings'.
   const recorded = useApp((s) => s.replay?.run.config);
