@@ -546,6 +546,7 @@ describe('beforeNextFrame', () => {
     vi.useFakeTimers();
     const frames: (() => void)[] = [];
     vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
+    vi.stubGlobal('cancelAnimationFrame', () => undefined);
     let ran = 0;
     beforeNextFrame(() => ran++);
     expect(ran).toBe(0);
@@ -560,6 +561,11 @@ describe('beforeNextFrame', () => {
     vi.advanceTimersByTime(1);
     expect(ran).toBe(2);
     frames.shift()!();
+    expect(ran).toBe(2);
+    // Cancelled, it runs neither at the frame nor after the fallback.
+    const cancel = beforeNextFrame(() => ran++, 10);
+    cancel();
+    vi.advanceTimersByTime(10);
     expect(ran).toBe(2);
   });
 });

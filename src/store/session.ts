@@ -41,13 +41,13 @@ export const VIEW_REFRESH_MS = 100;
 export const FRAME_FALLBACK_MS = 250;
 
 /**
- * Runs `f` once, before the page's next frame (or after FRAME_FALLBACK_MS if no frame comes, as in
- * a hidden page); at once where there are no frames (tests, Node).
+ * Runs `f` once, before the page's next frame (or after `fallbackMs` if no frame comes, as in a
+ * hidden page); at once where there are no frames (tests, Node). Returns a cancel.
  */
-export function beforeNextFrame(f: () => void): void {
+export function beforeNextFrame(f: () => void, fallbackMs = FRAME_FALLBACK_MS): () => void {
   if (typeof requestAnimationFrame !== 'function') {
     f();
-    return;
+    return () => undefined;
   }
   let done = false;
   const once = () => {
@@ -55,8 +55,13 @@ export function beforeNextFrame(f: () => void): void {
     done = true;
     f();
   };
-  requestAnimationFrame(once);
-  setTimeout(once, FRAME_FALLBACK_MS);
+  const frame = requestAnimationFrame(once);
+  const timer = setTimeout(once, fallbackMs);
+  return () => {
+    done = true;
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
 }
 
 /** Where the page's events come from (the document and window, or fakes in tests). */
@@ -167,7 +172,7 @@ export class TrainingSession {
   private flushBeforeNextFrame(): void {
     if (this.frameDue) return;
     this.frameDue = true;
-    const nextFrame = this.deps.nextFrame ?? beforeNextFrame;
+    const nextFrame = this.deps.nextFrame ?? ((f: () => void) => void beforeNextFrame(f));
     const frame = () => {
       // Too soon after the last hand-over: wait for a later frame.
       if (this.now() - this.lastFlush < (this.deps.viewRefreshMs ?? VIEW_REFRESH_MS)) return nextFrame(frame);

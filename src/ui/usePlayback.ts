@@ -3,6 +3,10 @@ import type { SimEvent } from '../sim/events';
 import { selectEpisode, selectLast, selectPlaying, selectSpeed, selectTick, useApp } from '../store/store';
 import type { UpdateMessage } from '../worker/protocol';
 import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from '../store/playback';
+import { beforeNextFrame } from '../store/session';
+
+/** Where no frames come (a hidden tab), a staggered view waits this long per frame instead. */
+const STAGGER_FALLBACK_MS = 50;
 
 /** At speed 0 (whole episodes) the views follow new updates at most this often: they redraw hundreds of elements. */
 export const WHOLE_INTERVAL_MS = 1000;
@@ -100,30 +104,14 @@ export function useStaggeredStart(present: boolean, frames: number): boolean {
   useEffect(() => {
     if (!present || ready) return;
     let left = frames;
-    let cancel = nextFrame(function step() {
+    // A short fallback: the video exporter reads the views in a tab that may draw no frames.
+    let cancel = beforeNextFrame(function step() {
       if (--left <= 0) setReady(true);
-      else cancel = nextFrame(step);
-    });
+      else cancel = beforeNextFrame(step, STAGGER_FALLBACK_MS);
+    }, STAGGER_FALLBACK_MS);
     return () => cancel();
   }, [present, frames, ready]);
   return present && ready;
-}
-
-/** Runs `f` at the next animation frame, or after 50 ms where there are none (a background tab, the video exporter); returns a cancel. */
-function nextFrame(f: () => void): () => void {
-  let done = false;
-  const once = () => {
-    if (done) return;
-    done = true;
-    f();
-  };
-  const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(once) : null;
-  const timer = setTimeout(once, 50);
-  return () => {
-    done = true;
-    if (raf !== null) cancelAnimationFrame(raf);
-    clearTimeout(timer);
-  };
 }
 
 /**
