@@ -28,6 +28,15 @@ function fileName(url: string): string {
   return url.slice(url.lastIndexOf('/') + 1).replace(/\?.*$/, '');
 }
 
+/** A profile node's function: its name (V8's pseudo-entries by theirs) and where it is (empty for V8's own entries). */
+export function frameOf(f: { functionName?: string; url?: string; lineNumber?: number; columnNumber?: number }): { name: string; where: string } {
+  const url = f.url ?? '';
+  return {
+    name: f.functionName || (url ? '(anonymous)' : '(root)'),
+    where: url ? `${fileName(url)}:${(f.lineNumber ?? 0) + 1}:${(f.columnNumber ?? 0) + 1}` : '',
+  };
+}
+
 /**
  * The self time of every function of `p`, most first. A sample's time is the delta to the next
  * sample (DevTools' attribution); the last sample gets the delta to the profile's end. Nodes of the
@@ -47,9 +56,7 @@ export function selfTimes(p: CpuProfile): SelfTime[] {
   for (const n of p.nodes) {
     const us = byNode.get(n.id);
     if (!us) continue;
-    const f = n.callFrame;
-    const where = f.url ? `${fileName(f.url)}:${f.lineNumber + 1}:${f.columnNumber + 1}` : '';
-    const name = f.functionName || (f.url ? '(anonymous)' : '(root)');
+    const { name, where } = frameOf(n.callFrame);
     const key = `${name}@${where}`;
     const e = byFunction.get(key) ?? { name, where, selfMs: 0 };
     e.selfMs += us / 1000;

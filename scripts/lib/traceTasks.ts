@@ -1,3 +1,5 @@
+import { frameOf } from './cpuProfile';
+
 /**
  * Reading a Chromium performance trace (what `browser.startTracing` writes and DevTools' Performance
  * panel opens): the main thread's long tasks, each broken down into what filled it. For
@@ -130,11 +132,7 @@ function samplesByThread(events: readonly TraceEvent[]): Map<string, Sample[]> {
       const delta = deltas[i] ?? 0;
       start.t += delta;
       const f = known.get(samples[i])?.callFrame;
-      if (!f) continue;
-      const url = f.url ?? '';
-      const file = url.slice(url.lastIndexOf('/') + 1).replace(/\?.*$/, '');
-      const name = f.functionName || (url ? '(anonymous)' : '(program)');
-      list.push({ ts: start.t, delta, fn: { name, where: url ? `${file}:${(f.lineNumber ?? 0) + 1}:${(f.columnNumber ?? 0) + 1}` : '' } });
+      if (f) list.push({ ts: start.t, delta, fn: frameOf(f) });
     }
   }
   for (const list of out.values()) list.sort((a, b) => a.ts - b.ts);
