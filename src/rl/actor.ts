@@ -6,11 +6,12 @@ import { encodeSharedObservations, SharedObservations } from '../sim/observeShar
 import type { ActionSource } from '../sim/policy';
 import { mixSeed, nextFloat } from '../sim/rng';
 import { actionProbabilities, packObservations, TRUNK_WIDTH } from './decisions';
-import type { SwarmPolicy } from './policy';
+import type { ActingRecord } from './actingRecord';
+import { flatScores, type SwarmPolicy } from './policy';
 
 /**
  * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents
- * (`SwarmPolicy.actingScores`), one read-back of the raw scores, then the masked softmaxes and the
+ * (`SwarmPolicy.forward`), one read-back of the raw scores, then the masked softmaxes and the
  * sampling in JavaScript, from a seeded stream per rollout (so a trajectory does not depend on the
  * backend's random numbers).
  */
@@ -22,6 +23,11 @@ export class PolicyActor implements ActionSource {
   private obs = new SharedObservations(0, 1);
   private mask = new Float32Array(0);
   private probs = new Float32Array(0);
+  /**
+   * Where `choose` keeps its forward passes (the trainer sets one while it collects a batch to learn
+   * from, so the learn step's first epoch reuses them); null: they are freed after each minute.
+   */
+  record: ActingRecord | null = null;
   /**
    * @param seed seeds the sampling streams at every `reset`; change it between episodes (the trainer
    * does, per update) to draw fresh samples.
@@ -56,11 +62,25 @@ export class PolicyActor implements ActionSource {
     const M = scoredModules(env);
     const A = env.N;
     const rows = packObservations(obs, mask, R, M, A);
-    const scoresT = tf.tidy(() =>
-      this.policy.actingScores(tf.tensor2d(rows.trunk, [R, TRUNK_WIDTH]), tf.tensor2d(rows.modules, [R * M, MODULE_DIM]), tf.tensor2d(rows.agents, [R * A, AGENT_DIM]), M, A),
-    );
-    const scores = (await scoresT.data()) as Float32Array;
-    scoresT.dispose();
+    const inputs = { trunk: tf.tensor2d(rows.trunk, [R, TRUNK_WIDTH]), modules: tf.tensor2d(rows.modules, [R * M, MODULE_DIM]), agents: tf.tensor2d(rows.agents, [R * A, AGENT_DIM]) };
+    let scores: Float32Array;
+    let kept = false;
+    try {
+      const forward = tf.tidy(() => this.policy.forward(inputs.trunk, inputs.modules, inputs.agents, M, A));
+      try {
+        const scoresT = tf.tidy(() => flatScores(forward));
+        scores = (await scoresT.data()) as Float32Array;
+        scoresT.dispose();
+        if (this.record) {
+          kept = true;
+          this.record.add(rows, inputs, forward);
+        }
+      } finally {
+        if (!kept) tf.dispose(Object.values(forward));
+      }
+    } finally {
+      if (!kept) tf.dispose(Object.values(inputs));
+    }
     if (this.probs.length < R * NUM_ACTIONS) this.probs = new Float32Array(R * NUM_ACTIONS);
     const probs = this.probs;
     actionProbabilities(scores, rows, probs);

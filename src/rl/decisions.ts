@@ -284,8 +284,8 @@ function softmax(scores: Float32Array, first: number, stride: number, bias: Floa
 
 /**
  * Flat action probabilities [rows x NUM_ACTIONS], p(kind) x p(argument | kind), from the raw scores
- * of `SwarmPolicy.actingScores` (kinds [rows x KINDS], then work and claim per module [rows x M x
- * 2], then DMs [rows x A]) and the mask biases of the packed rows. Writes into `out`.
+ * of a forward pass as `flatScores` lays them out (kinds [rows x KINDS], then work and claim per
+ * module [rows x M x 2], then DMs [rows x A]) and the mask biases of the packed rows. Writes into `out`.
  */
 export function actionProbabilities(scores: Float32Array, d: DecisionRows, out: Float32Array): void {
   const { rows, M, A } = d;

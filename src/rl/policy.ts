@@ -64,8 +64,8 @@ export interface PolicyOutput {
 export class SwarmPolicy {
   readonly shape: PolicyShape;
   readonly vars: Record<string, tf.Variable>;
-  /** The products' weights for acting, built from the variables and kept until they change. */
-  private acting: { ids: unknown[]; w: ActingWeights } | null = null;
+  /** The products' weights as `forward` and the backward pass use them, built from the variables and kept until they change. */
+  private fused: { ids: unknown[]; w: FusedWeights } | null = null;
 
   private constructor(shape: PolicyShape, vars: Record<string, tf.Variable>) {
     this.shape = shape;
@@ -200,7 +200,7 @@ export class SwarmPolicy {
   /**
    * The policy's log-probabilities per head, from decision rows packed in JavaScript
    * (`packDecisions`): the definition that `lossAndGradients` (the trainer's hand-written backward
-   * pass) and `actingScores` (the actor's lean forward pass) are tested against. Every action's log-probability is
+   * pass) and `forward` (the forward pass acting and learning share) are tested against. Every action's log-probability is
    * `kind[kind(a)] + arg[...]` (or `+ dm[...]`); the one-action kinds have only their kind term.
    * The same numbers as `logProbs`, with the work in a few matrix products: no column slices of the
    * observation, one log-softmax per head over just its legal choices instead of a padded layout,
@@ -256,35 +256,53 @@ export class SwarmPolicy {
   /**
    * The raw scores a forward pass for acting reads back, flat: the kind scores [R x KINDS], then the
    * work and claim scores of each module [R x M x 2], then the DM scores [R x A]; no masks, no
-   * softmax (the actor does both in JavaScript, `actionProbabilities`). The same products as `heads`,
-   * with the weights fused once per change of the variables instead of once per call: a rollout's
-   * minutes all act with the same weights. Call inside tf.tidy.
+   * softmax (the actor does both in JavaScript, `actionProbabilities`). Call inside tf.tidy.
    */
   actingScores(trunk: tf.Tensor2D, modules: tf.Tensor2D, agents: tf.Tensor2D, M: number, A: number): tf.Tensor1D {
-    const v = this.vars;
-    const w = this.actingWeights();
-    const R = trunk.shape[0];
-    const S = this.shape.scorer;
-    const h = tf.relu(tf.matMul(tf.relu(tf.matMul(trunk, w.trunk1)), w.trunk2)) as tf.Tensor2D;
-    const score = (x: tf.Tensor2D, wIn: tf.Variable, ctx: tf.Tensor2D, wOut: tf.Variable, items: number) =>
-      tf.matMul(tf.relu(tf.add(tf.matMul(x, wIn as tf.Tensor2D).reshape([R, items, S]), tf.matMul(h, ctx).reshape([R, 1, S]))).reshape([R * items, S]) as tf.Tensor2D, wOut as tf.Tensor2D);
-    return tf.concat([tf.matMul(h, w.kinds).reshape([-1]), score(modules, v.mf, w.modules, v.mo, M).reshape([-1]), score(agents, v.af, w.agents, v.ao, A).reshape([-1])]) as tf.Tensor1D;
+    return flatScores(this.forward(trunk, modules, agents, M, A));
   }
 
-  /** The fused acting weights, rebuilt when a variable was assigned (its data changes identity). */
-  private actingWeights(): ActingWeights {
+  /**
+   * The forward pass that acting and learning share, over packed rows (trunk [R x TRUNK_WIDTH],
+   * modules [R * M x MODULE_DIM], agents [R * A x AGENT_DIM]): the trunk's two layers, the scorers'
+   * hidden layers and the raw scores, without masks or softmax. The same products as `heads`, with
+   * the weights fused once per change of the variables instead of once per call (a rollout's
+   * minutes all act with the same weights, and a learn step's forward pass with the weights the
+   * actor used). What the hand-written backward pass needs is kept (`lossAndGradients`), so the
+   * actor's forward passes of a batch can serve the first epoch of its learn step. Call inside tf.tidy.
+   */
+  forward(trunk: tf.Tensor2D, modules: tf.Tensor2D, agents: tf.Tensor2D, M: number, A: number): ForwardPass {
+    const v = this.vars;
+    const w = this.fusedWeights();
+    const R = trunk.shape[0];
+    const S = this.shape.scorer;
+    const h1 = tf.relu(tf.matMul(trunk, w.trunk1)) as tf.Tensor2D;
+    const h = tf.relu(tf.matMul(h1, w.trunk2)) as tf.Tensor2D;
+    const hidden = (x: tf.Tensor2D, wIn: tf.Variable, ctx: tf.Tensor2D, items: number) =>
+      tf.relu(tf.add(tf.matMul(x, wIn as tf.Tensor2D).reshape([R, items, S]), tf.matMul(h, ctx).reshape([R, 1, S]))).reshape([R * items, S]) as tf.Tensor2D;
+    const zm = hidden(modules, v.mf, w.modules, M);
+    const za = hidden(agents, v.af, w.agents, A);
+    return { h1, h, zm, za, kinds: tf.matMul(h, w.kinds), moduleScores: tf.matMul(zm, v.mo as tf.Tensor2D), dmScores: tf.matMul(za, v.ao as tf.Tensor2D) };
+  }
+
+  /**
+   * The weights as `forward` and the hand-written backward pass multiply by, fused once and rebuilt
+   * when a variable was assigned (its data changes identity). Kept past the caller's tidy; the
+   * policy frees them. Call inside tf.tidy (the check of the variables makes no tensors).
+   */
+  fusedWeights(): FusedWeights {
     const ids = Object.values(this.vars).map((x) => x.dataId);
-    if (this.acting && ids.every((id, i) => id === this.acting!.ids[i])) return this.acting.w;
-    if (this.acting) tf.dispose(Object.values(this.acting.w));
+    if (this.fused && ids.every((id, i) => id === this.fused!.ids[i])) return this.fused.w;
+    if (this.fused) tf.dispose(Object.values(this.fused.w));
     const v = this.vars;
     const w = tf.tidy(() => {
       const [trunk1, trunk2] = this.trunkLayers();
       const withBias = (a: tf.Variable, b: tf.Variable) => tf.concat([a, b.reshape([1, b.size])], 0) as tf.Tensor2D;
-      return { trunk1, trunk2, modules: withBias(v.mh, v.mb), agents: withBias(v.ah, v.ab), kinds: withBias(v.ko, v.kob) };
+      return { trunk1, trunk2, modules: withBias(v.mh, v.mb), agents: withBias(v.ah, v.ab), kinds: withBias(v.ko, v.kob), value: withBias(v.vo, v.vob) };
     });
-    // Kept past the caller's tidy (acting calls inside one); freed when rebuilt or disposed.
+    // Kept past the caller's tidy (forward passes run inside one); freed when rebuilt or disposed.
     for (const t of Object.values(w)) tf.keep(t);
-    this.acting = { ids, w };
+    this.fused = { ids, w };
     return w;
   }
 
@@ -302,18 +320,45 @@ export class SwarmPolicy {
 
   dispose(): void {
     for (const v of Object.values(this.vars)) v.dispose();
-    if (this.acting) tf.dispose(Object.values(this.acting.w));
-    this.acting = null;
+    if (this.fused) tf.dispose(Object.values(this.fused.w));
+    this.fused = null;
   }
 }
 
-/** The weights `actingScores` multiplies by: the trunk's layers, and the module, recipient and kind products with their bias rows. */
-interface ActingWeights {
+/**
+ * The weights `forward` multiplies by: the trunk's layers [fanIn + 1 x hidden + 1] (`trunkLayers`),
+ * and the four products that read the trunk, each with its bias as the last row: the module and
+ * recipient context [hidden + 1 x scorer], the kinds [hidden + 1 x KINDS], the value [hidden + 1 x 1].
+ */
+export interface FusedWeights {
   trunk1: tf.Tensor2D;
   trunk2: tf.Tensor2D;
   modules: tf.Tensor2D;
   agents: tf.Tensor2D;
   kinds: tf.Tensor2D;
+  value: tf.Tensor2D;
+}
+
+/**
+ * One forward pass over R packed rows (`SwarmPolicy.forward`): the trunk's layers h1 and h
+ * [R x hidden + 1] (the last column the carried constant 1), the scorers' hidden layers over every
+ * module [R * M x scorer] and every recipient [R * A x scorer], and the raw scores: kinds
+ * [R x KINDS], work and claim per module [R * M x 2], DM per recipient [R * A x 1]. (A type, not an
+ * interface, so tf.tidy can return it.)
+ */
+export type ForwardPass = {
+  h1: tf.Tensor2D;
+  h: tf.Tensor2D;
+  zm: tf.Tensor2D;
+  za: tf.Tensor2D;
+  kinds: tf.Tensor2D;
+  moduleScores: tf.Tensor2D;
+  dmScores: tf.Tensor2D;
+};
+
+/** The raw scores of a forward pass in the flat layout the actor reads (`actionProbabilities`). Call inside tf.tidy. */
+export function flatScores(f: ForwardPass): tf.Tensor1D {
+  return tf.concat([f.kinds.reshape([-1]), f.moduleScores.reshape([-1]), f.dmScores.reshape([-1])]) as tf.Tensor1D;
 }
 
 /** `DecisionRows` on the backend (see decisions.ts for the layouts). */

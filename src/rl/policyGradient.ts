@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs';
 import { KINDS } from './decisions';
-import type { ChoiceTensors, DecisionTensors, SwarmPolicy } from './policy';
+import type { ChoiceTensors, DecisionTensors, ForwardPass, SwarmPolicy } from './policy';
 
 /**
  * A loss over decision rows as a function of three per-row terms [L]: the chosen action's
@@ -74,8 +74,12 @@ function logSoftmaxAndProbabilities(x: tf.Tensor): [tf.Tensor, tf.Tensor] {
  *   -p(kind) p ⊙ (l + H(argument | kind));
  * - then the scorers, the four products that read the trunk, and the trunk's two layers, as
  *   plain products, relu masks and sums.
+ *
+ * `forward`, if given, is `SwarmPolicy.forward` over these rows with the current weights (the
+ * actor's, recorded while it collected them: `ActingRecord`); the caller still owns it. Without it
+ * the forward pass is computed here.
  */
-export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: ChoiceTensors, loss: RowLoss): LossGradients {
+export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: ChoiceTensors, loss: RowLoss, forward?: ForwardPass): LossGradients {
   const sel = selectionsFor(tf.getBackend());
   return tf.tidy(() => {
     const v = policy.vars;
@@ -83,23 +87,13 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const S = policy.shape.scorer;
     const { rows: L, M, A } = d;
 
-    // Forward pass.
-    const [w1, w2] = policy.trunkLayers();
-    const h1 = tf.relu(tf.matMul(d.trunk, w1)) as tf.Tensor2D;
-    const h = tf.relu(tf.matMul(h1, w2)) as tf.Tensor2D;
-    const withBias = (w: tf.Variable, b: tf.Variable) => tf.concat([w, b.reshape([1, b.size])], 0) as tf.Tensor2D;
-    const wm = withBias(v.mh, v.mb);
-    const wa = withBias(v.ah, v.ab);
-    const wk = withBias(v.ko, v.kob);
-    const wv = withBias(v.vo, v.vob);
-    const hidden = (x: tf.Tensor2D, w: tf.Variable, ctx: tf.Tensor2D, items: number) =>
-      tf.relu(tf.add(tf.matMul(x, w as tf.Tensor2D).reshape([L, items, S]), ctx.reshape([L, 1, S]))).reshape([L * items, S]) as tf.Tensor2D;
-    const zm = hidden(d.modules, v.mf, tf.matMul(h, wm), M);
-    const za = hidden(d.agents, v.af, tf.matMul(h, wa), A);
-    const value = tf.matMul(h, wv).reshape([L]) as tf.Tensor1D;
-    const [lk, pk] = logSoftmaxAndProbabilities(tf.add(tf.matMul(h, wk), d.kindBias)) as [tf.Tensor2D, tf.Tensor2D];
-    const [la, pa] = logSoftmaxAndProbabilities(tf.add(tf.transpose(tf.matMul(zm, v.mo as tf.Tensor2D).reshape([L, M, 2]), [0, 2, 1]), d.argBias)) as [tf.Tensor3D, tf.Tensor3D];
-    const [ld, pd] = logSoftmaxAndProbabilities(tf.add(tf.matMul(za, v.ao as tf.Tensor2D).reshape([L, A]), d.dmBias)) as [tf.Tensor2D, tf.Tensor2D];
+    // Forward pass: the given one (the actor's, made with these weights), or a fresh one.
+    const { h1, h, zm, za, kinds, moduleScores, dmScores } = forward ?? policy.forward(d.trunk, d.modules, d.agents, M, A);
+    const w = policy.fusedWeights();
+    const value = tf.matMul(h, w.value).reshape([L]) as tf.Tensor1D;
+    const [lk, pk] = logSoftmaxAndProbabilities(tf.add(kinds, d.kindBias)) as [tf.Tensor2D, tf.Tensor2D];
+    const [la, pa] = logSoftmaxAndProbabilities(tf.add(tf.transpose(moduleScores.reshape([L, M, 2]), [0, 2, 1]), d.argBias)) as [tf.Tensor3D, tf.Tensor3D];
+    const [ld, pd] = logSoftmaxAndProbabilities(tf.add(dmScores.reshape([L, A]), d.dmBias)) as [tf.Tensor2D, tf.Tensor2D];
     const hk = tf.neg(tf.sum(tf.mul(pk, lk), 1, true)) as tf.Tensor2D; // [L x 1]
     const ha = tf.neg(tf.sum(tf.mul(pa, la), 2, true)) as tf.Tensor3D; // [L x 2 x 1]
     const hd = tf.neg(tf.sum(tf.mul(pd, ld), 1, true)) as tf.Tensor2D; // [L x 1]
@@ -143,7 +137,7 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     // [S + S + KINDS + 1 x L], so all four weight gradients are one product with h (packed once).
     const dv = dValue ? dValue.reshape([1, L]) : tf.zeros([1, L]);
     const dHeadsT = tf.concat([mod.ctxT, ag.ctxT, tf.transpose(dzk), dv], 0) as tf.Tensor2D;
-    const wHeads = tf.concat([wm, wa, wk, wv], 1) as tf.Tensor2D;
+    const wHeads = tf.concat([w.modules, w.agents, w.kinds, w.value], 1) as tf.Tensor2D;
     const dWHeads = tf.transpose(tf.matMul(dHeadsT, h)) as tf.Tensor2D; // [H + 1 x 2S + KINDS + 1]
     const [dWm, dWa, dWk, dWv] = tf.split(dWHeads, [S, S, KINDS, 1], 1) as tf.Tensor2D[];
     const rowsAndBias = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => {
@@ -157,7 +151,7 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const dA2 = tf.mul(tf.matMul(tf.transpose(dHeadsT), tf.transpose(wHeads)), tf.step(h)) as tf.Tensor2D;
     const trunkLayer = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => rowsAndBias(tf.slice(g, [0, 0], [g.shape[0], H]));
     const [dg2, db2] = trunkLayer(tf.matMul(tf.transpose(h1), dA2));
-    const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w2)), tf.step(h1)) as tf.Tensor2D;
+    const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w.trunk2)), tf.step(h1)) as tf.Tensor2D;
     // (dA1ᵀ · x)ᵀ: the uploaded trunk rows are the right operand, packed once for every epoch.
     const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(tf.transpose(dA1), d.trunk)));
 

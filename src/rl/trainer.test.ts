@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mean, runEpisodes } from '../sim/evaluate';
+import { ActingRecord } from './actingRecord';
 import { PolicyActor } from './actor';
 import { evaluationTasks } from './compare';
 import { defaultConfig, type Config } from './config';
@@ -51,6 +52,21 @@ describe('Trainer', () => {
       return { rets, w };
     };
     expect(await run()).toEqual(await run());
+  });
+
+  it("learns each RLCR update's first epoch from the actor's recorded forward passes, and frees them", async () => {
+    const take = vi.spyOn(ActingRecord.prototype, 'take');
+    const t = new Trainer({ ...tiny, prior: 1, updates: 2, epochs: 2 });
+    await t.step(); // the prior: the teacher plays, nothing is recorded
+    expect(take).not.toHaveBeenCalled();
+    await t.step();
+    const tensors = tf.memory().numTensors;
+    await t.step();
+    expect(take).toHaveBeenCalledTimes(2);
+    for (const r of take.mock.results) expect(r.value).not.toBeNull();
+    expect(tf.memory().numTensors).toBe(tensors); // an update leaves no tensor behind
+    take.mockRestore();
+    t.dispose();
   });
 
   it('runs the imitation prior first, then RLCR, and the ablations train without errors', async () => {

@@ -5,13 +5,14 @@ import type { SimEvent } from '../sim/events';
 import { mixSeed } from '../sim/rng';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
+import { ActingRecord } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
-import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type PolicyJSON } from './policy';
+import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type ForwardPass, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
@@ -82,6 +83,17 @@ export function evaluationSeed(i: number): number {
 /** Seed of the g-th training task of update u (always below the evaluation range). */
 export function trainingTaskSeed(seed: number, u: number, g: number): number {
   return mixSeed(seed, 1 + u * 64 + g) % EVAL_SEED_BASE;
+}
+
+/** A learn step's decisions on the backend (see `Trainer.upload`). */
+interface LearnData {
+  rows: DecisionTensors;
+  choices: ChoiceTensors;
+  /** The actor's forward pass over the rows, until the first epoch has used it. */
+  forward: ForwardPass | null;
+  /** Frees the recorded forward pass once its epoch is done (the rows stay for the next). */
+  dropForward(): void;
+  dispose(): void;
 }
 
 /**
@@ -195,10 +207,26 @@ export class Trainer {
     const org = this.organisation;
     const hooks = org.prepare(this.env, u, c);
     const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
-    const batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
+    // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch.
+    const record = phase === 'rlcr' ? new ActingRecord(this.policy) : null;
+    this.actor.record = record;
+    let batch: Batch;
+    try {
+      batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
+    } catch (e) {
+      record?.dispose();
+      throw e;
+    } finally {
+      this.actor.record = null;
+    }
     const t1 = performance.now();
     const shaping = org.shapingWeight(u, c);
-    const learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping));
+    let learned: { loss: number; entropy: number; gradNorm: number };
+    try {
+      learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping), record);
+    } finally {
+      record?.dispose(); // what the learn step did not take
+    }
     const t2 = performance.now();
     this.update++;
     const stats = this.structure.teamStats(batch.stats);
@@ -299,14 +327,32 @@ export class Trainer {
     return pick;
   }
 
-  /** The live decisions of a batch, packed for the policy's heads, on the backend. */
-  private upload(batch: Batch, pick: Int32Array): { rows: DecisionTensors; choices: ChoiceTensors; dispose(): void } {
+  /**
+   * The live decisions of a batch, packed for the policy's heads, on the backend: taken from the
+   * actor's record of the batch with the forward pass it made (when it recorded every row with the
+   * current weights), or packed and uploaded here.
+   */
+  private upload(batch: Batch, pick: Int32Array, record: ActingRecord | null = null): LearnData {
     const L = pick.length;
     const M = scoredModules(this.env);
     const A = this.env.N;
-    const rows = decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
+    const recorded = record && record.rowCount === batch.T * batch.R ? record.take(pick) : null;
+    const rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
-    return { rows, choices, dispose: () => tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]) };
+    const data: LearnData = {
+      rows,
+      choices,
+      forward: recorded ? recorded.forward : null,
+      dropForward() {
+        if (data.forward) tf.dispose(Object.values(data.forward));
+        data.forward = null;
+      },
+      dispose() {
+        data.dropForward();
+        tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]);
+      },
+    };
+    return data;
   }
 
   /** Values of every decision row (critic ablation), read back once. */
@@ -318,7 +364,7 @@ export class Trainer {
     return v;
   }
 
-  private async learn(batch: Batch, bonus: Float32Array | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  private async learn(batch: Batch, bonus: Float32Array | null = null, record: ActingRecord | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
     const c = this.config;
     const values = c.critic ? await this.values(batch) : undefined;
     const adv = this.advantages(batch, values, bonus);
@@ -328,7 +374,7 @@ export class Trainer {
     const L = pick.length;
     if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
-    const data = this.upload(batch, pick);
+    const data = this.upload(batch, pick, record);
     const advT = tf.tensor1d(gather(adv));
     const oldT = tf.tensor1d(gather(batch.logp));
     const targetT = tf.tensor1d(gather(targets));
@@ -343,7 +389,9 @@ export class Trainer {
     };
     try {
       for (let e = 0; e < c.epochs; e++) {
-        const g = lossAndGradients(this.policy, data.rows, data.choices, loss);
+        // The first epoch runs with the weights the actor acted with: its forward pass, if recorded.
+        const g = lossAndGradients(this.policy, data.rows, data.choices, loss, data.forward ?? undefined);
+        data.dropForward();
         const r = await this.applyGradients(g.loss, g.grads);
         if (e === 0) out = { ...r, entropy: (await g.entropy.data())[0] };
         g.entropy.dispose();

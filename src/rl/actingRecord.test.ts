@@ -1,0 +1,118 @@
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SprintEnv } from '../sim/env';
+import { generateTask } from '../sim/task';
+import { handTask } from '../sim/testing';
+import { ActingRecord } from './actingRecord';
+import { PolicyActor, scoredModules } from './actor';
+import { packChoices, packObservations } from './decisions';
+import { choiceTensors, decisionTensors, SwarmPolicy } from './policy';
+import { lossAndGradients } from './policyGradient';
+import { BatchBuffers, collect, type Batch } from './rollout';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+/**
+ * Collects a batch with a recording actor: a small task that is done within a few minutes beside a
+ * long one, so the finished rollout's rows are not live and the record must be narrowed.
+ */
+async function recordedBatch(policy: SwarmPolicy): Promise<{ batch: Batch; record: ActingRecord; env: SprintEnv; pick: Int32Array }> {
+  const env = new SprintEnv(2, 3);
+  const actor = new PolicyActor(policy, 4);
+  const record = new ActingRecord(policy);
+  actor.record = record;
+  const batch = await collect(env, [handTask([1, 1], [1, 1], [-1, 0], [], true), generateTask('long-coupled', 5)], 2, 12, actor, new BatchBuffers());
+  actor.record = null;
+  const live: number[] = [];
+  for (let r = 0; r < batch.T * batch.R; r++) if (batch.live[r]) live.push(r);
+  return { batch, record, env, pick: Int32Array.from(live) };
+}
+
+const values = (t: tf.Tensor) => Array.from(t.dataSync());
+
+describe('the acting record', () => {
+  it("hands the learn step the actor's forward passes over exactly the live rows it would pack", async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    policy.fusedWeights(); // made at the first forward pass and kept by the policy
+    const before = tf.memory().numTensors;
+    const { batch, record, env, pick } = await recordedBatch(policy);
+    expect(record.rowCount).toBe(batch.T * batch.R);
+    expect(pick.length).toBeGreaterThan(0);
+    expect(pick.length).toBeLessThan(batch.T * batch.R); // the narrowing is exercised
+    const got = record.take(pick);
+    expect(got).not.toBeNull();
+    expect(record.rowCount).toBe(0);
+    const M = scoredModules(env);
+    const A = env.N;
+    const packed = decisionTensors(packObservations(batch.obs, batch.mask, pick.length, M, A, pick));
+    const fresh = tf.tidy(() => policy.forward(packed.trunk, packed.modules, packed.agents, M, A));
+    const rows = got!.rows;
+    expect([rows.rows, rows.M, rows.A]).toEqual([pick.length, M, A]);
+    for (const k of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const) expect(values(rows[k]), k).toEqual(values(packed[k]));
+    for (const k of Object.keys(fresh) as (keyof typeof fresh)[]) {
+      expect(got!.forward[k].shape, k).toEqual(fresh[k].shape);
+      expect(values(got!.forward[k]), k).toEqual(values(fresh[k]));
+    }
+    tf.dispose([...Object.values(fresh), ...Object.values(got!.forward)]);
+    tf.dispose([packed.trunk, packed.modules, packed.agents, packed.kindBias, packed.argBias, packed.dmBias]);
+    tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias]);
+    expect(tf.memory().numTensors).toBe(before);
+    policy.dispose();
+  });
+
+  it("gives the first epoch the gradients of a fresh forward pass", async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 9);
+    const { batch, record, env, pick } = await recordedBatch(policy);
+    const M = scoredModules(env);
+    const A = env.N;
+    const got = record.take(pick)!;
+    const packed = decisionTensors(packObservations(batch.obs, batch.mask, pick.length, M, A, pick));
+    const choices = choiceTensors(packChoices(batch.actions, pick.length, M, A, pick), pick.length, M, A);
+    const loss = (chosen: tf.Tensor1D, entropy: tf.Tensor1D) => tf.sub(tf.neg(tf.mean(chosen)), tf.mul(0.01, tf.mean(entropy))) as tf.Scalar;
+    const a = lossAndGradients(policy, got.rows, choices, loss, got.forward);
+    const b = lossAndGradients(policy, packed, choices, loss);
+    expect(values(a.loss)).toEqual(values(b.loss));
+    expect(values(a.entropy)).toEqual(values(b.entropy));
+    expect(Object.keys(a.grads).sort()).toEqual(Object.keys(b.grads).sort());
+    for (const k of Object.keys(b.grads)) expect(values(a.grads[k]), k).toEqual(values(b.grads[k]));
+    // The recorded forward pass is the caller's: the gradient left it alone.
+    expect(got.forward.zm.isDisposed).toBe(false);
+    tf.dispose([a.loss, a.entropy, ...Object.values(a.grads), b.loss, b.entropy, ...Object.values(b.grads), ...Object.values(choices), ...Object.values(got.forward)]);
+    tf.dispose([packed.trunk, packed.modules, packed.agents, packed.kindBias, packed.argBias, packed.dmBias]);
+    tf.dispose([got.rows.trunk, got.rows.modules, got.rows.agents, got.rows.kindBias, got.rows.argBias, got.rows.dmBias]);
+    policy.dispose();
+  });
+
+  it('refuses once the weights have changed, and frees what it held', async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    const other = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 8);
+    policy.fusedWeights();
+    const before = tf.memory().numTensors;
+    const { record, pick } = await recordedBatch(policy);
+    expect(tf.memory().numTensors).toBeGreaterThan(before);
+    policy.copyFrom(other); // what an Adam step does: the variables are assigned
+    expect(record.take(pick)).toBeNull();
+    expect(record.rowCount).toBe(0);
+    policy.fusedWeights(); // rebuilt for the new weights: as many as before
+    expect(tf.memory().numTensors).toBe(before);
+    policy.dispose();
+    other.dispose();
+  });
+
+  it('holds one shape of rows: a minute of another shape is refused and freed', async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    policy.fusedWeights();
+    const before = tf.memory().numTensors;
+    const { record } = await recordedBatch(policy);
+    const held = tf.memory().numTensors;
+    const actor = new PolicyActor(policy, 1);
+    actor.record = record; // a batch of one rollout into a record of two
+    await expect(collect(new SprintEnv(1, 3), [generateTask('long-coupled', 5)], 2, 12, actor, new BatchBuffers())).rejects.toThrow(/one shape/);
+    expect(tf.memory().numTensors).toBe(held);
+    record.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    policy.dispose();
+  });
+});
