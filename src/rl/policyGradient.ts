@@ -49,12 +49,14 @@ function selectionsFor(backend: string): Selections {
   return selections;
 }
 
-/** Log-softmax over the last axis and its probabilities, with one exponential (exp(l) would be a second). */
+/**
+ * Log-softmax over the last axis and its probabilities: the backend's softmax kernel (on wasm one
+ * vectorised pass), and the log-sum from its largest probability, 1 / sum of exp(x - max).
+ */
 function logSoftmaxAndProbabilities(x: tf.Tensor): [tf.Tensor, tf.Tensor] {
   const shifted = tf.sub(x, tf.max(x, -1, true));
-  const e = tf.exp(shifted);
-  const sum = tf.sum(e, -1, true);
-  return [tf.sub(shifted, tf.log(sum)), tf.div(e, sum)];
+  const p = tf.softmax(shifted);
+  return [tf.add(shifted, tf.log(tf.max(p, -1, true))), p];
 }
 
 /**
