@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 /**
  * Collects a batch with a recording actor: a small task that is done within a few minutes beside a
- * long one, so the finished rollout's rows are not live and the record must be narrowed.
+ * long one, so the finished rollout's moves are forced (not decisions, not live, not scored).
  */
 async function recordedBatch(policy: SwarmPolicy): Promise<{ batch: Batch; record: ActingRecord; env: SprintEnv; pick: Int32Array }> {
   const env = new SprintEnv(2, 3);
@@ -38,9 +38,9 @@ describe('the acting record', () => {
     policy.fusedWeights(); // made at the first forward pass and kept by the policy
     const before = tf.memory().numTensors;
     const { batch, record, env, pick } = await recordedBatch(policy);
-    expect(record.rowCount).toBe(batch.T * batch.R);
     expect(pick.length).toBeGreaterThan(0);
-    expect(pick.length).toBeLessThan(batch.T * batch.R); // the narrowing is exercised
+    expect(pick.length).toBeLessThan(batch.T * batch.R); // forced moves were left out
+    expect(record.rowCount).toBe(pick.length);
     const got = record.take(pick);
     expect(got).not.toBeNull();
     expect(record.rowCount).toBe(0);
@@ -82,6 +82,20 @@ describe('the acting record', () => {
     tf.dispose([a.loss, a.entropy, ...Object.values(a.grads), b.loss, b.entropy, ...Object.values(b.grads), ...Object.values(choices), ...Object.values(got.forward)]);
     tf.dispose([packed.trunk, packed.modules, packed.agents, packed.kindBias, packed.argBias, packed.dmBias]);
     tf.dispose([got.rows.trunk, got.rows.modules, got.rows.agents, got.rows.kindBias, got.rows.argBias, got.rows.dmBias]);
+    policy.dispose();
+  });
+
+  it('refuses rows it did not record, as when a structure learns from some agents only, and frees them', async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    policy.fusedWeights();
+    const before = tf.memory().numTensors;
+    const { record, pick } = await recordedBatch(policy);
+    expect(record.take(pick.filter((_, i) => i % 3 !== 0))).toBeNull();
+    expect(record.rowCount).toBe(0);
+    expect(tf.memory().numTensors).toBe(before);
+    const again = await recordedBatch(policy);
+    expect(again.record.take(Int32Array.from([...again.pick, again.batch.T * again.batch.R]))).toBeNull(); // one row more
+    expect(tf.memory().numTensors).toBe(before);
     policy.dispose();
   });
 

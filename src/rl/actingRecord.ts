@@ -2,8 +2,12 @@ import * as tf from '@tensorflow/tfjs';
 import { type DecisionRows, KINDS } from './decisions';
 import type { DecisionTensors, ForwardPass, FusedWeights, SwarmPolicy } from './policy';
 
-/** One minute of acting: its packed rows, their upload, and the forward pass over them. */
+/** One minute of acting: the rows it scored, packed, their upload, and the forward pass over them. */
 interface Minute {
+  /** The scored rows' indices in the batch's minute-major rows. */
+  at: Int32Array;
+  /** Rows a minute (all of the batch's agents). */
+  perMinute: number;
   rows: DecisionRows;
   trunk: tf.Tensor2D;
   modules: tf.Tensor2D;
@@ -21,81 +25,77 @@ export interface RecordedRows {
  * The forward passes an actor made while it collected a batch, kept on the backend, minute by
  * minute. The first epoch of the batch's learn step runs with the very weights the actor acted
  * with, so its forward pass is the actor's, row for row: `take` hands the recorded rows to the
- * learn step (joined along the rows and narrowed to the live ones) instead of packing, uploading
- * and computing them again. Only the later epochs, after the weights have moved, compute their own.
+ * learn step, joined along the rows, instead of packing, uploading and computing them again. Only
+ * the later epochs, after the weights have moved, compute their own.
  *
- * A record belongs to one batch and one set of weights: `take` refuses one whose weights have
- * changed since (the policy's fused weights are rebuilt whenever a variable is assigned). The record
- * owns its tensors until `take` or `dispose`.
+ * The actor scores only the decisions (rows with a choice), which are the rows a learn step learns
+ * from unless a structure learns from some agents only; `take` serves a learn step whose rows are
+ * exactly the recorded ones (a narrowing gather is slower on wasm than the forward pass it would
+ * save) and refuses one whose weights have changed since (the policy's fused weights are rebuilt
+ * whenever a variable is assigned). The record owns its tensors until `take` or `dispose`.
  */
 export class ActingRecord {
   private minutes: Minute[] = [];
+  /** Minutes seen, scored or not. */
+  private seen = 0;
   private weights: FusedWeights | null = null;
 
   constructor(readonly policy: SwarmPolicy) {}
 
-  /** Decision rows recorded so far (minutes x rows per minute). */
+  /** Decision rows recorded so far. */
   get rowCount(): number {
     return this.minutes.reduce((n, m) => n + m.rows.rows, 0);
   }
 
   /**
-   * Keeps one minute's rows, their tensors and the forward pass over them (the record frees them
-   * from now on). Every minute of a record scores the same modules and agents, with the same weights.
+   * Keeps the next minute's scored rows (`scored`, indices into its R rows, increasing), packed, their
+   * tensors and the forward pass over them; the record frees them from now on. Every minute of a
+   * record scores the same modules and agents of a batch of R rows a minute, with the same weights.
    */
-  add(rows: DecisionRows, inputs: { trunk: tf.Tensor2D; modules: tf.Tensor2D; agents: tf.Tensor2D }, forward: ForwardPass): void {
-    const first = this.minutes[0]?.rows;
+  add(R: number, scored: Int32Array, rows: DecisionRows, inputs: { trunk: tf.Tensor2D; modules: tf.Tensor2D; agents: tf.Tensor2D }, forward: ForwardPass): void {
+    const first = this.minutes[0];
     const weights = this.policy.fusedWeights();
-    if (first && (first.rows !== rows.rows || first.M !== rows.M || first.A !== rows.A || weights !== this.weights)) {
+    if (first && (first.rows.M !== rows.M || first.rows.A !== rows.A || first.perMinute !== R || weights !== this.weights)) {
       tf.dispose([inputs.trunk, inputs.modules, inputs.agents, ...Object.values(forward)]);
       throw new Error('an acting record holds minutes of one shape and one set of weights');
     }
     this.weights = weights;
-    this.minutes.push({ rows, ...inputs, forward });
+    const at = Int32Array.from(scored, (r) => this.seen * R + r);
+    this.seen++;
+    this.minutes.push({ at, perMinute: R, rows, ...inputs, forward });
+  }
+
+  /** Counts a minute in which no row was scored (every move was forced). */
+  skip(): void {
+    this.seen++;
   }
 
   /**
-   * The recorded rows `pick` (indices into the minute-major rows, increasing) as the learn step's
-   * decision rows and their forward pass; null, keeping nothing, if the record is empty or the
-   * weights have changed since it was made. Either way the record is empty afterwards. The caller
-   * disposes what it gets.
+   * The recorded rows as the learn step's decision rows and their forward pass, if they are exactly
+   * the rows `pick` (indices into the minute-major rows, increasing) and the weights are still the
+   * ones they were made with; null otherwise (the caller packs and computes them). Either way the
+   * record is empty afterwards. The caller disposes what it gets.
    */
   take(pick: Int32Array): RecordedRows | null {
     const minutes = this.minutes;
-    const valid = minutes.length > 0 && this.policy.fusedWeights() === this.weights;
     try {
-      if (!valid) return null;
-      const { rows: R, M, A } = minutes[0].rows;
-      const total = minutes.length * R;
+      if (minutes.length === 0 || this.policy.fusedWeights() !== this.weights || !samePicks(minutes, pick)) return null;
+      const { M, A } = minutes[0].rows;
       const L = pick.length;
-      if (L === 0 || pick[L - 1] >= total) throw new RangeError(`picked row ${pick[L - 1]} of a record of ${total} rows`);
-      const all = L === total;
-      const biases = gatherBiases(minutes, pick);
-      // Gather indices of the picked rows, and of their items (modules, recipients) in the [rows * items] tensors.
-      const index = (items: number) => {
-        const out = new Int32Array(L * items);
-        for (let l = 0; l < L; l++) for (let i = 0; i < items; i++) out[l * items + i] = pick[l] * items + i;
-        return out;
-      };
+      const biases = joinBiases(minutes, L);
       const [h1, h, zm, za, kinds, moduleScores, dmScores, trunk, modules, agents, kindBias, argBias, dmBias] = tf.tidy(() => {
-        const byRow = all ? null : tf.tensor1d(index(1), 'int32');
-        const byModule = all ? null : tf.tensor1d(index(M), 'int32');
-        const byAgent = all ? null : tf.tensor1d(index(A), 'int32');
-        const join = (get: (m: Minute) => tf.Tensor2D, at: tf.Tensor1D | null) => {
-          const joined = tf.concat(minutes.map(get), 0) as tf.Tensor2D;
-          return at ? (tf.gather(joined, at) as tf.Tensor2D) : joined;
-        };
+        const join = (get: (m: Minute) => tf.Tensor2D) => tf.concat(minutes.map(get), 0) as tf.Tensor2D;
         return [
-          join((m) => m.forward.h1, byRow),
-          join((m) => m.forward.h, byRow),
-          join((m) => m.forward.zm, byModule),
-          join((m) => m.forward.za, byAgent),
-          join((m) => m.forward.kinds, byRow),
-          join((m) => m.forward.moduleScores, byModule),
-          join((m) => m.forward.dmScores, byAgent),
-          join((m) => m.trunk, byRow),
-          join((m) => m.modules, byModule),
-          join((m) => m.agents, byAgent),
+          join((m) => m.forward.h1),
+          join((m) => m.forward.h),
+          join((m) => m.forward.zm),
+          join((m) => m.forward.za),
+          join((m) => m.forward.kinds),
+          join((m) => m.forward.moduleScores),
+          join((m) => m.forward.dmScores),
+          join((m) => m.trunk),
+          join((m) => m.modules),
+          join((m) => m.agents),
           tf.tensor2d(biases.kindBias, [L, KINDS]),
           tf.tensor3d(biases.argBias, [L, 2, M]),
           tf.tensor2d(biases.dmBias, [L, A]),
@@ -110,27 +110,36 @@ export class ActingRecord {
     }
   }
 
-  /** Frees what the record holds. */
+  /** Frees what the record holds and forgets its minutes. */
   dispose(): void {
     for (const m of this.minutes) tf.dispose([m.trunk, m.modules, m.agents, ...Object.values(m.forward)]);
     this.minutes = [];
+    this.seen = 0;
     this.weights = null;
   }
 }
 
-/** The mask biases of the picked rows, copied out of the minutes' packed rows. */
-function gatherBiases(minutes: Minute[], pick: Int32Array): Pick<DecisionRows, 'kindBias' | 'argBias' | 'dmBias'> {
-  const { rows: R, M, A } = minutes[0].rows;
-  const L = pick.length;
+/** Whether the minutes' recorded rows are exactly `pick`, in order. */
+function samePicks(minutes: Minute[], pick: Int32Array): boolean {
+  let l = 0;
+  for (const m of minutes) {
+    for (const r of m.at) if (pick[l++] !== r) return false;
+  }
+  return l === pick.length;
+}
+
+/** The mask biases of the recorded rows (L in all), joined out of the minutes' packed rows. */
+function joinBiases(minutes: Minute[], L: number): Pick<DecisionRows, 'kindBias' | 'argBias' | 'dmBias'> {
+  const { M, A } = minutes[0].rows;
   const kindBias = new Float32Array(L * KINDS);
   const argBias = new Float32Array(L * 2 * M);
   const dmBias = new Float32Array(L * A);
-  for (let l = 0; l < L; l++) {
-    const from = minutes[Math.floor(pick[l] / R)].rows;
-    const r = pick[l] % R;
-    kindBias.set(from.kindBias.subarray(r * KINDS, (r + 1) * KINDS), l * KINDS);
-    argBias.set(from.argBias.subarray(r * 2 * M, (r + 1) * 2 * M), l * 2 * M);
-    dmBias.set(from.dmBias.subarray(r * A, (r + 1) * A), l * A);
+  let l = 0;
+  for (const { rows } of minutes) {
+    kindBias.set(rows.kindBias, l * KINDS);
+    argBias.set(rows.argBias, l * 2 * M);
+    dmBias.set(rows.dmBias, l * A);
+    l += rows.rows;
   }
   return { kindBias, argBias, dmBias };
 }

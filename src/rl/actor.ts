@@ -5,7 +5,7 @@ import { AGENT_DIM, encodeMasks, MODULE_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import type { ActionSource } from '../sim/policy';
 import { mixSeed, nextFloat } from '../sim/rng';
-import { actionProbabilities, packObservations, TRUNK_WIDTH } from './decisions';
+import { actionProbabilities, type DecisionRows, isDecision, packObservations, TRUNK_WIDTH } from './decisions';
 import type { ActingRecord } from './actingRecord';
 import { flatScores, type SwarmPolicy } from './policy';
 
@@ -55,59 +55,92 @@ export class PolicyActor implements ActionSource {
 
   /**
    * Picks actions for already-encoded observations (dense rows or shared blocks) and masks of all
-   * B x N agents; writes the log-probability of each picked action into `logp` if given.
+   * B x N agents; writes the log-probability of each picked action into `logp` if given. Only the
+   * rows with a real choice (two or more legal actions) go through the policy; the others take their
+   * one legal action, with log-probability 0, without it (each still draws its random number, so
+   * the rollout's stream does not depend on which rows were forced).
    */
   async choose(env: SprintEnv, obs: Float32Array | SharedObservations, mask: Float32Array, out: Int32Array, logp?: Float32Array): Promise<void> {
     const R = env.B * env.N;
-    const M = scoredModules(env);
-    const A = env.N;
-    const rows = packObservations(obs, mask, R, M, A);
-    const inputs = { trunk: tf.tensor2d(rows.trunk, [R, TRUNK_WIDTH]), modules: tf.tensor2d(rows.modules, [R * M, MODULE_DIM]), agents: tf.tensor2d(rows.agents, [R * A, AGENT_DIM]) };
-    let scores: Float32Array;
+    const decided = rowsWithAChoice(mask, R);
+    const D = decided.length;
+    let rows: DecisionRows | null = null;
+    if (D > 0) {
+      rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided);
+      if (this.probs.length < D * NUM_ACTIONS) this.probs = new Float32Array(D * NUM_ACTIONS);
+      actionProbabilities(await this.scores(rows, R, decided), rows, this.probs);
+    } else {
+      this.record?.skip();
+    }
+    const probs = this.probs;
+    for (let r = 0, d = 0; r < R; r++) {
+      const base = r * NUM_ACTIONS;
+      const u = this.greedy ? 0 : nextFloat(this.rng, Math.floor(r / env.N));
+      let pick = A_IDLE;
+      if (d < D && decided[d] === r) {
+        const p = d * NUM_ACTIONS;
+        d++;
+        if (this.greedy) {
+          let best = -1;
+          for (let a = 0; a < NUM_ACTIONS; a++) {
+            if (mask[base + a] > 0 && probs[p + a] > best) {
+              best = probs[p + a];
+              pick = a;
+            }
+          }
+        } else {
+          let left = u;
+          for (let a = 0; a < NUM_ACTIONS; a++) {
+            if (mask[base + a] === 0) continue;
+            pick = a;
+            left -= probs[p + a];
+            if (left < 0) break;
+          }
+        }
+        if (logp) logp[r] = Math.log(Math.max(probs[p + pick], 1e-30));
+      } else {
+        for (let a = 0; a < NUM_ACTIONS; a++) if (mask[base + a] > 0) pick = a;
+        if (logp) logp[r] = 0;
+      }
+      out[r] = pick;
+    }
+  }
+
+  /**
+   * The raw scores of one minute's packed rows (`flatScores` of the forward pass). The forward pass
+   * and the uploaded rows go to the record if there is one (`decided` are the rows of the minute's
+   * R that were packed), else they are freed.
+   */
+  private async scores(rows: DecisionRows, R: number, decided: Int32Array): Promise<Float32Array> {
+    const { rows: D, M, A } = rows;
+    const inputs = { trunk: tf.tensor2d(rows.trunk, [D, TRUNK_WIDTH]), modules: tf.tensor2d(rows.modules, [D * M, MODULE_DIM]), agents: tf.tensor2d(rows.agents, [D * A, AGENT_DIM]) };
     let kept = false;
     try {
       const forward = tf.tidy(() => this.policy.forward(inputs.trunk, inputs.modules, inputs.agents, M, A));
       try {
         const scoresT = tf.tidy(() => flatScores(forward));
-        scores = (await scoresT.data()) as Float32Array;
+        const scores = (await scoresT.data()) as Float32Array;
         scoresT.dispose();
         if (this.record) {
           kept = true;
-          this.record.add(rows, inputs, forward);
+          this.record.add(R, decided, rows, inputs, forward);
         }
+        return scores;
       } finally {
         if (!kept) tf.dispose(Object.values(forward));
       }
     } finally {
       if (!kept) tf.dispose(Object.values(inputs));
     }
-    if (this.probs.length < R * NUM_ACTIONS) this.probs = new Float32Array(R * NUM_ACTIONS);
-    const probs = this.probs;
-    actionProbabilities(scores, rows, probs);
-    for (let r = 0; r < R; r++) {
-      const base = r * NUM_ACTIONS;
-      let pick = A_IDLE;
-      if (this.greedy) {
-        let best = -1;
-        for (let a = 0; a < NUM_ACTIONS; a++) {
-          if (mask[base + a] > 0 && probs[base + a] > best) {
-            best = probs[base + a];
-            pick = a;
-          }
-        }
-      } else {
-        let u = nextFloat(this.rng, Math.floor(r / env.N));
-        for (let a = 0; a < NUM_ACTIONS; a++) {
-          if (mask[base + a] === 0) continue;
-          pick = a;
-          u -= probs[base + a];
-          if (u < 0) break;
-        }
-      }
-      out[r] = pick;
-      if (logp) logp[r] = Math.log(Math.max(probs[base + pick], 1e-30));
-    }
   }
+}
+
+/** The rows (of R) that are decisions (`isDecision`): the ones the policy scores. */
+function rowsWithAChoice(mask: Float32Array, R: number): Int32Array {
+  const out = new Int32Array(R);
+  let n = 0;
+  for (let r = 0; r < R; r++) if (isDecision(mask, r)) out[n++] = r;
+  return out.subarray(0, n);
 }
 
 /** Modules the policy scores for `env`: its largest task's (the rest of the rows are empty and illegal). */

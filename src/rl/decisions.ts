@@ -51,6 +51,13 @@ export interface ChoiceRows {
   dm: Float32Array;
 }
 
+/** Whether mask row r offers two or more legal actions: a decision of the policy (the rest are forced moves). */
+export function isDecision(mask: Float32Array, r: number): boolean {
+  let choices = 0;
+  for (let a = 0; a < NUM_ACTIONS && choices < 2; a++) if (mask[r * NUM_ACTIONS + a] > 0) choices++;
+  return choices > 1;
+}
+
 /** Kind index of each flat action, and the head slot of its argument (-1 for the one-action kinds). */
 const KIND_OF = new Int8Array(NUM_ACTIONS);
 for (let a = 0; a < NUM_ACTIONS; a++) KIND_OF[a] = a < A_CLAIM ? 0 : a < A_DM ? 1 : a < A_POST ? 2 : 3 + (a - A_POST);

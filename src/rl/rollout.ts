@@ -7,6 +7,7 @@ import { encodeSharedObservations, SharedObservations } from '../sim/observeShar
 import type { ActionSource } from '../sim/policy';
 import type { Task } from '../sim/task';
 import type { PolicyActor } from './actor';
+import { isDecision } from './decisions';
 
 /** Everything one update learns from: every agent's decisions in B rollouts, minute by minute. */
 export interface Batch {
@@ -143,9 +144,7 @@ export async function collect(
     const mask = buffers.mask.subarray(off * NUM_ACTIONS, (off + R) * NUM_ACTIONS);
     encodeMasks(env, mask);
     for (let r = 0; r < R; r++) {
-      let choices = 0;
-      for (let a = 0; a < NUM_ACTIONS && choices < 2; a++) choices += mask[r * NUM_ACTIONS + a];
-      buffers.live[off + r] = choices > 1 && (!learners || learners[r % N] === 1) ? 1 : 0;
+      buffers.live[off + r] = isDecision(mask, r) && (!learners || learners[r % N] === 1) ? 1 : 0;
     }
     if (teacher) {
       if (mixed) await actor.choose(env, obs, mask, played);

@@ -329,14 +329,14 @@ export class Trainer {
 
   /**
    * The live decisions of a batch, packed for the policy's heads, on the backend: taken from the
-   * actor's record of the batch with the forward pass it made (when it recorded every row with the
-   * current weights), or packed and uploaded here.
+   * actor's record of the batch with the forward pass it made (when it recorded exactly these rows
+   * with the current weights), or packed and uploaded here.
    */
   private upload(batch: Batch, pick: Int32Array, record: ActingRecord | null = null): LearnData {
     const L = pick.length;
     const M = scoredModules(this.env);
     const A = this.env.N;
-    const recorded = record && record.rowCount === batch.T * batch.R ? record.take(pick) : null;
+    const recorded = record ? record.take(pick) : null;
     const rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
     const data: LearnData = {
