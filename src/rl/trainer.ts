@@ -5,7 +5,7 @@ import type { SimEvent } from '../sim/events';
 import { mixSeed } from '../sim/rng';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
-import { ActingRecord } from './actingRecord';
+import { ActingRecord, type RecordedRows } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { gae, groupAdvantages, latencyPenalised } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
@@ -336,9 +336,16 @@ export class Trainer {
     const L = pick.length;
     const M = scoredModules(this.env);
     const A = this.env.N;
-    const recorded = record ? record.take(pick) : null;
-    const rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
     const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
+    let recorded: RecordedRows | null;
+    let rows: DecisionTensors;
+    try {
+      recorded = record ? record.take(pick) : null;
+      rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
+    } catch (e) {
+      tf.dispose([choices.kind, choices.arg, choices.dm]);
+      throw e;
+    }
     const data: LearnData = {
       rows,
       choices,
