@@ -21,7 +21,7 @@ describe('createProbe', () => {
     const probe = createProbe(tiny);
     await probe.run();
     await probe.run();
-    expect(tf.memory().numTensors).toBe(before + 18); // the probe's policy: 18 weight tensors
+    expect(tf.memory().numTensors).toBe(before + 18 + 6); // the probe's policy: 18 weight tensors, and the 6 fused weights its forward pass keeps
     probe.dispose();
     expect(tf.memory().numTensors).toBe(before);
   });
