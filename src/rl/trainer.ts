@@ -117,6 +117,8 @@ export class Trainer {
   private readonly actor: PolicyActor;
   private readonly buffers: BatchBuffers;
   private readonly streams: ArrayLike<number> | undefined;
+  /** Whether the last learn step's first epoch ran on the actor's recorded forward pass (`ActingRecord`). */
+  firstEpochFromActing = false;
 
   /**
    * @param options.denseObservations collect a dense observation row per agent instead of shared
@@ -379,9 +381,11 @@ export class Trainer {
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const pick = this.liveRows(batch);
     const L = pick.length;
+    this.firstEpochFromActing = false;
     if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
     const data = this.upload(batch, pick, record);
+    this.firstEpochFromActing = data.forward !== null;
     const advT = tf.tensor1d(gather(adv));
     const oldT = tf.tensor1d(gather(batch.logp));
     const targetT = tf.tensor1d(gather(targets));
