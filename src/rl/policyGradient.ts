@@ -50,6 +50,21 @@ function selectionsFor(backend: string): Selections {
 }
 
 /**
+ * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`, as a
+ * 3-D transpose where the rows divide: tfjs-backend-wasm 4.22 walks a 2-D transpose in input order,
+ * writing each element a whole output row away, and a 3-D one in output order. For the learn step's
+ * [rows x hidden] and [rows·items x scorer] matrices that makes a gradient step 8-13% faster
+ * (side by side in one process); other backends compute the same either way.
+ */
+function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
+  const [rows, cols] = x.shape;
+  let split = 64;
+  while (split > 1 && rows % split !== 0) split /= 2;
+  if (split === 1 || rows === split) return tf.transpose(x);
+  return tf.transpose(x.reshape([rows / split, split, cols]), [2, 0, 1]).reshape([cols, rows]) as tf.Tensor2D;
+}
+
+/**
  * Log-softmax over the last axis and its probabilities: the backend's softmax kernel (on wasm one
  * vectorised pass), and the log-sum from its largest probability, 1 / sum of exp(x - max).
  */
@@ -124,7 +139,7 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     // per learn step and keeps for the next epoch; its context's gradient is a sum over the
     // innermost axis.
     const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, dOutT: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
-      const zT = tf.transpose(z);
+      const zT = transposeTall(z);
       // With one output, dOutT is dOut reshaped: the same data, which the wasm backend must not see as
       // the right operand of two products of different shapes (it caches the packed right operand by
       // its data alone and would reuse it with the wrong shape). The outer product is a broadcast.
@@ -152,10 +167,10 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const [dvo, dvob] = rowsAndBias(dWv);
     const dA2 = tf.mul(tf.matMul(tf.transpose(dHeadsT), tf.transpose(wHeads)), tf.step(h)) as tf.Tensor2D;
     const trunkLayer = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => rowsAndBias(tf.slice(g, [0, 0], [g.shape[0], H]));
-    const [dg2, db2] = trunkLayer(tf.matMul(tf.transpose(h1), dA2));
+    const [dg2, db2] = trunkLayer(tf.matMul(transposeTall(h1), dA2));
     const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w.trunk2)), tf.step(h1)) as tf.Tensor2D;
     // (dA1ᵀ · x)ᵀ: the uploaded trunk rows are the right operand, packed once for every epoch.
-    const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(tf.transpose(dA1), d.trunk)));
+    const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(transposeTall(dA1), d.trunk)));
 
     const named: tf.NamedTensorMap = {};
     const put = (variable: tf.Variable, g: tf.Tensor) => {
