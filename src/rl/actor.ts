@@ -64,9 +64,8 @@ export class PolicyActor implements ActionSource {
     const R = env.B * env.N;
     const decided = rowsWithAChoice(mask, R);
     const D = decided.length;
-    let rows: DecisionRows | null = null;
     if (D > 0) {
-      rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided);
+      const rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided);
       if (this.probs.length < D * NUM_ACTIONS) this.probs = new Float32Array(D * NUM_ACTIONS);
       actionProbabilities(await this.scores(rows, R, decided), rows, this.probs);
     } else {
