@@ -64,9 +64,16 @@ describe('Trainer', () => {
     await t.step();
     expect(take).toHaveBeenCalledTimes(2);
     for (const r of take.mock.results) expect(r.value).not.toBeNull();
+    expect(t.firstEpochFromActing).toBe(true);
     expect(tf.memory().numTensors).toBe(tensors); // an update leaves no tensor behind
-    take.mockRestore();
     t.dispose();
+    // The orchestrator learns from agent 0 only, not from every decision the actor scores: no record.
+    const o = new Trainer({ ...tiny, agents: 4, structure: 'orchestrator', updates: 1 });
+    await o.step();
+    expect(take).toHaveBeenCalledTimes(2);
+    expect(o.firstEpochFromActing).toBe(false);
+    o.dispose();
+    take.mockRestore();
   });
 
   it('runs the imitation prior first, then RLCR, and the ablations train without errors', async () => {

@@ -209,8 +209,9 @@ export class Trainer {
     const org = this.organisation;
     const hooks = org.prepare(this.env, u, c);
     const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
-    // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch.
-    const record = phase === 'rlcr' ? new ActingRecord(this.policy) : null;
+    // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
+    // (not when the structure learns from some agents only: the actor scores every agent's decisions).
+    const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
     this.actor.record = record;
     let batch: Batch;
     try {
