@@ -8,7 +8,7 @@ import { Rng } from '../sim/rng';
 import { generateTask, MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { OBSERVATION_CASES, playMixedEpisode } from '../sim/testing';
 import { actionProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, type DecisionRows } from './decisions';
-import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from './policy';
+import { choiceTensors, chosenLogProb, decisionTensors, flatScores, headsEntropy, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
 beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('decision rows', () => {
       const t = decisionTensors(d);
       const h = p.heads(t);
       return {
-        scores: p.actingScores(t.trunk, t.modules, t.agents, M, agents).dataSync() as Float32Array,
+        scores: flatScores(p.forward(t.trunk, t.modules, t.agents, M, agents)).dataSync() as Float32Array,
         lp: chosenLogProb(h, choiceTensors(c, R, M, agents)).dataSync(),
         ent: headsEntropy(h).dataSync(),
         ref: referenceLogProbs(p, tf.tensor2d(obs, [R, OBS_DIM]), tf.tensor2d(mask, [R, NUM_ACTIONS]), agents).arraySync(),

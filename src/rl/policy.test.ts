@@ -4,7 +4,7 @@ import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { AGENT_DIM, MODULE_DIM, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { KINDS, TRUNK_WIDTH } from './decisions';
-import { SwarmPolicy } from './policy';
+import { flatScores, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('SwarmPolicy', () => {
     expect(tf.memory().numTensors).toBe(before);
   });
 
-  it('acts with the current weights: the fused acting weights follow every assignment, and dispose frees them', () => {
+  it('acts with the current weights: the fused weights of the forward pass follow every assignment, and dispose frees them', () => {
     const before = tf.memory().numTensors;
     const p = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 1);
     const q = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 2);
@@ -41,7 +41,7 @@ describe('SwarmPolicy', () => {
     const trunk = input(R, TRUNK_WIDTH, 1);
     const modules = input(R * M, MODULE_DIM, 2);
     const agents = input(R * A, AGENT_DIM, 3);
-    const scores = (x: SwarmPolicy) => tf.tidy(() => Array.from(x.actingScores(trunk, modules, agents, M, A).dataSync()));
+    const scores = (x: SwarmPolicy) => tf.tidy(() => Array.from(flatScores(x.forward(trunk, modules, agents, M, A)).dataSync()));
     const first = scores(p);
     expect(first).toHaveLength(R * (KINDS + 2 * M + A));
     expect(scores(p)).toEqual(first);

@@ -184,7 +184,7 @@ export class SwarmPolicy {
    * Log-probabilities [R, NUM_ACTIONS] in the flat action layout: log p(kind) + log p(argument |
    * kind), with illegal actions (mask 0) and kinds without a legal action at about -1e9. Reads
    * `obs` and `mask` back to pack them, then runs `heads`: a convenience for tests and probes;
-   * training and acting call `heads` on rows packed once. Call inside tf.tidy.
+   * training and acting run `forward` on rows packed once. Call inside tf.tidy.
    */
   logProbs(obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number = MAX_AGENTS): { logp: tf.Tensor2D; value: tf.Tensor1D } {
     const R = obs.shape[0];
@@ -251,15 +251,6 @@ export class SwarmPolicy {
       return tf.concat([tf.concat([w, b.reshape([1, H])], 0), carry], 1) as tf.Tensor2D;
     };
     return [layer(v.g1, v.b1), layer(v.g2, v.b2)];
-  }
-
-  /**
-   * The raw scores a forward pass for acting reads back, flat: the kind scores [R x KINDS], then the
-   * work and claim scores of each module [R x M x 2], then the DM scores [R x A]; no masks, no
-   * softmax (the actor does both in JavaScript, `actionProbabilities`). Call inside tf.tidy.
-   */
-  actingScores(trunk: tf.Tensor2D, modules: tf.Tensor2D, agents: tf.Tensor2D, M: number, A: number): tf.Tensor1D {
-    return flatScores(this.forward(trunk, modules, agents, M, A));
   }
 
   /**
@@ -356,7 +347,11 @@ export type ForwardPass = {
   dmScores: tf.Tensor2D;
 };
 
-/** The raw scores of a forward pass in the flat layout the actor reads (`actionProbabilities`). Call inside tf.tidy. */
+/**
+ * The raw scores of a forward pass, flat, as the actor reads them back: the kind scores [R x KINDS],
+ * then the work and claim scores of each module [R x M x 2], then the DM scores [R x A]; no masks,
+ * no softmax (the actor does both in JavaScript, `actionProbabilities`). Call inside tf.tidy.
+ */
 export function flatScores(f: ForwardPass): tf.Tensor1D {
   return tf.concat([f.kinds.reshape([-1]), f.moduleScores.reshape([-1]), f.dmScores.reshape([-1])]) as tf.Tensor1D;
 }

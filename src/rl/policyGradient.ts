@@ -53,7 +53,7 @@ function selectionsFor(backend: string): Selections {
  * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`, as a
  * 3-D transpose where the rows divide: tfjs-backend-wasm 4.22 walks a 2-D transpose in input order,
  * writing each element a whole output row away, and a 3-D one in output order. For the learn step's
- * [rows x hidden] and [rows·items x scorer] matrices that makes a gradient step 8-13% faster
+ * [rows x hidden] and [rows·items x scorer] matrices that makes a gradient step 8-11% faster
  * (side by side in one process); other backends compute the same either way.
  */
 function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
