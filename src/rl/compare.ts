@@ -1,6 +1,7 @@
 import { randomPolicy, scriptedOrganisation, singleChain } from '../sim/baselines';
 import { scriptedCeo } from '../sim/ceo';
-import { bestOfN, mean, runEpisodes, summariseWork, type EpisodeStats, type WorkSummary } from '../sim/evaluate';
+import type { EpisodeStats } from '../sim/episodeStats';
+import { bestOfN, mean, runEpisodes, summariseWork, type WorkSummary } from '../sim/evaluate';
 import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/policy';
 import type { StructureSettings } from '../sim/structure';

@@ -1,6 +1,7 @@
 import { NUM_ACTIONS } from '../sim/actions';
 import type { SprintEnv } from '../sim/env';
-import { collectStats, type EpisodeStats } from '../sim/evaluate';
+import type { EpisodeStats } from '../sim/episodeStats';
+import { collectStats } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';

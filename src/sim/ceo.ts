@@ -1,9 +1,8 @@
 import { A_DM, A_POST } from './actions';
 import { scriptedOrganisation } from './baselines';
-import type { SprintEnv } from './env';
+import { playedLastMinute, type SprintEnv, type StructureRules } from './env';
 import { G_MINUTES_LEFT, OBS_DIM } from './observe';
 import type { ActionSource } from './policy';
-import { playedLastMinute, type StructureRules } from './structure';
 import { MAX_MODULES } from './task';
 
 /**

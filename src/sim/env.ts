@@ -1,7 +1,7 @@
 import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK } from './actions';
 import type { SimEvent } from './events';
 import { mixSeed, nextFloat } from './rng';
-import type { StructureRules } from './structure';
+import type { StructureKind } from './structure';
 import { MAX_AGENTS, MAX_MODULES, type Task } from './task';
 
 /** Per-rollout counters, in agent-minutes unless noted. */
@@ -34,6 +34,48 @@ export function popcount(x: number): number {
 /** Index of the lowest set bit of a non-zero 32-bit mask. */
 export function lowBit(x: number): number {
   return 31 - Math.clz32(x & -x);
+}
+
+/**
+ * Rules a structure installs on an environment (`env.rules`). The environment calls them at fixed
+ * points of an episode; a flat environment has none, so its behaviour is untouched.
+ */
+export interface StructureRules {
+  readonly kind: StructureKind;
+  /** Called at the end of `env.reset`: (re)allocates per-rollout state, sets who is active. */
+  reset(env: SprintEnv): void;
+  /**
+   * An active agent's action, before the environment applies it. Returns true if the rules took
+   * the action (it used the agent's minute and the environment does nothing more with it).
+   */
+  act?(env: SprintEnv, b: number, i: number, a: number, logging: boolean): boolean;
+  /**
+   * A DM from i to j of rollout b is being delivered. Returns the module whose claim it hands over
+   * with it (an assignment, logged as `assign`), or -1 for a plain DM.
+   */
+  assignWith?(env: SprintEnv, b: number, i: number, j: number): number;
+  /** Called once after every rollout played a minute (`env.t` already counts it). */
+  afterStep?(env: SprintEnv): void;
+  /** Adjusts the legal-action mask of active agent i of running rollout b, written at `out[base..]`. */
+  mask?(env: SprintEnv, b: number, i: number, out: Float32Array, base: number): void;
+  /** Adjusts the observations written by `encodeObservations` (same layout and offset). */
+  observe?(env: SprintEnv, out: Float32Array, offset: number): void;
+  /**
+   * The same adjustment on the shared blocks of `encodeSharedObservations` (observeShared.ts):
+   * rollout b's block, the dense layout's global block and module rows as every agent sees them,
+   * starts at `out[offset + b * stride]`. Rules with `observe` must have it, and may change there
+   * only what every agent of a rollout shares.
+   */
+  observeShared?(env: SprintEnv, out: Float32Array, offset: number, stride: number): void;
+  /** Structure-specific numbers of rollout b after its episode (e.g. head count, critical steps). */
+  summary?(env: SprintEnv, b: number): Record<string, number>;
+  /** Per-minute head count of the logged rollout, if the structure changes it. */
+  headCurve?(env: SprintEnv): number[];
+}
+
+/** True if rollout b played the minute that just ended (it was running when the minute began). */
+export function playedLastMinute(env: SprintEnv, b: number): boolean {
+  return env.finished[b] === 0 || env.tEnd[b] === env.t;
 }
 
 /**

@@ -1,23 +1,11 @@
 import { singleChain } from './baselines';
 import { METRICS, NUM_METRICS, SprintEnv, type Metric } from './env';
+import type { EpisodeStats } from './episodeStats';
 import type { SimEvent } from './events';
 import type { ActionSource } from './policy';
 import { createStructure } from './presets';
 import type { StructureSettings } from './structure';
 import type { Task } from './task';
-
-/** What one rollout achieved by the deadline. */
-export interface EpisodeStats {
-  /** Anytime return at the cut: share of tests passing. */
-  ret: number;
-  /** First minute with >= 90% of tests passing, or null if never. */
-  t90: number | null;
-  /** Minute all tests passed, or the deadline. */
-  tEnd: number;
-  metrics: Record<Metric, number>;
-  /** Return after each minute 0..tmax. */
-  curve: number[];
-}
 
 export interface EpisodeRun {
   stats: EpisodeStats[];

@@ -1,7 +1,6 @@
-import type { SprintEnv } from './env';
-import type { EpisodeStats } from './evaluate';
+import type { SprintEnv, StructureRules } from './env';
+import type { EpisodeStats } from './episodeStats';
 import { mixSeed } from './rng';
-import type { StructureRules } from './structure';
 import { generateTask, type Task } from './task';
 
 /**

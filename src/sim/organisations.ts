@@ -1,5 +1,6 @@
 import { scriptedOrganisation, singleChain } from './baselines';
-import { bestOfN, mean, runEpisodes, std, summariseWork, type EpisodeStats, type WorkSummary } from './evaluate';
+import type { EpisodeStats } from './episodeStats';
+import { bestOfN, mean, runEpisodes, std, summariseWork, type WorkSummary } from './evaluate';
 import type { ActionSource } from './policy';
 import { calibratedSchedule, generateTask, MAX_AGENTS, type Family, type Task } from './task';
 

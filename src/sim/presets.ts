@@ -1,10 +1,40 @@
 import { CeoRules } from './ceo';
-import { SprintEnv } from './env';
-import type { EpisodeStats } from './evaluate';
+import { SprintEnv, type StructureRules } from './env';
+import type { EpisodeStats } from './episodeStats';
 import { bestIsland, IslandRules, islandLayout, islandTask, type IslandLayout } from './islands';
 import { OrchestratorRules } from './orchestrator';
-import type { Structure, StructureKind, StructureRules, StructureSettings, StructureView } from './structure';
+import type { StructureKind, StructureSettings, StructureView } from './structure';
 import { MAX_MODULES, type Task } from './task';
+
+/**
+ * How a structure maps the swarm onto the environment. Most structures play one environment
+ * rollout per rollout of the swarm; islands play one per island ("cells"), each with its own
+ * variant of the task, and the swarm's rollout is the best of them.
+ */
+export interface Structure {
+  readonly settings: StructureSettings;
+  readonly kind: StructureKind;
+  /** Agents of the whole swarm. */
+  readonly agents: number;
+  /** Environment rollouts per swarm rollout (the islands; 1 for the other structures). */
+  readonly cells: number;
+  /** Agents per environment rollout (the largest island; all agents otherwise). */
+  readonly envAgents: number;
+  /** Island of every agent of the swarm, in swarm order (all 0 without islands). */
+  readonly islandOf: number[];
+  /** A fresh environment for `rollouts` swarm rollouts, with the rules installed. */
+  createEnv(rollouts: number): SprintEnv;
+  /** The environment's tasks: each swarm rollout's task expanded to its cells. */
+  cellTasks(tasks: readonly Task[]): Task[];
+  /** The environment's work-draw streams: each swarm rollout's stream expanded to its cells. */
+  cellStreams(streams: ArrayLike<number> | undefined, rollouts: number): ArrayLike<number> | undefined;
+  /** Results per swarm rollout from results per environment rollout. */
+  teamStats(stats: EpisodeStats[]): EpisodeStats[];
+  /** Structure-specific numbers of every swarm rollout of a finished episode. */
+  summaries(env: SprintEnv): Record<string, number>[];
+  /** Plain view of the logged swarm rollout, which played `task`, for the live views. */
+  view(env: SprintEnv, task: Task): StructureView;
+}
 
 /** One environment rollout per swarm rollout (flat, CEO, orchestrator). */
 class SingleCellStructure implements Structure {
