@@ -4,7 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { RunRecorder, lastCheckpoint, showcaseModules, structureInfo, type RecorderOptions } from '../../src/core/recorder';
-import { decodeRunFile, encodeRunFile, type TalkRecord } from '../../src/core/runFile';
+import { decodeRunFile, encodeRunFile } from '../../src/core/runFile';
+import type { TalkRecord } from '../../src/core/runFormat';
 import { referenceReturns, talkValue, type References } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
 import type { PolicyJSON } from '../../src/rl/policy';

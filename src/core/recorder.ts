@@ -11,7 +11,8 @@ import type { SimEvent } from '../sim/events';
 import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
 import { runName } from './runName';
-import { RUN_FORMAT, RUN_VERSION, cleanRunName, compactWeights, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type TalkRecord, type ThinningRule } from './runFile';
+import { cleanRunName, compactWeights } from './runFile';
+import { RUN_FORMAT, RUN_VERSION, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type TalkRecord, type ThinningRule } from './runFormat';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
 export interface RecordedUpdate {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
 import { MAX_TMAX, checkpointShapeIssue, maxEvents, meaningIssues, trainableCheckpoint } from './runChecks';
-import { decodeRunFile, type DecodeResult, type RunFile } from './runFile';
+import { decodeRunFile, type DecodeResult } from './runFile';
+import type { RunFile } from './runFormat';
 import { fakeRun, fakeWeights } from './testing';
 
 /** The fake run as plain JSON data, for corrupting one field. */

@@ -10,7 +10,7 @@ import { SCHEMA, type Config } from '../rl/config';
 import { NUM_ACTIONS } from '../sim/actions';
 import { OBS_DIM } from '../sim/observe';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
-import type { Checkpoint, RunFile, ShowcaseEpisode } from './runFile';
+import type { Checkpoint, RunFile, ShowcaseEpisode } from './runFormat';
 
 /** The longest deadline any run can have (the schema's bound), in minutes. */
 export const MAX_TMAX = (SCHEMA.tmaxEnd as { max: number }).max;

@@ -2,21 +2,8 @@ import { gzipSync, strFromU8, strToU8 } from 'fflate';
 import { SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_COMPRESSED_BYTES,
-  MAX_NAME_LENGTH,
-  RUN_FILE_EXTENSION,
-  cleanRunName,
-  decodeRunFile,
-  encodeRunFile,
-  float32Shortest,
-  isGzip,
-  suggestedFileName,
-  summariseConfig,
-  validateRun,
-  type DecodeResult,
-  type RunFile,
-} from './runFile';
+import { MAX_COMPRESSED_BYTES, MAX_NAME_LENGTH, RUN_FILE_EXTENSION, cleanRunName, decodeRunFile, encodeRunFile, float32Shortest, isGzip, suggestedFileName, summariseConfig, validateRun, type DecodeResult } from './runFile';
+import type { RunFile } from './runFormat';
 import { fakeRun, testConfig } from './testing';
 
 const json = (v: unknown) => strToU8(JSON.stringify(v));

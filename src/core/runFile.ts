@@ -5,22 +5,17 @@
  */
 import { Gunzip, gzipSync } from 'fflate';
 import { z } from 'zod';
-import type { References } from '../rl/compare';
 import { CONFIG_KEYS, SCHEMA, parseField, scheduleOf, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import { SCHEDULE_SHAPES, type DeadlineSchedule } from '../rl/schedule';
-import type { UpdateMetrics } from '../rl/trainer';
-import type { EventKind, SimEvent } from '../sim/events';
+import type { EventKind } from '../sim/events';
 import { meaningIssues } from './runChecks';
+import { RUN_FORMAT, RUN_VERSION, type RunFile } from './runFormat';
 
 // No code generation: zod's JIT compiles parsers with `new Function`, which the site's
 // Content-Security-Policy forbids (and which would report a violation even when caught).
 z.config({ jitless: true });
 
-/** The `format` field every run file carries. */
-export const RUN_FORMAT = 'swarm-run';
-/** The format version this build writes and reads (see docs/RUNFILE.md, "Version policy"). */
-export const RUN_VERSION = 1;
 /** Largest file accepted on import, gzip-compressed or plain JSON, in bytes (the app checks it before reading). */
 export const MAX_COMPRESSED_BYTES = 50 * 1024 * 1024;
 /** Largest JSON text accepted (after decompression, or as given), in bytes. */
@@ -29,124 +24,6 @@ export const MAX_UNCOMPRESSED_BYTES = 200 * 1024 * 1024;
 export const MAX_NAME_LENGTH = 120;
 /** Suffix of exported run files. */
 export const RUN_FILE_EXTENSION = '.swarmrun.json.gz';
-
-/** One module of the showcase task as the views need it. */
-export interface ModuleInfo {
-  tests: number;
-  /** Prerequisite module, or -1. */
-  dep: number;
-  /** Real work of this attempt, in agent-minutes (1 for a luck module). */
-  work: number;
-  /** Finishes by luck (tests pass only on completion). */
-  luck: boolean;
-}
-
-/** How an organisation structure shaped the showcase rollout (absent under the flat structure). */
-export interface StructureInfo {
-  kind: 'ceo' | 'islands' | 'orchestrator';
-  /** Islands: the island of every agent, in swarm order. */
-  islandOf?: number[];
-  /** CEO: agents active in each minute played. */
-  headCount?: number[];
-  /** Orchestrator: module assigned to each agent at the end (-1 for none; index 0 is the orchestrator). */
-  assignment?: number[];
-  /** Orchestrator: critical steps of the rollout (per stage, the orchestrator's minutes plus the slowest worker's). */
-  criticalSteps?: number;
-}
-
-/** One recorded showcase rollout: what the live views showed after update `update`. */
-export interface ShowcaseEpisode {
-  /** Index of the update (0-based) whose showcase rollout this is. */
-  update: number;
-  /** The deadline the rollout was cut at (minutes). */
-  tmax: number;
-  /** Every action, collision, block and completion of the rollout, in minute order. */
-  events: SimEvent[];
-  /** The showcase task's modules with this attempt's real work. */
-  modules: ModuleInfo[];
-  /** The reference organisations' mean return at this deadline. */
-  references: References;
-  /** The structure's part of the rollout (head count, islands, assignments); absent when flat. */
-  structure?: StructureInfo;
-}
-
-/**
- * Which items of a growing sequence are kept: those whose position is a multiple of `stride`, plus
- * the latest one. `stride` starts at `every` and doubles whenever more than `maxKept` multiples
- * would be kept, so at most `maxKept + 1` items are held however long the run.
- */
-export interface ThinningRule {
-  /** The first stride (1: keep everything while there is room). */
-  every: number;
-  /** Most items kept at multiples of the stride (the latest item comes on top). */
-  maxKept: number;
-  /** The stride in force when the file was written (`every` times a power of two). */
-  stride: number;
-}
-
-/** Policy weights after `updates` updates (`SwarmPolicy.toJSON` output; load with `SwarmPolicy.fromJSON`). */
-export interface Checkpoint {
-  /** Updates done (imitation and RLCR together) when the weights were taken. */
-  updates: number;
-  weights: PolicyJSON;
-}
-
-/** A change of settings in the middle of a run (the app's sliders). */
-export interface ConfigChange {
-  /** The first update (0-based index) that ran with `config`. */
-  update: number;
-  config: Config;
-}
-
-/**
- * What the swarm's talk was worth after `updates` updates: the policy as it was then, played on
- * `tasks` fresh evaluation tasks at deadline `tmax`, once as it is and once muted (its DMs, posts
- * and reads masked out; rl/compare `talkValue`). What talk adds is `ret - muted`.
- */
-export interface TalkRecord {
-  /** Updates done when it was measured (0: before training). */
-  updates: number;
-  /** The deadline the evaluation episodes were cut at (the run's final deadline, `tmaxEnd`). */
-  tmax: number;
-  /** Fresh evaluation tasks played (each once talking, once muted). */
-  tasks: number;
-  /** Mean return talking: the share of tests passing at the deadline. */
-  ret: number;
-  /** Mean return muted. */
-  muted: number;
-  /** Share of the deliveries (DMs and board reads) that brought the receiver an interface it lacked and needed. */
-  neededShare: number;
-  /** Messages (DMs + posts) per episode, talking. */
-  messages: number;
-}
-
-/** A training run as stored in a run file (format `swarm-run`, version 1). */
-export interface RunFile {
-  format: typeof RUN_FORMAT;
-  version: typeof RUN_VERSION;
-  /** Display name, 1 to MAX_NAME_LENGTH characters of plain text (any characters, never markup). */
-  name: string;
-  /** When the run was recorded, ISO 8601 in UTC (`Date.toISOString()`). */
-  created: string;
-  /** The settings the run started with. */
-  config: Config;
-  /** The run's seed (equal to `config.seed`, repeated for readers that skip the config). */
-  seed: number;
-  /** The deadline schedule the run started with (equal to `scheduleOf(config)`). */
-  schedule: DeadlineSchedule;
-  /** Settings changed while training, in update order; the deadline actually used is in `metrics[i].tmax`. */
-  configChanges: ConfigChange[];
-  /** Updates planned when the file was written (imitation + RLCR). */
-  totalUpdates: number;
-  /** Every update's numbers, consecutive from the first recorded update. */
-  metrics: UpdateMetrics[];
-  /** Showcase episodes of updates kept by `rule` (update indices). */
-  episodes: { rule: ThinningRule; items: ShowcaseEpisode[] };
-  /** Policy checkpoints kept by `rule` (positions are `updates`). */
-  checkpoints: { rule: ThinningRule; items: Checkpoint[] };
-  /** What talk was worth, measured now and then while training (strictly increasing `updates`); absent when never measured. */
-  talk?: TalkRecord[];
-}
 
 /** The outcome of reading a run file; `error` is one or a few lines fit to show to the user. */
 export type DecodeResult = { ok: true; run: RunFile } | { ok: false; error: string; code: DecodeErrorCode };

@@ -2,7 +2,7 @@ import { defaultConfig, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { SimEvent } from '../sim/events';
 import { RunRecorder, type RecordedUpdate, type RecorderOptions } from './recorder';
-import type { RunFile } from './runFile';
+import type { RunFile } from './runFormat';
 
 /** A small config for run-file tests. */
 export function testConfig(over: Partial<Config> = {}): Config {

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { strToU8 } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, runFacts, type RunFile } from '../core/runFile';
+import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, runFacts } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import { LibraryError, RunLibrary, sameBytes } from './library';

@@ -7,7 +7,8 @@
  * page's thread.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts, type RunFile } from '../core/runFile';
+import { cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { directCodec, type OpenOptions, type RunCodec } from '../worker/runCodec';
 
 /** Key of a run in the library. */

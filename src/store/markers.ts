@@ -5,7 +5,7 @@
  */
 import { CONFIG_KEYS, type Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
-import type { ConfigChange } from '../core/runFile';
+import type { ConfigChange } from '../core/runFormat';
 
 export interface CurveMarker {
   /** The first update (0-based) that ran after the change. */

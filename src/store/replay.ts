@@ -1,5 +1,5 @@
 import { episodeNear } from '../core/recorder';
-import type { RunFile, ShowcaseEpisode } from '../core/runFile';
+import type { RunFile, ShowcaseEpisode } from '../core/runFormat';
 import type { References } from '../rl/compare';
 import type { UpdateMessage } from '../worker/protocol';
 

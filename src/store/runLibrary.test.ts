@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { encodeRunFile, runFacts, type RunFile } from '../core/runFile';
+import { encodeRunFile, runFacts } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import { FakeRunFileWorker } from '../worker/testing';
 import { openPretrained, replayRun, runLibrary } from './runLibrary';

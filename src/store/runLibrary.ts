@@ -1,5 +1,6 @@
 import { lastCheckpoint } from '../core/recorder';
-import { MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFile';
+import { MAX_COMPRESSED_BYTES } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { RunLibrary, type RunId } from './library';
 import { cancelJob, withProgress } from './progress';
 import { RecordingSaver } from './recordingSaver';

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { RunFile } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';

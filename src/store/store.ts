@@ -3,7 +3,7 @@ import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
-import type { RunFile } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TalkRecord } from '../core/runFile';
+import type { TalkRecord } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import type { TalkReport } from '../worker/protocol';
 import { useApp } from './store';

@@ -1,4 +1,4 @@
-import type { RunFile, TalkRecord } from '../core/runFile';
+import type { RunFile, TalkRecord } from '../core/runFormat';
 
 /** Most talk measurements the store keeps for a run (the oldest go first). */
 export const MAX_TALK = 1000;

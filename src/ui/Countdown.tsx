@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3';
 import { selectConfig, selectLast, useApp } from '../store/store';
-import type { StructureInfo } from '../core/runFile';
+import type { StructureInfo } from '../core/runFormat';
 import { Explain } from './Explain';
 import { completionsByMinute, episodeSummary, scheduleStatus } from './feed';
 import { placeLabels, textWidth } from './geometry';

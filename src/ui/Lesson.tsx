@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { defaultConfig } from '../rl/config';
-import type { RunFile } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { selectActions, useApp, type SessionActions } from '../store/store';
 import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
 import { openPretrained } from '../store/runLibrary';

@@ -1,5 +1,5 @@
 import { scaleBand } from 'd3';
-import type { StructureInfo } from '../core/runFile';
+import type { StructureInfo } from '../core/runFormat';
 import { MAX_TMAX } from '../core/runChecks';
 import type { EventKind, SimEvent } from '../sim/events';
 import { MAX_AGENTS } from '../sim/task';

@@ -1,4 +1,4 @@
-import type { TalkRecord } from '../core/runFile';
+import type { TalkRecord } from '../core/runFormat';
 
 /** A share of tests as the panel writes it: two decimals, "0.77". */
 const share = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');

@@ -1,5 +1,6 @@
 import type { RecordedUpdate } from '../core/recorder';
-import type { ModuleInfo, RunFacts, TalkRecord } from '../core/runFile';
+import type { RunFacts } from '../core/runFile';
+import type { ModuleInfo, TalkRecord } from '../core/runFormat';
 import type { Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { RaceResult, ScalingPoint } from '../sim/organisations';

@@ -1,4 +1,5 @@
-import { decodeRunFile, type DecodeProgress, type RunFacts, type RunFile } from '../core/runFile';
+import { decodeRunFile, type DecodeProgress, type RunFacts } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { importRun, type ImportMessage } from './importRun';
 
 /** A run file packed as the library stores it, with its list facts; or why it could not be. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun, fakeUpdate } from '../core/testing';
-import type { RunFile } from '../core/runFile';
+import type { RunFile } from '../core/runFormat';
 import { RunAssembler, runParts, type RunPart } from './runParts';
 
 /** A run with 9000 updates, 300 episodes of 200 events each, and weights holding NaN and -0. */

@@ -1,4 +1,4 @@
-import type { Checkpoint, RunFile, ShowcaseEpisode } from '../core/runFile';
+import type { Checkpoint, RunFile, ShowcaseEpisode } from '../core/runFormat';
 import type { PolicyJSON } from '../rl/policy';
 import type { UpdateMetrics } from '../rl/trainer';
 
