@@ -1,5 +1,6 @@
 import { lastCheckpoint } from '../core/recorder';
 import { MAX_COMPRESSED_BYTES } from '../core/runFile';
+import type { PretrainedFamily } from '../core/pretrained';
 import type { RunFile } from '../core/runFormat';
 import { RunLibrary, type RunId } from './library';
 import { cancelJob, withProgress } from './progress';
@@ -216,11 +217,8 @@ export async function keepRun(run: RunFile): Promise<void> {
   }
 }
 
-/** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
-export const PRETRAINED = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'coupled', 'parallel', 'search', 'mixed'] as const;
-
 /** Loads the shipped pretrained swarm of a task family into replay mode. */
-export async function openPretrained(family: (typeof PRETRAINED)[number]): Promise<void> {
+export async function openPretrained(family: PretrainedFamily): Promise<void> {
   try {
     const res = await fetch(`${import.meta.env.BASE_URL}pretrained/${family}.swarmrun.json.gz`);
     if (!res.ok) throw new Error(`the file is missing (${res.status})`);

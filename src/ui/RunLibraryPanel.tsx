@@ -4,7 +4,8 @@ import { selectActions, selectRuns, useApp, type JobProgress } from '../store/st
 import { Explain } from './Explain';
 import { formatDateTime, formatTime } from './dates';
 import { AUTOSAVE_MS } from '../store/session';
-import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
+import { PRETRAINED } from '../core/pretrained';
+import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, renameRun, replayRun, undoDelete } from '../store/runLibrary';
 import './library.css';
 import { cancelImport } from '../store/runImport';
 

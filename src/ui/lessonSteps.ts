@@ -6,7 +6,7 @@
  */
 import type { Config } from '../rl/config';
 import type { CurveView } from '../store/view';
-import type { PRETRAINED } from '../store/runLibrary';
+import type { PretrainedFamily } from '../core/pretrained';
 
 /** The views a step can point at (their `data-testid`). */
 export type LessonFocus = 'curves' | 'swimlanes' | 'dm-graph' | 'schedule' | 'work-curves' | 'organisations' | 'ablations';
@@ -15,7 +15,7 @@ export type LessonSetup =
   /** Train live from fresh weights with these settings (on top of the defaults); `train`: start at once, `step`: one update only. */
   | { kind: 'live'; config: Partial<Config>; run: 'train' | 'step' | 'none' }
   /** Replay a pretrained run shipped with the app. */
-  | { kind: 'pretrained'; family: (typeof PRETRAINED)[number] };
+  | { kind: 'pretrained'; family: PretrainedFamily };
 
 export interface LessonStep {
   title: string;
