@@ -4,9 +4,64 @@
  * link opens a class straight into them (as TensorFlow Playground's `hide` settings do).
  */
 
-/** Parts of the page a link can hide (`#hide=controls,library`). */
-export const VIEW_PARTS = ['header', 'bar', 'controls', 'schedule', 'ablations', 'settings', 'work', 'modules', 'organisations', 'library', 'curve', 'countdown', 'swimlanes', 'dm', 'board'] as const;
-export type ViewPart = (typeof VIEW_PARTS)[number];
+/** Where a view sits in a video's dashboard, as fractions of the frame under the header. */
+export interface DashboardCell {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** One part of the page, as every user of views names it. */
+export interface ViewEntry {
+  /**
+   * The view's one name: the key a link hides it by (`#hide=dm,board`), the lesson's focus, the
+   * video's view. Links in use carry these spellings, so they stay.
+   */
+  readonly id: string;
+  /** Its element's `data-testid` on the page (the lesson finds it by this; the e2e tests use it too). */
+  readonly testId?: string;
+  /** Its title: drawn above it in a video and offered in the export dialog. */
+  readonly label: string;
+  /** True if a lesson step may point at it (the page highlights it while the step is on screen). */
+  readonly focus?: true;
+  /** Its cell in a video's dashboard; absent for a view a video does not show. */
+  readonly video?: DashboardCell;
+}
+
+/** Every part of the page a link can hide, in the page's order. */
+export const VIEWS = [
+  { id: 'header', label: 'Header' },
+  { id: 'bar', testId: 'stage-bar', label: 'Run buttons' },
+  { id: 'controls', testId: 'controls', label: 'Controls' },
+  { id: 'schedule', testId: 'schedule', label: 'Deadline schedule', focus: true },
+  { id: 'ablations', testId: 'ablations', label: 'Ablations', focus: true },
+  { id: 'settings', testId: 'settings-panel', label: 'Settings' },
+  { id: 'work', testId: 'work-curves', label: 'Work curves', focus: true },
+  { id: 'modules', testId: 'module-bars', label: 'Modules and tests', video: { x: 0, y: 0.72, w: 0.58, h: 0.28 } },
+  { id: 'organisations', testId: 'organisations', label: 'Organisations', focus: true },
+  { id: 'library', testId: 'library', label: 'Run library' },
+  { id: 'curve', testId: 'curves', label: 'Training curve', focus: true, video: { x: 0, y: 0, w: 0.58, h: 0.4 } },
+  { id: 'countdown', testId: 'countdown', label: 'Deadline', video: { x: 0.58, y: 0, w: 0.42, h: 0.26 } },
+  { id: 'swimlanes', testId: 'swimlanes', label: 'What each agent did', focus: true, video: { x: 0, y: 0.4, w: 0.58, h: 0.32 } },
+  { id: 'dm', testId: 'dm-graph', label: 'Direct messages', focus: true, video: { x: 0.58, y: 0.26, w: 0.42, h: 0.42 } },
+  { id: 'board', testId: 'message-board', label: 'Message board', video: { x: 0.58, y: 0.68, w: 0.42, h: 0.32 } },
+] as const satisfies readonly ViewEntry[];
+
+/** A view's name (see `ViewEntry.id`). */
+export type ViewPart = (typeof VIEWS)[number]['id'];
+/** The views a lesson step may point at. */
+export type FocusView = Extract<(typeof VIEWS)[number], { focus: true }>['id'];
+/** The views a video shows. */
+export type VideoViewId = Extract<(typeof VIEWS)[number], { video: DashboardCell }>['id'];
+
+/** Every view's name, in the page's order (what `#hide=` accepts). */
+export const VIEW_PARTS: readonly ViewPart[] = VIEWS.map((v) => v.id);
+
+/** The table's row of a view. */
+export function viewEntry(id: ViewPart): ViewEntry {
+  return VIEWS.find((v) => v.id === id)!;
+}
 
 /** What the curve plots: the return itself, or the return minus the scripted organisation's at the same deadline. */
 export const CURVE_VIEWS = ['return', 'relative'] as const;

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
 import { selectActions, selectError, selectNotices, useApp } from '../store/store';
 import { configFromHash, hashFromConfig } from '../store/urlConfig';
-import type { ViewPart } from '../store/view';
+import { viewEntry, type ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { BackendBadge } from './BackendBadge';
 import { Controls, RunButtons } from './Controls';
@@ -152,7 +152,7 @@ export function App() {
   useSession();
   const replayRun = useApp(selectReplayRun);
   const view = useApp((s) => s.view);
-  const lessonFocus = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
+  const lessonFocus = view.lesson !== null && !view.embed ? viewEntry(LESSON[clampStep(view.lesson) - 1].focus).testId : null;
   // Links within the page (a lesson step's) change the view without reloading; a link with other
   // settings opens as it would in a fresh tab (its settings, and notices on what it could not use),
   // instead of being overwritten by the settings on screen.

@@ -2,6 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { defaultConfig } from '../rl/config';
 import type { RunFile } from '../core/runFormat';
 import { selectActions, useApp, type SessionActions } from '../store/store';
+import { viewEntry } from '../store/view';
 import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
 import { openPretrained } from '../store/runLibrary';
 
@@ -67,7 +68,7 @@ function wide(): boolean {
 
 /** The element of the step's view. */
 function focusedView(step: LessonStep): HTMLElement | null {
-  return document.querySelector<HTMLElement>(`[data-testid="${step.focus}"]`);
+  return document.querySelector<HTMLElement>(`[data-testid="${viewEntry(step.focus).testId}"]`);
 }
 
 /**

@@ -5,11 +5,8 @@
  * partly, the step says so.
  */
 import type { Config } from '../rl/config';
-import type { CurveView } from '../store/view';
+import type { CurveView, FocusView } from '../store/view';
 import type { PretrainedFamily } from '../core/pretrained';
-
-/** The views a step can point at (their `data-testid`). */
-export type LessonFocus = 'curves' | 'swimlanes' | 'dm-graph' | 'schedule' | 'work-curves' | 'organisations' | 'ablations';
 
 export type LessonSetup =
   /** Train live from fresh weights with these settings (on top of the defaults); `train`: start at once, `step`: one update only. */
@@ -20,7 +17,8 @@ export type LessonSetup =
 export interface LessonStep {
   title: string;
   setup: LessonSetup;
-  focus: LessonFocus;
+  /** The view the step points at (the page highlights it). */
+  focus: FocusView;
   /** The curve's view while the step is on screen. */
   curve?: CurveView;
   /** Opens the controls drawer (the schedule and the ablations live there). */
@@ -40,7 +38,7 @@ export const LESSON: readonly LessonStep[] = [
   {
     title: 'One policy, one team reward',
     setup: { kind: 'live', config: SMALL, run: 'train' },
-    focus: 'curves',
+    focus: 'curve',
     text: 'Every agent runs the same small network, and the whole swarm earns one number: the share of tests passing when the deadline hits. Nobody is told who did what. Watch the blue line climb against the dashed lines of the scripted organisation, best-of-N and a single agent at the same deadline.',
     measured: 'On long-coupled tasks (8 agents, 3 seeds, 300 updates): the trained swarm passed 0.929 ± 0.011 of the tests at 80 minutes, the single chain 0.358 and best-of-N 0.422; the scripted organisation 0.984. Reproduced.',
   },
@@ -54,7 +52,7 @@ export const LESSON: readonly LessonStep[] = [
   {
     title: 'Division of labour and handoffs',
     setup: { kind: 'pretrained', family: 'long-coupled' },
-    focus: 'dm-graph',
+    focus: 'dm',
     text: 'A swarm trained on long-coupled tasks, replayed. Each agent now keeps to its own module, and when it finishes one it tells the agent who needs the interface: the thick green lines are those handoffs. Drag the update scrubber back to see the graph before training.',
     measured: 'At 80 minutes: handoffs that unblocked someone grew from 0.8 to 34.6 per episode, and useful work done at once from 0.20 to 2.38 agents (reproduced). This shipped run (100 imitation updates of the scripted organisation, then 300 RLCR updates) passes 0.916 of the tests at 80 minutes on 16 fresh tasks.',
   },
@@ -70,7 +68,7 @@ export const LESSON: readonly LessonStep[] = [
   {
     title: 'When talk pays',
     setup: { kind: 'pretrained', family: 'long-coupled' },
-    focus: 'work-curves',
+    focus: 'work',
     below: true,
     text: 'Talk costs a minute of work, so it should pay only where one agent needs what another knows. The "Work, talk and waste" panel below the stage plays the trained swarm talking and muted on the same fresh tasks and shows the difference.',
     measured: 'On long-coupled tasks the muted swarm scored 0.385, 0.356, 0.362 against 0.924, 0.923, 0.942 talking (+0.54 to +0.58); on long-parallel tasks muting changed little (-0.008 ± 0.013). Only partly as the article says: just 16-25% of deliveries brought an interface the receiver needed, and on search tasks the swarm talks more than on coupled ones although talk is worth nothing there (+0.006).',

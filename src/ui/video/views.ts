@@ -1,64 +1,39 @@
-import type { VideoView } from './rasterize';
+import { viewEntry, type VideoViewId } from '../../store/view';
+import type { VideoView, ViewPart } from './rasterize';
+
+/**
+ * What a video draws of each episode view, inside its panel, in order; the views, their titles and
+ * their dashboard cells come from the table of views (store/view.ts). In the order the export
+ * dialog offers them: training curve, countdown, swimlanes, module bars, DM graph, message board.
+ */
+const PANEL_PARTS: Record<VideoViewId, readonly ViewPart[]> = {
+  curve: [
+    { kind: 'svg', selector: ':scope > svg' },
+    { kind: 'text', selector: '[data-testid="readout"]' },
+  ],
+  countdown: [
+    { kind: 'text', selector: '[data-testid="countdown-summary"]' },
+    { kind: 'svg', selector: ':scope > svg' },
+    { kind: 'text', selector: '[data-testid="countdown-schedule"]' },
+  ],
+  swimlanes: [
+    { kind: 'svg', selector: ':scope > svg' },
+    { kind: 'text', selector: ':scope > .legend' },
+  ],
+  modules: [{ kind: 'svg', selector: ':scope > svg' }],
+  dm: [
+    { kind: 'svg', selector: ':scope > svg' },
+    { kind: 'text', selector: ':scope > .legend' },
+  ],
+  board: [{ kind: 'feed', selector: '.board-list > li' }],
+};
 
 /**
  * The episode views of the page as a video can show them, with their dashboard cells (fractions of
  * the frame under the header): training curve, swimlanes and module bars on the left, the deadline
  * countdown, DM graph and message board on the right, as on the page.
  */
-export const EPISODE_VIEWS: readonly VideoView[] = [
-  {
-    id: 'curves',
-    label: 'Training curve',
-    selector: '[data-testid="curves"]',
-    parts: [
-      { kind: 'svg', selector: ':scope > svg' },
-      { kind: 'text', selector: '[data-testid="readout"]' },
-    ],
-    cell: { x: 0, y: 0, w: 0.58, h: 0.4 },
-  },
-  {
-    id: 'countdown',
-    label: 'Deadline',
-    selector: '[data-testid="countdown"]',
-    parts: [
-      { kind: 'text', selector: '[data-testid="countdown-summary"]' },
-      { kind: 'svg', selector: ':scope > svg' },
-      { kind: 'text', selector: '[data-testid="countdown-schedule"]' },
-    ],
-    cell: { x: 0.58, y: 0, w: 0.42, h: 0.26 },
-  },
-  {
-    id: 'swimlanes',
-    label: 'What each agent did',
-    selector: '[data-testid="swimlanes"]',
-    parts: [
-      { kind: 'svg', selector: ':scope > svg' },
-      { kind: 'text', selector: ':scope > .legend' },
-    ],
-    cell: { x: 0, y: 0.4, w: 0.58, h: 0.32 },
-  },
-  {
-    id: 'modules',
-    label: 'Modules and tests',
-    selector: '[data-testid="module-bars"]',
-    parts: [{ kind: 'svg', selector: ':scope > svg' }],
-    cell: { x: 0, y: 0.72, w: 0.58, h: 0.28 },
-  },
-  {
-    id: 'dm',
-    label: 'Direct messages',
-    selector: '[data-testid="dm-graph"]',
-    parts: [
-      { kind: 'svg', selector: ':scope > svg' },
-      { kind: 'text', selector: ':scope > .legend' },
-    ],
-    cell: { x: 0.58, y: 0.26, w: 0.42, h: 0.42 },
-  },
-  {
-    id: 'board',
-    label: 'Message board',
-    selector: '[data-testid="message-board"]',
-    parts: [{ kind: 'feed', selector: '.board-list > li' }],
-    cell: { x: 0.58, y: 0.68, w: 0.42, h: 0.32 },
-  },
-];
+export const EPISODE_VIEWS: readonly VideoView[] = (Object.keys(PANEL_PARTS) as VideoViewId[]).map((id) => {
+  const view = viewEntry(id);
+  return { id, label: view.label, selector: `[data-testid="${view.testId}"]`, parts: PANEL_PARTS[id], cell: view.video };
+});
