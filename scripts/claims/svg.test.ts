@@ -70,3 +70,58 @@ describe('SVG plots', () => {
     expect(escapeXml('"a" & <b>')).toBe('&quot;a&quot; &amp; &lt;b&gt;');
   });
 });
+
+/**
+ * Golden files: the exact markup of a line chart and a bar chart from fixed, hand-made inputs, so any
+ * change to what a claim report draws shows up as a diff of an SVG a reviewer can open. After an
+ * intended change, `npx vitest run scripts/claims/svg.test.ts -u` rewrites them; with CI set, a missing
+ * or different file fails instead of being written.
+ */
+describe('SVG plots, golden', () => {
+  it('a line chart with a band, a gap, a dashed line, a fixed colour and two reference lines', async () => {
+    const x = [0, 10, 20, 30, 40, 50];
+    const svg = lineChart({
+      title: 'Return against updates <golden>',
+      xLabel: 'update',
+      yLabel: 'return',
+      series: [
+        { name: 'critic + GAE', x, y: [0.12, 0.31, 0.47, 0.58, 0.66, 0.71], lo: [0.08, 0.25, 0.4, 0.52, 0.6, 0.66], hi: [0.16, 0.37, 0.54, 0.64, 0.72, 0.76] },
+        { name: 'no critic', x, y: [0.12, 0.22, NaN, 0.41, 0.45, 0.5], dashed: true },
+        { name: 'scripted', x: [0, 50], y: [0.35, 0.35], color: '#777777' },
+      ],
+      refLines: [
+        { y: 0.62, label: 'best of N' },
+        { y: 0.9, label: 'ceiling', color: '#D55E00' },
+      ],
+    });
+    await expect(svg).toMatchFileSnapshot('./__golden__/line-chart.svg');
+  });
+
+  it('a line chart with a fixed y range and negative values clamped into it', async () => {
+    const svg = lineChart({
+      title: 'Handoffs',
+      xLabel: 'continuation update',
+      yLabel: 'handoffs per episode',
+      series: [{ name: 'seed 1', x: [1, 2, 3, 4], y: [-0.5, 0.25, 1.5, 0.75] }],
+      yDomain: [0, 1],
+      width: 300,
+      height: 200,
+    });
+    await expect(svg).toMatchFileSnapshot('./__golden__/line-chart-clamped.svg');
+  });
+
+  it('a grouped bar chart with error bars, a missing bar, a negative mean and a reference line', async () => {
+    const svg = barChart({
+      title: 'Messages per agent-minute',
+      yLabel: 'messages',
+      series: ['trained', 'masked', 'scripted'],
+      groups: [
+        { label: 'parallel', values: { trained: { mean: 0.05, sd: 0.01 }, masked: { mean: 0 }, scripted: { mean: 0.03, sd: 0.005 } } },
+        { label: 'coupled', values: { trained: { mean: 0.2, sd: 0.02 }, scripted: { mean: -0.04, sd: 0.01 } } },
+        { label: 'chain', values: { trained: { mean: 0.12, sd: NaN }, masked: { mean: NaN }, scripted: { mean: 0.08 } } },
+      ],
+      refLines: [{ y: 0.1, label: 'target' }],
+    });
+    await expect(svg).toMatchFileSnapshot('./__golden__/bar-chart.svg');
+  });
+});

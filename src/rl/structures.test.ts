@@ -30,24 +30,71 @@ const tiny: Config = {
 const weights = (t: { vars: Record<string, tf.Variable> }) => Object.values(t.vars).map((v) => Array.from(v.dataSync()));
 
 describe('Trainer under each structure', () => {
-  const cases: [Partial<Config>, string[]][] = [
-    [{ structure: 'ceo', budget: 30 }, ['headCount', 'budgetSpent', 'hires', 'fires']],
-    [{ structure: 'islands', islands: 3 }, ['islandBest', 'islandMean']],
-    [{ structure: 'orchestrator' }, ['criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight']],
-    [{ structure: 'orchestrator', workerPolicy: 'snapshot', shaping: 0.5 }, ['criticalSteps', 'shapingWeight']],
+  type Metrics = Awaited<ReturnType<Trainer['step']>>['metrics'];
+  /** What each structure's own numbers must satisfy in an update (the config is the test's). */
+  const cases: [Partial<Config>, string[], (m: Metrics, t: Trainer, u: number) => void][] = [
+    [{ structure: 'ceo', budget: 30 }, ['headCount', 'budgetSpent', 'hires', 'fires'], (m) => {
+      expect(m.headCount).toBeGreaterThanOrEqual(1);
+      expect(m.headCount).toBeLessThanOrEqual(tiny.agents);
+      expect(m.budgetSpent).toBeGreaterThan(0);
+      expect(m.budgetSpent).toBeLessThanOrEqual(30);
+      // Agent 0 starts alone and stays; a hire adds an agent, a fire takes one away.
+      expect(m.hires! - m.fires!).toBeGreaterThanOrEqual(0);
+      expect(m.hires! - m.fires!).toBeLessThanOrEqual(tiny.agents - 1);
+      expect(m.hires! > 0).toBe(m.headCount! > 1);
+    }],
+    [{ structure: 'islands', islands: 3 }, ['islandBest', 'islandMean'], (m) => {
+      expect(m.islandBest).toBeCloseTo(m.ret, 6);
+      expect(m.islandMean).toBeLessThanOrEqual(m.islandBest! + 1e-9);
+      expect(m.islandMean).toBeGreaterThanOrEqual(0);
+    }],
+    [{ structure: 'orchestrator' }, ['criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'], (m, t, u) => {
+      expect(m.criticalSteps).toBeGreaterThan(0);
+      // Every worker that got work got at least one assignment.
+      expect(m.assigns).toBeGreaterThanOrEqual(m.parallelShare! * (tiny.agents - 1) - 1e-9);
+      expect(m.finishShare! > 0 ? m.assigns! > 0 : true).toBe(true);
+      for (const share of [m.parallelShare!, m.finishShare!]) {
+        expect(share).toBeGreaterThanOrEqual(0);
+        expect(share).toBeLessThanOrEqual(1);
+      }
+      expect(m.shapingWeight).toBe(t.shapingWeight(u));
+    }],
+    [{ structure: 'orchestrator', workerPolicy: 'snapshot', shaping: 0.5 }, ['criticalSteps', 'shapingWeight'], (m, t, u) => {
+      expect(m.criticalSteps).toBeGreaterThan(0);
+      // Shaping on: the weight of this update's schedule, and not zero while it anneals.
+      expect(m.shapingWeight).toBe(t.shapingWeight(u));
+      expect(m.shapingWeight).toBeGreaterThan(0);
+    }],
   ];
-  for (const [setting, keys] of cases) {
-    it(`trains ${JSON.stringify(setting)} with a prior update and an RLCR update`, async () => {
+  // The flat swarm's showcase rollouts under the same settings and seed: a structure must change them.
+  let flatEvents: unknown[] | null = null;
+  const flat = async () => {
+    if (flatEvents) return flatEvents;
+    const t = new Trainer({ ...tiny, prior: 1, updates: 1 });
+    flatEvents = [(await t.step()).events, (await t.step()).events];
+    t.dispose();
+    return flatEvents;
+  };
+  for (const [setting, keys, bounds] of cases) {
+    it(`trains ${JSON.stringify(setting)} with a prior update and an RLCR update, its numbers within their bounds`, async () => {
       const t = new Trainer({ ...tiny, prior: 1, updates: 1, ...setting });
+      const played: unknown[] = [];
       for (let u = 0; u < 2; u++) {
         const { metrics, structure, events } = await t.step();
+        expect(metrics.phase).toBe(u === 0 ? 'prior' : 'rlcr');
         expect(Number.isFinite(metrics.loss)).toBe(true);
         expect(Number.isFinite(metrics.gradNorm)).toBe(true);
+        // A return is the share of the tests passed.
         expect(metrics.ret).toBeGreaterThanOrEqual(0);
+        expect(metrics.ret).toBeLessThanOrEqual(1);
         for (const k of keys) expect(Number.isFinite(metrics[k as keyof typeof metrics] as number), k).toBe(true);
+        bounds(metrics, t, u);
         expect(structure?.kind).toBe(setting.structure);
         expect(events.length).toBeGreaterThan(0);
+        played.push(events);
       }
+      expect(played[0]).not.toEqual((await flat())[0]);
+      expect(played[1]).not.toEqual((await flat())[1]);
       t.dispose();
     });
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SimEvent } from '../sim/events';
 import { aggregateDms, boardLinks, edgeSegment, layoutGraph, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraph';
+import { goldenJson } from './golden';
 
 const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
 const ev = (t: number, agent: number, kind: SimEvent['kind']): SimEvent => ({ t, agent, kind, module: -1, target: -1, useful: false });
@@ -191,5 +192,26 @@ describe('layoutGraph fills its box', () => {
     const ys = laid.nodes.map((p) => p.y);
     expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(0.5 * 600);
     expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.5 * 420);
+  });
+});
+
+/**
+ * Golden file: the DM graph's picture of a fixed episode, laid out as the view lays it out (a 480 x 300
+ * box, margin 6, 150 ticks from scratch, 50 warm), rounded to 0.01 px: the agents and the board, each
+ * edge's segment, the same graph with one more pair warm-started from it, and as two islands. After
+ * an intended change, `npx vitest run src/ui/dmGraph.test.ts -u` rewrites it.
+ */
+describe('layoutGraph, golden', () => {
+  it('lays out a fixed episode where it did', async () => {
+    const agents = 6;
+    const events = [dm(0, 0, 1, true), dm(1, 1, 0), dm(1, 0, 1), dm(2, 1, 2, true), dm(3, 2, 3), dm(3, 3, 2), dm(4, 4, 0), ev(2, 5, 'post'), ev(3, 3, 'read'), ev(4, 1, 'read')];
+    const shape = (evs: SimEvent[]) => ({ edges: aggregateDms(evs, agents), boardAgents: boardLinks(evs, agents).map((b) => b.agent), radii: sentCounts(evs, agents).map(nodeRadius) });
+    const g = shape(events);
+    const cold = layoutGraph(agents, g.edges, 480, 300, { boardAgents: g.boardAgents, radii: g.radii, margin: 6, ticks: 150 });
+    const segments = g.edges.map((e) => edgeSegment(cold.nodes[e.from], cold.nodes[e.to], g.radii[e.from], g.radii[e.to]));
+    const g2 = shape([...events, dm(5, 5, 4), dm(5, 4, 5)]);
+    const warm = layoutGraph(agents, g2.edges, 480, 300, { boardAgents: g2.boardAgents, radii: g2.radii, margin: 6, ticks: 50, from: cold });
+    const islands = layoutGraph(agents, g.edges, 480, 300, { radii: g.radii, margin: 6, ticks: 150, groups: [0, 0, 0, 1, 1, 1] });
+    await expect(goldenJson({ radii: g.radii, cold, segments, warm, islands })).toMatchFileSnapshot('./__golden__/dmGraph-layout.json');
   });
 });

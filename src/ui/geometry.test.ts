@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../rl/config';
-import { CHART, chartScales, placeLabels, scheduleSeries, seriesPath } from './geometry';
+import { CHART, chartScales, placeLabels, scheduleSeries, seriesPath, textWidth } from './geometry';
+import { goldenJson } from './golden';
 
 describe('view geometry', () => {
   it('maps the first and last update to the plot edges and return 0..1 bottom to top', () => {
@@ -45,5 +46,40 @@ describe('placeLabels', () => {
         if (lanes[a] < 0 || lanes[a] !== lanes[b]) continue;
         expect(Math.abs(items[a].x - items[b].x)).toBeGreaterThanOrEqual((items[a].width + items[b].width) / 2);
       }
+  });
+});
+
+/**
+ * Golden file: the pixels the charts put things at, from fixed inputs (rounded to 0.01 px): the
+ * curve chart's ticks, a path, the schedule editor's line for each deadline shape and a row of marker
+ * labels. After an intended change, `npx vitest run src/ui/geometry.test.ts -u` rewrites it.
+ */
+describe('view geometry, golden', () => {
+  it('puts ticks, lines and labels where they were', async () => {
+    const curve = chartScales(CHART, 101, -0.2, 1);
+    const ticks = (s: { ticks(n: number): number[] }, at: (v: number) => number, n: number) => s.ticks(n).map((t) => [t, at(t)]);
+    // The schedule editor's chart: y up to 12% above the longest deadline.
+    const schedule = (over: Partial<ReturnType<typeof defaultConfig>>) => {
+      const c = { ...defaultConfig(), updates: 24, tmaxStart: 6, tmaxEnd: 30, tmaxWarmup: 4, ...over };
+      const { x, y } = chartScales(CHART, c.updates, 0, Math.max(c.tmaxStart, c.tmaxEnd) * 1.12);
+      return scheduleSeries(c).map(([u, t]) => [x(u), y(t)]);
+    };
+    const labels = ['tmaxEnd 30', 'agents 8', 'lr 0.001', 'critic on', 'tmaxStart 4', 'structure ceo'];
+    const labelXs = [60, 90, 100, 300, 310, 600];
+    const layout = {
+      curve: {
+        x: ticks(curve.x, curve.x, 8),
+        y: ticks(curve.y, curve.y, 5),
+        path: seriesPath([[0, 0], [25, 0.4], [50, -0.1], [100, 0.9]], curve.x, curve.y),
+      },
+      schedule: {
+        linear: schedule({ tmaxShape: 'linear' }),
+        exponential: schedule({ tmaxShape: 'exponential' }),
+        step: schedule({ tmaxShape: 'step', tmaxSteps: 3 }),
+        afterImitation: schedule({ prior: 4 }),
+      },
+      markerLanes: placeLabels(labels.map((t, i) => ({ x: labelXs[i], width: textWidth(t, 10) })), 2),
+    };
+    await expect(goldenJson(layout)).toMatchFileSnapshot('./__golden__/geometry.json');
   });
 });

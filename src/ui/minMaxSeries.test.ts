@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { goldenJson } from './golden';
 import { MinMaxSeries, type Point } from './minMaxSeries';
 
 /** The straightforward computation: the lowest and highest point (the earlier on a tie) of each group of `size` consecutive points. */
@@ -82,5 +83,23 @@ describe('MinMaxSeries', () => {
 
   it('refuses a series without groups', () => {
     expect(() => new MinMaxSeries(0)).toThrow(/at least one group/);
+  });
+});
+
+/**
+ * Golden file: the points a curve draws for a fixed 200-update series (a rising, noisy return with a
+ * spike and a dip) kept in at most 8 groups, and the two halves drawn as consecutive ranges. After an
+ * intended change, `npx vitest run src/ui/minMaxSeries.test.ts -u` rewrites it.
+ */
+describe('MinMaxSeries, golden', () => {
+  it('draws the points it drew', async () => {
+    const s = new MinMaxSeries(8);
+    for (let u = 0; u < 200; u++) {
+      const noise = (((u * 7919) % 101) / 101 - 0.5) * 0.1;
+      s.push(u, u === 77 ? 0.95 : u === 140 ? 0.05 : 0.2 + 0.5 * (u / 199) + noise);
+    }
+    const half = Math.floor(s.groups / 2);
+    const drawn = { size: s.size, groups: s.groups, min: s.min, max: s.max, points: s.points(), firstHalf: s.points(0, half), secondHalf: s.points(half) };
+    await expect(goldenJson(drawn, 4)).toMatchFileSnapshot('./__golden__/minMaxSeries.json');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { referenceReturns } from '../rl/compare';
 import { defaultConfig, type Config } from '../rl/config';
 import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import type { PolicyJSON } from '../rl/policy';
@@ -38,8 +39,7 @@ describe('TrainerService', () => {
     expect(updates[0].total).toBe(3);
     expect(updates[0].modules.length).toBeGreaterThan(0);
     // the reference lines come from the worker, so the page does no simulation of its own
-    for (const v of Object.values(updates[0].references)) expect(v).toBeGreaterThanOrEqual(0);
-    expect(Object.keys(updates[0].references).sort()).toEqual(['bestOfN', 'chain', 'scripted']);
+    expect(updates[0].references).toEqual(await referenceReturns(tiny.family, tiny.agents, updates[0].metrics.tmax));
     expect(updates[0].events.length).toBeGreaterThan(0);
     expect(states.at(-1)).toBe('paused');
     await svc.start();
@@ -302,7 +302,7 @@ describe('what talk is worth, measured by the service', () => {
     for (const t of talks) {
       expect(t).toMatchObject({ tmax: tiny.tmaxEnd, tasks: 2 });
       for (const v of [t.ret, t.muted, t.neededShare]) expect(v >= 0 && v <= 1).toBe(true);
-      expect(t.messages).toBeGreaterThanOrEqual(0);
+      expect(t.messages).toBeGreaterThan(0); // the barely trained swarm talks
       expect(t.ms).toBeGreaterThan(0);
     }
     const run = decodeRunFile((await svc.recording())!.bytes);
