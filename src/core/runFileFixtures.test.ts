@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMA } from '../rl/config';
 import { fixtureBytes, RUN_FIXTURES } from './fixtures/runFiles';
 import { trainableCheckpoint } from './runChecks';
-import { decodeRunFile, isGzip, RUN_VERSION, runFacts } from './runFile';
+import { RUN_VERSION } from './runFormat';
+import { decodeRunFile, isGzip, runFacts } from './runFile';
 
 /**
  * The checked-in run files of every version open with the same facts: what the app shows of an
