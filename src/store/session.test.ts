@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
 import { fakeRun, fakeUpdate, testConfig } from '../core/testing';
 import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client';
-import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, TrainingFault, UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
-import { faultMessage } from '../rl/numericGuard';
+import { faultMessage } from '../rl/numericFault';
 import { RunLibrary } from './library';
 import { RecordingSaver } from './recordingSaver';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
@@ -38,6 +38,8 @@ class FakeWorker {
   resumedFrom: Uint8Array | null = null;
   raced: RaceSwarm | undefined | null = null;
   failNextStart: Error | null = null;
+  /** When set, the next `start` stops for this fault (as the trainer's numeric guard would). */
+  faultNextStart: TrainingFault | null = null;
   private onUpdate: (u: UpdateMessage) => void = () => undefined;
   private onState: (s: RunState) => void = () => undefined;
   private stopLoop: (() => void) | null = null;
@@ -76,8 +78,16 @@ class FakeWorker {
           self.onState('paused');
           throw e;
         }
+        if (self.faultNextStart) {
+          const f = self.faultNextStart;
+          self.faultNextStart = null;
+          self.onState('running');
+          self.onState('paused');
+          return f;
+        }
         self.onState('running');
         await new Promise<void>((r) => (self.stopLoop = r));
+        return null;
       },
       async pause() {
         self.calls.push('pause');
@@ -89,6 +99,7 @@ class FakeWorker {
         self.calls.push('step');
         self.emit();
         self.onState('paused');
+        return null;
       },
       async reset() {
         self.calls.push('reset');
@@ -368,16 +379,19 @@ describe('TrainingSession', () => {
     const { workers, a } = open();
     await until(() => useApp.getState().backend !== null, 'ready');
     await a.step();
-    const fault = faultMessage('loss', 1, { lr: 0.003, gradClip: 1 });
-    workers[0].failNextStart = new Error(fault);
+    const fault: TrainingFault = { kind: 'numeric', site: 'loss', update: 1, lr: 0.003, gradClip: 1, message: faultMessage('loss', 1, { lr: 0.003, gradClip: 1 }) };
+    workers[0].faultNextStart = fault;
     await a.start();
-    expect(useApp.getState().error).toBe(fault);
+    expect(useApp.getState().error).toBe(fault.message);
+    expect(useApp.getState().stoppedBy).toEqual(fault);
     expect(useApp.getState().fault).toBeNull();
     expect(workers).toHaveLength(1);
     // Resumed on the same worker (after the page lowered the learning rate).
     void a.start();
     await until(() => useApp.getState().runState === 'running', 'training again');
     expect(workers).toHaveLength(1);
+    // Training again, the notice and its fault are gone.
+    expect(useApp.getState().stoppedBy).toBeNull();
     await a.pause();
   });
 

@@ -2,10 +2,9 @@ import * as Comlink from 'comlink';
 import type { RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
 import { STRUCTURAL_KEYS, type Config } from '../rl/config';
-import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
-import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
+import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import type { RunId } from './library';
 import type { RecordingSaver } from './recordingSaver';
@@ -13,8 +12,6 @@ import { replayAt, recordedReferences } from './replay';
 import { useApp, type SessionActions } from './store';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-/** The trainer's numeric guard stopped an update (its message crosses from the worker as text). */
-const isNumericFault = (e: Error) => e.message.startsWith(NUMERIC_FAULT_PREFIX);
 
 /** While training runs, the recording is saved this often (a crash or a closed tab loses at most this much). */
 export const AUTOSAVE_MS = 5_000;
@@ -331,21 +328,22 @@ export class TrainingSession {
    * a failure becomes the page's error. `updates`: the command runs updates (start or step), so its
    * failure is an update that failed in the worker (a lost device, or the like) and restarts it.
    */
-  private async command(f: (c: TrainerClient) => Promise<unknown>, updates: 'start' | 'step' | null = null): Promise<void> {
+  private async command(f: (c: TrainerClient) => Promise<TrainingFault | null | void>, updates: 'start' | 'step' | null = null): Promise<void> {
     await this.ready;
     const c = this.client;
     if (c) await this.commandOn(c, () => f(c), updates);
   }
 
-  private async commandOn(c: TrainerClient, f: () => Promise<unknown>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
+  private async commandOn(c: TrainerClient, f: () => Promise<TrainingFault | null | void>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
     try {
-      await f();
+      const fault = await f();
+      // A fault the trainer stopped for is no failure of the worker: its trainer is back at the last
+      // good weights and waits for a change of settings (the page offers one), so it is reported, not restarted.
+      if (fault && this.client === c) useApp.getState().setError(fault.message, fault);
     } catch (e) {
       if (this.client !== c || e instanceof WorkerFaultError) return;
-      // A failed loop goes on training after the restart; a failed single step does not. A numeric
-      // fault is no failure of the worker: its trainer is back at the last good weights and waits
-      // for a change of settings (the page offers one), so it is reported, not restarted.
-      if (updates && e instanceof Error && !isNumericFault(e)) void this.recover(c, e, 'backend', updates === 'start');
+      // A failed loop goes on training after the restart; a failed single step does not.
+      if (updates && e instanceof Error) void this.recover(c, e, 'backend', updates === 'start');
       else useApp.getState().setError(message(e));
     }
   }
@@ -356,8 +354,9 @@ export class TrainingSession {
     pause: () => this.command((c) => c.api.pause()),
     step: () =>
       this.refused() ? Promise.resolve() : this.command(async (c) => {
-        await c.api.step();
-        if (useApp.getState().error) useApp.getState().setError(null);
+        const fault = await c.api.step();
+        if (!fault && useApp.getState().error) useApp.getState().setError(null);
+        return fault;
       }, 'step'),
     reset: () => {
       this.held = [];

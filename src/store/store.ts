@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainingFault, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFile';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
@@ -41,7 +41,10 @@ export interface RunSlice {
   talk: TalkReport[];
   /** Adds a measurement (one at fewer updates than the newest starts the history of a new run). */
   pushTalk: (t: TalkReport) => void;
+  /** What went wrong with the last command, in words (shown on the page). */
   error: string | null;
+  /** The fault the trainer stopped training for, when `error` says that (the page offers the way on); else null. */
+  stoppedBy: TrainingFault | null;
   setBackendChoice: (b: BackendChoice) => void;
   setBackend: (b: BackendReport | null) => void;
   setRunState: (s: RunState) => void;
@@ -51,7 +54,8 @@ export interface RunSlice {
   live: boolean;
   setLive: (live: boolean) => void;
   clearRun: () => void;
-  setError: (e: string | null) => void;
+  /** Shows `e` (null: nothing wrong), and the trainer's fault when `e` is its message. */
+  setError: (e: string | null, fault?: TrainingFault) => void;
 }
 
 /** Which agent the user picked (highlighted in every view). */
@@ -240,6 +244,7 @@ export const useApp = create<AppState>()((set, get) => ({
   talk: [],
   pushTalk: (t) => set((s) => ({ talk: withTalk(s.talk, t) })),
   error: null,
+  stoppedBy: null,
   setBackendChoice: (backendChoice) =>
     set((s) => {
       writeHash(s.config, backendChoice, s.view);
@@ -251,8 +256,8 @@ export const useApp = create<AppState>()((set, get) => ({
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, episode: null, tick: 0, liveMarkers: [] }),
-  setError: (error) => set({ error }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, stoppedBy: null, episode: null, tick: 0, liveMarkers: [] }),
+  setError: (error, fault) => set({ error, stoppedBy: fault ?? null }),
 
   selectedAgent: null,
   selectAgent: (selectedAgent) => set({ selectedAgent }),
@@ -362,6 +367,7 @@ export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;
 export const selectTalk = (s: AppState) => s.talk;
 export const selectError = (s: AppState) => s.error;
+export const selectStoppedBy = (s: AppState) => s.stoppedBy;
 export const selectEpisode = (s: AppState) => s.episode;
 export const selectTick = (s: AppState) => s.tick;
 export const selectPlaying = (s: AppState) => s.playing;

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
-import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectActions, selectError, selectNotices, useApp } from '../store/store';
+import { saferLearningRate } from '../rl/numericFault';
+import { selectActions, selectError, selectNotices, selectStoppedBy, useApp } from '../store/store';
 import { configFromHash, hashFromConfig } from '../store/urlConfig';
 import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
@@ -56,12 +56,13 @@ function ResumeAfterFault() {
 function Notices() {
   const notices = useApp(selectNotices);
   const error = useApp(selectError);
+  const stoppedBy = useApp(selectStoppedBy);
   const dismiss = useApp((s) => s.dismissNotices);
   if (!notices.length && !error) return null;
   return (
     <div className="notices" role="status" data-testid="notices">
       {error && <p className="error">{error}</p>}
-      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault />}
+      {error && stoppedBy?.kind === 'numeric' && <ResumeAfterFault />}
       {notices.length > 0 && (
         <>
           <p>Some settings in the link could not be used as given:</p>

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
-import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
 import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
@@ -240,7 +239,9 @@ describe('TrainerService', () => {
     await svc.step();
     const before = await svc.weights();
     svc.poisonNextLoss();
-    await expect(svc.step()).rejects.toThrow(`${NUMERIC_FAULT_PREFIX} 1: the loss became NaN or infinite`);
+    const fault = await svc.step();
+    expect(fault).toMatchObject({ kind: 'numeric', site: 'loss', update: 1, lr: tiny.lr, gradClip: tiny.gradClip });
+    expect(fault?.message).toMatch(/^Training stopped at update 1: the loss became NaN or infinite/);
     expect(await svc.weights()).toEqual(before);
     await svc.step();
     const after = await svc.weights();
