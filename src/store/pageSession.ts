@@ -4,7 +4,7 @@ import type { WorkerMemory } from '../worker/protocol';
 import { workerCodec } from '../worker/runFileClient';
 import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
 import { TrainingSession } from './session';
-import { useApp } from './store';
+import { keepHash, useApp } from './store';
 
 /**
  * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail, `memory()`
@@ -19,7 +19,7 @@ export interface FaultHooks {
 }
 
 /**
- * Starts the page's training session: a worker watched for faults, autosave into the page's run
+ * Starts the page's training session: the URL hash kept in step with the settings, a worker watched for faults, autosave into the page's run
  * library every few seconds and when the page hides or closes, its actions installed in the store,
  * and an offer to resume the run that was being trained when the page was last closed. Returns a
  * function that stops it.
@@ -45,9 +45,13 @@ export function openPageSession(): () => void {
     memory: async () => (session.current ? session.current.api.memory() : null),
   };
   (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
+  const stopHash = keepHash();
   session.open();
   void offerResume();
-  return () => session.close();
+  return () => {
+    stopHash();
+    session.close();
+  };
 }
 
 /** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */

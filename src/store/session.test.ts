@@ -107,6 +107,7 @@ class FakeWorker {
       },
       async setConfig() {
         self.calls.push('setConfig');
+        return { rebuilt: false, update: self.updates };
       },
       async weights() {
         throw new Error('not used');
@@ -235,6 +236,21 @@ describe('TrainingSession', () => {
     await until(() => useApp.getState().runState === 'running', 'running');
     expect(w.calls).toEqual(['init auto', 'start']);
     expect(useApp.getState().error).toBeNull();
+  });
+
+  it('marks a settings change where the worker says it took effect; a structural change starts a new run instead', async () => {
+    const { workers, a } = open();
+    await until(() => useApp.getState().backend !== null, 'ready');
+    await a.step();
+    await a.step();
+    const before = useApp.getState().config;
+    await a.configure({ tmaxEnd: before.tmaxEnd + 6 });
+    expect(workers[0].calls.at(-1)).toBe('setConfig');
+    expect(useApp.getState().liveChanges).toEqual({ config: before, configChanges: [{ update: 2, config: { ...before, tmaxEnd: before.tmaxEnd + 6 } }] });
+    await a.configure({ agents: before.agents === 3 ? 4 : 3 });
+    expect(workers[0].calls.at(-1)).toBe('reset');
+    expect(useApp.getState().liveChanges).toBeNull();
+    expect(useApp.getState().metrics).toHaveLength(0);
   });
 
   it('a notice from an earlier failure does not outlive a later success', async () => {

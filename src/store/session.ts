@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import type { RunFile } from '../core/runFile';
 import { trainableCheckpoint } from '../core/runChecks';
-import { STRUCTURAL_KEYS, type Config } from '../rl/config';
+import { rebuildsTrainer, type Config } from '../rl/config';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
@@ -108,6 +108,8 @@ export class TrainingSession {
   private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly faultTimes: number[] = [];
+  /** Runs begun so far (bumped whenever the views forget the live run). */
+  private runs = 0;
   /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
   private lastProgress = 0;
   private slowest = 0;
@@ -123,6 +125,12 @@ export class TrainingSession {
   constructor(deps: SessionDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
+  }
+
+  /** The views forget the live run (a new one begins); a settings change the worker applies to the old one is not noted. */
+  private clearRun(): void {
+    this.runs++;
+    useApp.getState().clearRun();
   }
 
   /** Starts the worker on the chosen backend, the autosave timer and the page listeners. */
@@ -210,7 +218,7 @@ export class TrainingSession {
     if (how.fresh) {
       this.held = [];
       store.leaveReplay();
-      store.clearRun();
+      this.clearRun();
       this.deps.saver.begin();
     }
     void c.faulted.then((f) => this.recover(c, new WorkerFaultError(f), 'worker'));
@@ -239,7 +247,7 @@ export class TrainingSession {
           text += ` Training resumed on ${report.backend} from update ${r.updates}, its last checkpoint.`;
         } else {
           this.held = [];
-          useApp.getState().clearRun();
+          this.clearRun();
           this.deps.saver.begin();
           text += ` No checkpoint had been saved yet, so training starts again on ${report.backend}.`;
         }
@@ -362,7 +370,7 @@ export class TrainingSession {
       this.held = [];
       const s = useApp.getState();
       s.leaveReplay();
-      s.clearRun();
+      this.clearRun();
       void this.save();
       this.deps.saver.begin();
       return this.command((c) => c.api.reset(useApp.getState().config));
@@ -400,7 +408,7 @@ export class TrainingSession {
       this.held = [];
       // The imitation prior, if the run had one, is behind these weights already (checked.config has prior 0).
       s.setConfig(checked.config);
-      s.clearRun();
+      this.clearRun();
       const config = useApp.getState().config;
       // The worker reads the weights before it drops its trainer; if it refuses them, the settings go back.
       return this.command((c) => c.api.resetWith(config, checked.checkpoint.weights)).catch((e: unknown) => {
@@ -422,7 +430,7 @@ export class TrainingSession {
       void this.save();
       this.deps.saver.begin();
       this.held = [];
-      s.clearRun();
+      this.clearRun();
       await this.command(async (c) => {
         const r = await c.api.resume(bytes);
         useApp.getState().setConfig(r.config);
@@ -434,15 +442,22 @@ export class TrainingSession {
       const before = useApp.getState().config;
       useApp.getState().setConfig(patch);
       const after = useApp.getState().config;
-      if (STRUCTURAL_KEYS.some((k) => before[k] !== after[k])) {
+      // A structural change is a new run: the old one's recording is saved before the worker drops it.
+      if (rebuildsTrainer(before, after)) {
         this.held = [];
         useApp.getState().leaveReplay();
-        useApp.getState().clearRun();
+        this.clearRun();
         void this.save();
         this.deps.saver.begin();
         return this.command((c) => c.api.reset(after));
       }
-      return this.command((c) => c.api.setConfig(after));
+      const run = this.runs;
+      return this.command(async (c) => {
+        const applied = await c.api.setConfig(after);
+        // The worker says where the change took effect; a run begun meanwhile is another run.
+        if (this.client !== c || run !== this.runs || applied.rebuilt) return;
+        useApp.getState().noteConfigChange(before, after, applied.update);
+      });
     },
     setLive: (live) => {
       useApp.getState().setLive(live);

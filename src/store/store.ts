@@ -4,18 +4,18 @@ import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
 import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainingFault, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFile';
+import { withConfigChange } from '../core/recorder';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
 import { withTalk } from './talk';
-import { settingMarkers, type CurveMarker } from './markers';
 import { configFromHash, hashFromConfig } from './urlConfig';
 import type { ViewSettings } from './view';
 
 /** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
 export const INITIAL_SPEED = 4;
 
-/** The run's settings, kept in the URL hash so a copied link reproduces it. */
+/** The run's settings, kept in the URL hash (`keepHash`) so a copied link reproduces it. */
 export interface ConfigSlice {
   config: Config;
   /** Messages about settings that were clamped or dropped (from the URL or an extreme input). */
@@ -198,10 +198,18 @@ export interface ViewSlice {
   setDrawerOpen: (open: boolean) => void;
 }
 
+/** A run's first settings and the changes of them as the recorder records them (a run file's `config` and `configChanges`). */
+export type ChangeRecord = Pick<RunFile, 'config' | 'configChanges'>;
+
 /** What changed in the live run's settings while it ran, for the curve's markers. */
 export interface MarkerSlice {
-  /** Setting changes of the live run, oldest first (cleared when a new run starts). */
-  liveMarkers: CurveMarker[];
+  /** The live run's settings changes, recorded as the worker applied them (null: none yet; cleared when a new run starts). */
+  liveChanges: ChangeRecord | null;
+  /**
+   * Notes that the worker applied `after` (replacing `before`) from update `update` on, by the
+   * recorder's rule (`withConfigChange`), so the live curve's markers match the recording's.
+   */
+  noteConfigChange: (before: Config, after: Config, update: number) => void;
 }
 
 export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice & SessionSlice & ViewSlice & MarkerSlice;
@@ -219,21 +227,9 @@ function withReferences(refs: Record<number, References>, us: UpdateMessage[]): 
   return next;
 }
 
-function writeHash(config: Config, backend: BackendChoice, view: ViewSettings): void {
-  if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend, view));
-}
-
 export const useApp = create<AppState>()((set, get) => ({
   ...initialState(),
-  setConfig: (patch) =>
-    set((s) => {
-      const config = { ...s.config, ...patch };
-      writeHash(config, s.backendChoice, s.view);
-      // A change while a live run has updates is marked on its curve (a new run clears the marks).
-      const update = s.metrics.length ? s.metrics[s.metrics.length - 1].update + 1 : 0;
-      const marks = s.metrics.length && !s.replay ? settingMarkers(s.config, config, update) : [];
-      return marks.length ? { config, liveMarkers: [...s.liveMarkers, ...marks] } : { config };
-    }),
+  setConfig: (patch) => set((s) => ({ config: { ...s.config, ...patch } })),
   dismissNotices: () => set({ notices: [] }),
 
   runState: 'idle',
@@ -245,18 +241,14 @@ export const useApp = create<AppState>()((set, get) => ({
   pushTalk: (t) => set((s) => ({ talk: withTalk(s.talk, t) })),
   error: null,
   stoppedBy: null,
-  setBackendChoice: (backendChoice) =>
-    set((s) => {
-      writeHash(s.config, backendChoice, s.view);
-      return { backendChoice };
-    }),
+  setBackendChoice: (backendChoice) => set({ backendChoice }),
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
   pushUpdates: (us) =>
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, stoppedBy: null, episode: null, tick: 0, liveMarkers: [] }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, stoppedBy: null, episode: null, tick: 0, liveChanges: null }),
   setError: (error, fault) => set({ error, stoppedBy: fault ?? null }),
 
   selectedAgent: null,
@@ -345,17 +337,29 @@ export const useApp = create<AppState>()((set, get) => ({
   leaveReplay: () =>
     set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
 
-  setView: (patch) =>
-    set((s) => {
-      const view = { ...s.view, ...patch };
-      writeHash(s.config, s.backendChoice, view);
-      return { view };
-    }),
+  setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),
   drawerOpen: false,
   setDrawerOpen: (drawerOpen) => set({ drawerOpen }),
 
-  liveMarkers: [],
+  liveChanges: null,
+  noteConfigChange: (before, after, update) =>
+    set((s) => {
+      const record = s.liveChanges ?? { config: before, configChanges: [] };
+      return { liveChanges: { config: record.config, configChanges: withConfigChange(record.config, record.configChanges, update, after) } };
+    }),
 }));
+
+/**
+ * Keeps the URL hash in step with the settings, the backend choice and the view: the one place
+ * the hash is written (the page starts it; `configFromHash` reads the hash when the page loads).
+ * Returns a function that stops it.
+ */
+export function keepHash(): () => void {
+  if (typeof history === 'undefined') return () => undefined;
+  return useApp.subscribe((s, prev) => {
+    if (s.config !== prev.config || s.backendChoice !== prev.backendChoice || s.view !== prev.view) history.replaceState(null, '', hashFromConfig(s.config, s.backendChoice, s.view));
+  });
+}
 
 /** Module-level selectors (stable references, as the zustand docs advise). */
 export const selectConfig = (s: AppState) => s.config;
@@ -378,3 +382,5 @@ export const selectRuns = (s: AppState) => s.runs;
 export const selectActions = (s: AppState) => s.actions;
 export const selectResumable = (s: AppState) => s.resumable;
 export const selectFault = (s: AppState) => s.fault;
+/** The settings changes on screen: the replayed run's recorded ones, else the live run's. */
+export const selectChangeRecord = (s: AppState): ChangeRecord | null => s.replay?.run ?? s.liveChanges;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
+import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runLibrary } from '../store/runLibrary';
@@ -27,16 +27,15 @@ function plotted(view: CurveView, value: number, scripted: number | undefined): 
   return scripted === undefined ? null : value - scripted;
 }
 
-/** The markers on screen: the live run's setting changes (or the replayed run's recorded ones) and its phase changes. */
+/** The markers on screen: the recorded setting changes of the run on screen (replayed or live) and its phase changes. */
 function useMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
-  const live = useApp((s) => s.liveMarkers);
-  const replay = useApp(selectReplay);
+  const changes = useApp(selectChangeRecord);
   // The phase changes, found among the new updates only.
   const [fold] = useState(() => new AppendFold<UpdateMetrics, CurveMarker[]>());
   const phases = fold.of(metrics, [], () => [], (out, m, i, ms) => {
     if (i > 0) out.push(...phaseMarkers([ms[i - 1], m]));
   });
-  const settings = replay ? recordedMarkers(replay.run.config, replay.run.configChanges) : live;
+  const settings = changes ? recordedMarkers(changes.config, changes.configChanges) : [];
   return [...phases, ...settings].sort((a, b) => a.update - b.update);
 }
 

@@ -124,6 +124,16 @@ export interface NumericFaultReport {
  */
 export type TrainingFault = NumericFaultReport;
 
+/**
+ * What `setConfig` did with a change: the same trainer goes on with the new settings from update
+ * `update` (0-based, the next one it runs), or the change was structural and `rebuilt` a fresh
+ * trainer (a new run, from update 0).
+ */
+export interface ConfigApplied {
+  rebuilt: boolean;
+  update: number;
+}
+
 /** Worker state as the UI shows it. */
 export type RunState = 'idle' | 'running' | 'paused' | 'finished';
 
@@ -141,8 +151,11 @@ export interface TrainerApi {
   step(): Promise<TrainingFault | null>;
   /** Discards the trainer and builds a fresh one (optionally with a new config). */
   reset(config?: Config): Promise<void>;
-  /** Replaces the config between updates (deadline schedule, learning settings). */
-  setConfig(config: Config): Promise<void>;
+  /**
+   * Replaces the config between updates (deadline schedule, learning settings); a structural change
+   * rebuilds the trainer. Says which it did, and from which update the new settings apply.
+   */
+  setConfig(config: Config): Promise<ConfigApplied>;
   /** The policy's weights now, and how many updates made them (between updates). */
   weights(): Promise<{ updates: number; weights: PolicyJSON }>;
   /** Replaces the policy's weights (same network size), e.g. to continue training a recorded swarm. */

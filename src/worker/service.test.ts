@@ -50,7 +50,7 @@ describe('TrainerService', () => {
   it('applies schedule changes between updates, pauses a running loop, and rebuilds on a structural change', async () => {
     const { svc, updates, states } = await subscribed();
     await svc.init(tiny, 'cpu');
-    await svc.setConfig({ ...tiny, updates: 1000, tmaxEnd: 30 });
+    expect(await svc.setConfig({ ...tiny, updates: 1000, tmaxEnd: 30 })).toEqual({ rebuilt: false, update: 0 });
     const running = svc.start();
     while (updates.length < 3) await flush();
     await svc.pause();
@@ -61,11 +61,13 @@ describe('TrainerService', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(updates).toHaveLength(n);
     expect(updates.at(-1)!.total).toBe(1000);
-    await svc.setConfig({ ...tiny, updates: 1000, tmaxStart: 20, tmaxEnd: 20 });
+    // The change takes effect at the next update, the first after those sent so far.
+    expect(await svc.setConfig({ ...tiny, updates: 1000, tmaxStart: 20, tmaxEnd: 20 })).toEqual({ rebuilt: false, update: n });
     await svc.step();
     await flush();
     expect(updates.at(-1)!.metrics.tmax).toBe(20);
-    await svc.setConfig({ ...tiny, agents: 3 });
+    expect(updates.at(-1)!.metrics.update).toBe(n);
+    expect(await svc.setConfig({ ...tiny, agents: 3 })).toEqual({ rebuilt: true, update: 0 });
     expect(states.at(-1)).toBe('idle');
     await svc.step();
     await flush();

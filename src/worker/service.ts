@@ -13,7 +13,7 @@ import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, TrainingFault, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, ConfigApplied, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, TrainingFault, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -233,19 +233,20 @@ export class TrainerService implements TrainerApi {
     });
   }
 
-  async setConfig(config: Config): Promise<void> {
+  async setConfig(config: Config): Promise<ConfigApplied> {
     this.requireTrainer();
-    await this.exclusive(async () => {
+    return this.exclusive(async () => {
       const t = this.requireTrainer();
       if (t.reconfigure({ ...config })) {
         this.recorder?.setConfig(t.config);
         if (!this.loop) this.settleState();
-        return;
+        return { rebuilt: false, update: t.update };
       }
       t.dispose();
       this.trainer = null;
       this.fresh(config);
       if (!this.loop) this.setState('idle');
+      return { rebuilt: true, update: 0 };
     });
   }
 
