@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeRunFile } from '../src/core/runFile';
-import { PRETRAINED } from '../src/store/runLibrary';
+import { PRETRAINED } from '../src/app/runLibrary';
 
 describe('the pretrained swarms the app offers', () => {
   for (const family of PRETRAINED) {

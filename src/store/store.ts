@@ -140,7 +140,7 @@ export interface ReplaySlice {
 }
 
 /**
- * What the views may ask of the training session (src/store/session.ts installs them; until then
+ * What the views may ask of the training session (src/app/session.ts installs them; until then
  * they do nothing). Commands clicked before the worker is ready wait for it.
  */
 export interface SessionActions {

@@ -4,7 +4,7 @@ import type { UpdateMetrics } from '../rl/trainer';
 import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
-import { runLibrary } from '../store/runLibrary';
+import { runLibrary } from '../app/runLibrary';
 import { AppendFold } from './appendFold';
 import { ChunkedPath, chunkedLine } from './ChunkedPath';
 import type { MinMaxSeries } from './minMaxSeries';

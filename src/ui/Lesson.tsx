@@ -3,7 +3,7 @@ import { defaultConfig } from '../rl/config';
 import type { RunFile } from '../core/runFile';
 import { selectActions, useApp, type SessionActions } from '../store/store';
 import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
-import { openPretrained } from '../store/runLibrary';
+import { openPretrained } from '../app/runLibrary';
 
 /** Resolves once the worker has chosen its backend (training calls before that would fail). */
 function whenReady(): Promise<void> {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { selectActions, selectReplay, useApp } from '../store/store';
-import { canContinue, keepRun } from '../store/runLibrary';
+import { canContinue, keepRun } from '../app/runLibrary';
 import { replayTimelapseSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';

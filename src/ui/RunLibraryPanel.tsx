@@ -3,10 +3,10 @@ import type { RunSummary } from '../store/library';
 import { selectActions, selectRuns, useApp, type JobProgress } from '../store/store';
 import { Explain } from './Explain';
 import { formatDateTime, formatTime } from './dates';
-import { AUTOSAVE_MS } from '../store/session';
-import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../store/runLibrary';
+import { AUTOSAVE_MS } from '../app/session';
+import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, PRETRAINED, renameRun, replayRun, undoDelete } from '../app/runLibrary';
 import './library.css';
-import { cancelImport } from '../store/runImport';
+import { cancelImport } from '../app/runImport';
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;

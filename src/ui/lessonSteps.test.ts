@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRETRAINED } from '../store/runLibrary';
+import { PRETRAINED } from '../app/runLibrary';
 import { clampStep, LESSON, stepLink } from './lessonSteps';
 
 /** Sentences in a text: ends of sentences followed by a space or the end (decimals like 0.929 are not ends). */

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../rl/config';
 import type { CurveView } from '../store/view';
-import type { PRETRAINED } from '../store/runLibrary';
+import type { PRETRAINED } from '../app/runLibrary';
 
 /** The views a step can point at (their `data-testid`). */
 export type LessonFocus = 'curves' | 'swimlanes' | 'dm-graph' | 'schedule' | 'work-curves' | 'organisations' | 'ablations';

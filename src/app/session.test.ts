@@ -6,10 +6,10 @@ import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client
 import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, TrainingFault, UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericFault';
-import { RunLibrary } from './library';
+import { RunLibrary } from '../store/library';
 import { RecordingSaver } from './recordingSaver';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
-import { useApp } from './store';
+import { useApp } from '../store/store';
 
 const initial = useApp.getState();
 

@@ -6,10 +6,10 @@ import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
-import type { RunId } from './library';
+import type { RunId } from '../store/library';
 import type { RecordingSaver } from './recordingSaver';
-import { replayAt, recordedReferences } from './replay';
-import { useApp, type SessionActions } from './store';
+import { replayAt, recordedReferences } from '../store/replay';
+import { useApp, type SessionActions } from '../store/store';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 

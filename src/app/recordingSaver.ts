@@ -1,5 +1,5 @@
-import { LibraryError, type RunId, type RunLibrary } from './library';
-import { useApp } from './store';
+import { LibraryError, type RunId, type RunLibrary } from '../store/library';
+import { useApp } from '../store/store';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
 import { WorkerFaultError } from '../worker/client';
 

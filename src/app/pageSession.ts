@@ -4,7 +4,7 @@ import type { WorkerMemory } from '../worker/protocol';
 import { workerCodec } from '../worker/runFileClient';
 import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
 import { TrainingSession } from './session';
-import { keepHash, useApp } from './store';
+import { keepHash, useApp } from '../store/store';
 
 /**
  * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail, `memory()`

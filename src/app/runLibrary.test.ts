@@ -4,7 +4,7 @@ import { encodeRunFile, runFacts, type RunFile } from '../core/runFile';
 import { fakeRun } from '../core/testing';
 import { FakeRunFileWorker } from '../worker/testing';
 import { openPretrained, replayRun, runLibrary } from './runLibrary';
-import { useApp } from './store';
+import { useApp } from '../store/store';
 
 const initial = useApp.getState();
 

@@ -1,5 +1,5 @@
-import type { ImportResult, RunLibrary } from './library';
-import { cancelJob, withProgress } from './progress';
+import type { ImportResult, RunLibrary } from '../store/library';
+import { cancelJob, withProgress } from '../store/progress';
 import { importInWorker } from '../worker/runFileClient';
 
 /**

@@ -1,10 +1,10 @@
 import { lastCheckpoint } from '../core/recorder';
 import { MAX_COMPRESSED_BYTES, type RunFile } from '../core/runFile';
-import { RunLibrary, type RunId } from './library';
-import { cancelJob, withProgress } from './progress';
+import { RunLibrary, type RunId } from '../store/library';
+import { cancelJob, withProgress } from '../store/progress';
 import { RecordingSaver } from './recordingSaver';
 import { importThroughWorker } from './runImport';
-import { useApp } from './store';
+import { useApp } from '../store/store';
 import type { EncodedRun } from '../worker/protocol';
 import type { OpenOptions } from '../worker/runCodec';
 import { workerCodec } from '../worker/runFileClient';
