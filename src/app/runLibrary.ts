@@ -75,7 +75,7 @@ export function setActiveRunId(id: RunId | null): void {
 }
 
 /** The page's recording saver: stores into the page's library and remembers the entry for a reload. */
-export const recordingSaver = new RecordingSaver({ library: runLibrary, refresh: refreshRuns, stored: (id) => setActiveRunId(id) });
+export const recordingSaver = new RecordingSaver({ store: useApp, library: runLibrary, refresh: refreshRuns, stored: (id) => setActiveRunId(id) });
 
 /** Downloads the run being trained as a file (`current` encodes it; works when the library is full). */
 export async function exportCurrentRun(current: () => Promise<EncodedRun | null>): Promise<void> {

@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, createStore, type StateCreator, type StoreApi } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
@@ -227,7 +227,10 @@ function withReferences(refs: Record<number, References>, us: UpdateMessage[]): 
   return next;
 }
 
-export const useApp = create<AppState>()((set, get) => ({
+/** The store as a controller is handed it: read it, change it, and (for waiting on a state) follow it. */
+export type AppStore = Pick<StoreApi<AppState>, 'getState' | 'setState' | 'subscribe'>;
+
+const appState: StateCreator<AppState> = (set, get) => ({
   ...initialState(),
   setConfig: (patch) => set((s) => ({ config: { ...s.config, ...patch } })),
   dismissNotices: () => set({ notices: [] }),
@@ -347,16 +350,24 @@ export const useApp = create<AppState>()((set, get) => ({
       const record = s.liveChanges ?? { config: before, configChanges: [] };
       return { liveChanges: { config: record.config, configChanges: withConfigChange(record.config, record.configChanges, update, after) } };
     }),
-}));
+});
+
+/** The page's store (the views read it with this hook; the controllers are handed it). */
+export const useApp = create<AppState>()(appState);
+
+/** A store of its own, as the page's starts (e.g. for a controller under test). */
+export function createAppStore(): StoreApi<AppState> {
+  return createStore<AppState>()(appState);
+}
 
 /**
  * Keeps the URL hash in step with the settings, the backend choice and the view: the one place
  * the hash is written (the page starts it; `configFromHash` reads the hash when the page loads).
  * Returns a function that stops it.
  */
-export function keepHash(): () => void {
+export function keepHash(store: AppStore): () => void {
   if (typeof history === 'undefined') return () => undefined;
-  return useApp.subscribe((s, prev) => {
+  return store.subscribe((s, prev) => {
     if (s.config !== prev.config || s.backendChoice !== prev.backendChoice || s.view !== prev.view) history.replaceState(null, '', hashFromConfig(s.config, s.backendChoice, s.view));
   });
 }
