@@ -2,7 +2,8 @@ import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type Watchdo
 import { threadsFromSearch } from '../worker/threads';
 import type { WorkerMemory } from '../worker/protocol';
 import { workerCodec } from '../worker/runFileClient';
-import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
+import { pageLibrary, runs } from './page';
+import { activeRunId } from './runLibrary';
 import { TrainingSession } from './session';
 import { keepHash, type AppStore } from '../store/store';
 
@@ -30,9 +31,9 @@ export function openPageSession(store: AppStore): () => void {
     store,
     createClient: () => createTrainerClient({ ...watchdog }),
     threads: threadsFromSearch(location.search),
-    saver: recordingSaver,
-    refreshRuns,
-    storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,
+    saver: runs.saver,
+    refreshRuns: runs.refreshRuns,
+    storedRun: async (id) => (await (await pageLibrary()).exportRun(id)).bytes,
     codec: workerCodec,
     page: {
       addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
@@ -60,7 +61,7 @@ async function offerResume(store: AppStore): Promise<void> {
   const id = activeRunId();
   if (id === null) return;
   try {
-    const lib = await runLibrary();
+    const lib = await pageLibrary();
     const summary = await lib.summary(id);
     if (!summary || summary.checkpoints === 0) return;
     store.getState().setResumable({ id, name: summary.name, updates: summary.updates });

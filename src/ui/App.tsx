@@ -1,7 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
 import { saferLearningRate } from '../rl/numericFault';
-import { selectActions, selectError, selectNotices, selectStoppedBy, useApp } from '../store/store';
-import { configFromHash, hashFromConfig } from '../store/urlConfig';
+import { resumeWithSaferRate } from '../app/faultResume';
+import { followHashLink } from '../app/hashLink';
+import { selectError, selectNotices, selectStoppedBy, useApp } from '../store/store';
+import { hashFromConfig } from '../store/urlConfig';
 import type { ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { BackendBadge } from './BackendBadge';
@@ -35,19 +37,9 @@ const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.ru
 
 /** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
 function ResumeAfterFault() {
-  const controls = useApp(selectActions);
-  const lr = useApp((s) => s.config.lr);
-  const safer = saferLearningRate(lr);
+  const safer = saferLearningRate(useApp((s) => s.config.lr));
   return (
-    <button
-      type="button"
-      data-testid="fault-resume"
-      onClick={() => {
-        useApp.getState().setError(null);
-        controls.configure({ lr: safer });
-        controls.start();
-      }}
-    >
+    <button type="button" data-testid="fault-resume" onClick={() => void resumeWithSaferRate(useApp)}>
       Lower the learning rate to {safer} and resume
     </button>
   );
@@ -154,16 +146,9 @@ export function App() {
   const replayRun = useApp(selectReplayRun);
   const view = useApp((s) => s.view);
   const lessonFocus = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
-  // Links within the page (a lesson step's) change the view without reloading; a link with other
-  // settings opens as it would in a fresh tab (its settings, and notices on what it could not use),
-  // instead of being overwritten by the settings on screen.
+  // Links within the page change the view; a link with other settings reloads (followHashLink).
   useEffect(() => {
-    const onHash = () => {
-      const s = useApp.getState();
-      const link = configFromHash(location.hash);
-      if (hashFromConfig(link.config, link.backend, s.view) !== hashFromConfig(s.config, s.backendChoice, s.view)) location.reload();
-      else s.setView(link.view);
-    };
+    const onHash = () => followHashLink(useApp, location.hash, () => location.reload());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
