@@ -148,6 +148,20 @@ export class Thinned<T> {
 }
 
 /**
+ * The record of a run's settings changes (`changes`, after its first settings `first`) with
+ * `config` in force from update `update` on: the one rule of what a change records, kept by the
+ * recorder and by the page for the live run's markers. A change at the update of the last one
+ * replaces it; a change back to the settings before it records nothing. Returns a new list.
+ */
+export function withConfigChange(first: Config, changes: readonly ConfigChange[], update: number, config: Config): ConfigChange[] {
+  const same = (a: Config, b: Config) => JSON.stringify(a) === JSON.stringify(b);
+  if (same(config, changes[changes.length - 1]?.config ?? first)) return changes.slice();
+  const out = changes[changes.length - 1]?.update === update ? changes.slice(0, -1) : changes.slice();
+  if (!same(out[out.length - 1]?.config ?? first, config)) out.push({ update, config: { ...config } });
+  return out;
+}
+
+/**
  * Accumulates a training run: `push` every update as it arrives, `setConfig` when settings change
  * mid-run, `addCheckpoint` with the policy weights when `wantsCheckpoint` says so and once at the end,
  * and `snapshot` at any time for a complete run file. Memory is bounded except for the metrics
@@ -230,12 +244,10 @@ export class RunRecorder {
   /** Notes settings that apply from the next update on (nothing is recorded if they did not change). */
   setConfig(config: Config): void {
     if (JSON.stringify(config) === JSON.stringify(this.current)) return;
-    const update = this.nextUpdate;
-    const last = this.changes[this.changes.length - 1];
-    if (last && last.update === update) this.changes.pop();
+    const next = withConfigChange(this.config, this.changes, this.nextUpdate, config);
+    this.changes.length = 0;
+    this.changes.push(...next);
     this.current = { ...config };
-    const before = this.changes[this.changes.length - 1]?.config ?? this.config;
-    if (JSON.stringify(before) !== JSON.stringify(this.current)) this.changes.push({ update, config: this.current });
   }
 
   /** True when weights taken after `updates` updates would be kept (read them back only then). */

@@ -93,6 +93,11 @@ export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = ['family', 'agents', 'seed', 'tasksPerUpdate', 'groupSize', 'hidden', 'scorer', 'prior', 'structure', 'islands', 'workerPolicy', 'snapshotAt'];
 
+/** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
+export function rebuildsTrainer(before: Config, after: Config): boolean {
+  return STRUCTURAL_KEYS.some((k) => before[k] !== after[k]);
+}
+
 export function defaultConfig(): Config {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, SCHEMA[k].default])) as unknown as Config;
 }

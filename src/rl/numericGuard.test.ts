@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from './config';
-import { faultMessage, finite, NUMERIC_FAULT_PREFIX, NumericFault, NumericGuard, saferLearningRate } from './numericGuard';
+import { NumericFault } from './numericFault';
+import { finite, NumericGuard } from './numericGuard';
 import { Trainer } from './trainer';
 
 beforeAll(async () => {
@@ -47,11 +48,7 @@ describe('NumericGuard', () => {
     a.dispose();
   });
 
-  it('names the learning rate, or clipping when it is off, and a safer rate', () => {
-    expect(faultMessage('loss', 12, { lr: 0.1, gradClip: 1 })).toBe(`${NUMERIC_FAULT_PREFIX} 12: the loss became NaN or infinite. The weights are back at their last good values; the likely cause is the learning rate (0.1): lower it, e.g. to 0.01, then resume.`);
-    expect(faultMessage('weights', 3, { lr: 0.05, gradClip: 0 })).toContain('gradient clipping is off');
-    expect(saferLearningRate(0.003)).toBe(0.0003);
-    expect(saferLearningRate(1e-6)).toBe(1e-6);
+  it('tells finite numbers from NaN and Infinity', () => {
     expect(finite(1, 2)).toBe(true);
     expect(finite(1, NaN)).toBe(false);
     expect(finite(-Infinity)).toBe(false);

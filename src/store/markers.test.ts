@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RunRecorder } from '../core/recorder';
 import { fakeUpdate, testConfig } from '../core/testing';
 import { markerIndex, phaseMarkers, recordedMarkers, settingMarkers } from './markers';
 
@@ -43,17 +44,41 @@ describe('curve markers', () => {
 });
 
 describe('the live run\'s markers in the store', () => {
-  it('records a setting changed while a run has updates, and forgets it when the run is cleared', async () => {
-    const { useApp } = await import('./store');
-    const s = useApp.getState();
-    s.clearRun();
-    s.setConfig({ tmaxStart: 8 });
-    s.setConfig({ tmaxStart: 9 });
-    expect(useApp.getState().liveMarkers).toEqual([]);
-    useApp.setState({ metrics: [fakeUpdate(0).metrics, fakeUpdate(1).metrics] });
-    useApp.getState().setConfig({ tmaxStart: 12 });
-    expect(useApp.getState().liveMarkers).toEqual([{ update: 2, kind: 'setting', label: 'deadline start 9 → 12' }]);
+  it('records the changes the worker applied by the recorder\'s rule, so live and replayed markers agree, and forgets them when the run is cleared', async () => {
+    const { useApp, selectChangeRecord } = await import('./store');
+    const first = testConfig({ tmaxStart: 8 });
+    const recorder = new RunRecorder(first);
+    useApp.setState({ config: first });
     useApp.getState().clearRun();
-    expect(useApp.getState().liveMarkers).toEqual([]);
+    expect(selectChangeRecord(useApp.getState())).toBeNull();
+    // Each change as the worker applies it: the recorder notes it, the page hears the update it took effect at.
+    const apply = (patch: Partial<typeof first>, update: number) => {
+      while (recorder.nextUpdate < update) recorder.push(fakeUpdate(recorder.nextUpdate));
+      const before = useApp.getState().config;
+      useApp.getState().setConfig(patch);
+      const after = useApp.getState().config;
+      recorder.setConfig(after);
+      useApp.getState().noteConfigChange(before, after, update);
+    };
+    apply({ tmaxStart: 12 }, 2);
+    apply({ tmaxStart: 14 }, 5);
+    // Changed again before the next update: it replaces the change at update 5.
+    apply({ tmaxStart: 16 }, 5);
+    apply({ lr: 0.01 }, 7);
+    // Back to the settings before it, at the same update: no change at update 7.
+    apply({ lr: first.lr }, 7);
+    const live = recordedMarkers(first, selectChangeRecord(useApp.getState())!.configChanges);
+    const run = recorder.snapshot();
+    expect(live).toEqual(recordedMarkers(run.config, run.configChanges));
+    expect(live.map((m) => [m.update, m.label])).toEqual([
+      [2, 'deadline start 8 → 12'],
+      [5, 'deadline start 12 → 16'],
+    ]);
+    // A replay shows its run's own record.
+    useApp.setState({ replay: { run: { ...run, configChanges: [] }, id: null, index: 0 } });
+    expect(selectChangeRecord(useApp.getState())!.configChanges).toEqual([]);
+    useApp.setState({ replay: null });
+    useApp.getState().clearRun();
+    expect(useApp.getState().liveChanges).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ describe('withProgress', () => {
   it("shows the job in its slot, the stage in words, until it ends; the job's result comes back", async () => {
     const done = deferred<string>();
     let report: (stage: string, share: number) => void = () => undefined;
-    const job = withProgress('opening', 'big run', (onProgress) => ((report = onProgress), done.promise));
+    const job = withProgress(useApp, 'opening', 'big run', (onProgress) => ((report = onProgress), done.promise));
     expect(useApp.getState().opening).toEqual({ name: 'big run', stage: 'reading', done: 0 });
     report('unpack', 0.25);
     expect(useApp.getState().opening).toEqual({ name: 'big run', stage: 'unpacking', done: 0.25 });
@@ -32,7 +32,7 @@ describe('withProgress', () => {
   it('cancelJob stops the job in that slot through its signal; a failed job clears its line and passes its error on', async () => {
     const failed = deferred<never>();
     let signal: AbortSignal | null = null;
-    const job = withProgress('importing', 'file.gz', (_, s) => ((signal = s), failed.promise));
+    const job = withProgress(useApp, 'importing', 'file.gz', (_, s) => ((signal = s), failed.promise));
     cancelJob('opening');
     expect(signal!.aborted).toBe(false);
     cancelJob('importing');
@@ -46,8 +46,8 @@ describe('withProgress', () => {
     const first = deferred<number>();
     const second = deferred<number>();
     let late: (stage: string, share: number) => void = () => undefined;
-    const a = withProgress('opening', 'first', (onProgress) => ((late = onProgress), first.promise));
-    const b = withProgress('opening', 'second', () => second.promise);
+    const a = withProgress(useApp, 'opening', 'first', (onProgress) => ((late = onProgress), first.promise));
+    const b = withProgress(useApp, 'opening', 'second', () => second.promise);
     late('unpack', 0.9);
     first.resolve(1);
     await a;

@@ -1,4 +1,4 @@
-import { useApp, type JobProgress } from './store';
+import type { AppStore, JobProgress } from './store';
 
 /** The run-file jobs whose progress the library panel shows: an import, and a run being opened. */
 export type ProgressSlot = 'importing' | 'opening';
@@ -9,11 +9,11 @@ const STAGES: Record<string, string> = { unpack: 'unpacking', parse: 'reading', 
 const running: Partial<Record<ProgressSlot, AbortController>> = {};
 
 /**
- * Runs a run-file job (read in a worker) with its progress in the store's `slot` (`name`, the stage
+ * Runs a run-file job (read in a worker) with its progress in `store`'s `slot` (`name`, the stage
  * in words and the share of it done) until it ends; `cancelJob(slot)` stops it through its signal.
  */
-export async function withProgress<T>(slot: ProgressSlot, name: string, job: (onProgress: (stage: string, done: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
-  const set = (p: JobProgress | null) => useApp.getState().setLibrary({ [slot]: p });
+export async function withProgress<T>(store: AppStore, slot: ProgressSlot, name: string, job: (onProgress: (stage: string, done: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
+  const set = (p: JobProgress | null) => store.getState().setLibrary({ [slot]: p });
   const controller = new AbortController();
   running[slot] = controller;
   set({ name, stage: 'reading', done: 0 });

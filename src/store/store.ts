@@ -1,21 +1,21 @@
-import { create } from 'zustand';
+import { create, createStore, type StateCreator, type StoreApi } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/trainer';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainingFault, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFormat';
+import { withConfigChange } from '../core/recorder';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './library';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
 import { withTalk } from './talk';
-import { settingMarkers, type CurveMarker } from './markers';
 import { configFromHash, hashFromConfig } from './urlConfig';
 import type { ViewSettings } from './view';
 
 /** Simulated minutes per second the episode views start at (a 24-minute sprint in six seconds). */
 export const INITIAL_SPEED = 4;
 
-/** The run's settings, kept in the URL hash so a copied link reproduces it. */
+/** The run's settings, kept in the URL hash (`keepHash`) so a copied link reproduces it. */
 export interface ConfigSlice {
   config: Config;
   /** Messages about settings that were clamped or dropped (from the URL or an extreme input). */
@@ -41,7 +41,10 @@ export interface RunSlice {
   talk: TalkReport[];
   /** Adds a measurement (one at fewer updates than the newest starts the history of a new run). */
   pushTalk: (t: TalkReport) => void;
+  /** What went wrong with the last command, in words (shown on the page). */
   error: string | null;
+  /** The fault the trainer stopped training for, when `error` says that (the page offers the way on); else null. */
+  stoppedBy: TrainingFault | null;
   setBackendChoice: (b: BackendChoice) => void;
   setBackend: (b: BackendReport | null) => void;
   setRunState: (s: RunState) => void;
@@ -51,7 +54,8 @@ export interface RunSlice {
   live: boolean;
   setLive: (live: boolean) => void;
   clearRun: () => void;
-  setError: (e: string | null) => void;
+  /** Shows `e` (null: nothing wrong), and the trainer's fault when `e` is its message. */
+  setError: (e: string | null, fault?: TrainingFault) => void;
 }
 
 /** Which agent the user picked (highlighted in every view). */
@@ -136,7 +140,7 @@ export interface ReplaySlice {
 }
 
 /**
- * What the views may ask of the training session (src/store/session.ts installs them; until then
+ * What the views may ask of the training session (src/app/session.ts installs them; until then
  * they do nothing). Commands clicked before the worker is ready wait for it.
  */
 export interface SessionActions {
@@ -194,10 +198,18 @@ export interface ViewSlice {
   setDrawerOpen: (open: boolean) => void;
 }
 
+/** A run's first settings and the changes of them as the recorder records them (a run file's `config` and `configChanges`). */
+export type ChangeRecord = Pick<RunFile, 'config' | 'configChanges'>;
+
 /** What changed in the live run's settings while it ran, for the curve's markers. */
 export interface MarkerSlice {
-  /** Setting changes of the live run, oldest first (cleared when a new run starts). */
-  liveMarkers: CurveMarker[];
+  /** The live run's settings changes, recorded as the worker applied them (null: none yet; cleared when a new run starts). */
+  liveChanges: ChangeRecord | null;
+  /**
+   * Notes that the worker applied `after` (replacing `before`) from update `update` on, by the
+   * recorder's rule (`withConfigChange`), so the live curve's markers match the recording's.
+   */
+  noteConfigChange: (before: Config, after: Config, update: number) => void;
 }
 
 export type AppState = ConfigSlice & RunSlice & SelectionSlice & PlaybackSlice & LibrarySlice & ReplaySlice & SessionSlice & ViewSlice & MarkerSlice;
@@ -215,21 +227,12 @@ function withReferences(refs: Record<number, References>, us: UpdateMessage[]): 
   return next;
 }
 
-function writeHash(config: Config, backend: BackendChoice, view: ViewSettings): void {
-  if (typeof history !== 'undefined') history.replaceState(null, '', hashFromConfig(config, backend, view));
-}
+/** The store as a controller is handed it: read it, change it, and (for waiting on a state) follow it. */
+export type AppStore = Pick<StoreApi<AppState>, 'getState' | 'setState' | 'subscribe'>;
 
-export const useApp = create<AppState>()((set, get) => ({
+const appState: StateCreator<AppState> = (set, get) => ({
   ...initialState(),
-  setConfig: (patch) =>
-    set((s) => {
-      const config = { ...s.config, ...patch };
-      writeHash(config, s.backendChoice, s.view);
-      // A change while a live run has updates is marked on its curve (a new run clears the marks).
-      const update = s.metrics.length ? s.metrics[s.metrics.length - 1].update + 1 : 0;
-      const marks = s.metrics.length && !s.replay ? settingMarkers(s.config, config, update) : [];
-      return marks.length ? { config, liveMarkers: [...s.liveMarkers, ...marks] } : { config };
-    }),
+  setConfig: (patch) => set((s) => ({ config: { ...s.config, ...patch } })),
   dismissNotices: () => set({ notices: [] }),
 
   runState: 'idle',
@@ -240,19 +243,16 @@ export const useApp = create<AppState>()((set, get) => ({
   talk: [],
   pushTalk: (t) => set((s) => ({ talk: withTalk(s.talk, t) })),
   error: null,
-  setBackendChoice: (backendChoice) =>
-    set((s) => {
-      writeHash(s.config, backendChoice, s.view);
-      return { backendChoice };
-    }),
+  stoppedBy: null,
+  setBackendChoice: (backendChoice) => set({ backendChoice }),
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
   pushUpdates: (us) =>
     set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
   live: true,
   setLive: (live) => set({ live }),
-  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, episode: null, tick: 0, liveMarkers: [] }),
-  setError: (error) => set({ error }),
+  clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, stoppedBy: null, episode: null, tick: 0, liveChanges: null }),
+  setError: (error, fault) => set({ error, stoppedBy: fault ?? null }),
 
   selectedAgent: null,
   selectAgent: (selectedAgent) => set({ selectedAgent }),
@@ -340,17 +340,37 @@ export const useApp = create<AppState>()((set, get) => ({
   leaveReplay: () =>
     set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
 
-  setView: (patch) =>
-    set((s) => {
-      const view = { ...s.view, ...patch };
-      writeHash(s.config, s.backendChoice, view);
-      return { view };
-    }),
+  setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),
   drawerOpen: false,
   setDrawerOpen: (drawerOpen) => set({ drawerOpen }),
 
-  liveMarkers: [],
-}));
+  liveChanges: null,
+  noteConfigChange: (before, after, update) =>
+    set((s) => {
+      const record = s.liveChanges ?? { config: before, configChanges: [] };
+      return { liveChanges: { config: record.config, configChanges: withConfigChange(record.config, record.configChanges, update, after) } };
+    }),
+});
+
+/** The page's store (the views read it with this hook; the controllers are handed it). */
+export const useApp = create<AppState>()(appState);
+
+/** A store of its own, as the page's starts (e.g. for a controller under test). */
+export function createAppStore(): StoreApi<AppState> {
+  return createStore<AppState>()(appState);
+}
+
+/**
+ * Keeps the URL hash in step with the settings, the backend choice and the view: the one place
+ * the hash is written (the page starts it; `configFromHash` reads the hash when the page loads).
+ * Returns a function that stops it.
+ */
+export function keepHash(store: AppStore): () => void {
+  if (typeof history === 'undefined') return () => undefined;
+  return store.subscribe((s, prev) => {
+    if (s.config !== prev.config || s.backendChoice !== prev.backendChoice || s.view !== prev.view) history.replaceState(null, '', hashFromConfig(s.config, s.backendChoice, s.view));
+  });
+}
 
 /** Module-level selectors (stable references, as the zustand docs advise). */
 export const selectConfig = (s: AppState) => s.config;
@@ -362,6 +382,7 @@ export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;
 export const selectTalk = (s: AppState) => s.talk;
 export const selectError = (s: AppState) => s.error;
+export const selectStoppedBy = (s: AppState) => s.stoppedBy;
 export const selectEpisode = (s: AppState) => s.episode;
 export const selectTick = (s: AppState) => s.tick;
 export const selectPlaying = (s: AppState) => s.playing;
@@ -372,3 +393,5 @@ export const selectRuns = (s: AppState) => s.runs;
 export const selectActions = (s: AppState) => s.actions;
 export const selectResumable = (s: AppState) => s.resumable;
 export const selectFault = (s: AppState) => s.fault;
+/** The settings changes on screen: the replayed run's recorded ones, else the live run's. */
+export const selectChangeRecord = (s: AppState): ChangeRecord | null => s.replay?.run ?? s.liveChanges;

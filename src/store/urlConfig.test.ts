@@ -81,3 +81,21 @@ describe('view settings in the URL hash', () => {
     expect(issues.map((i) => i.key).sort()).toEqual(['hide', 'lesson', 'presenter']);
   });
 });
+
+describe('reading the hash', () => {
+  it('reports a broken escape in a key or a value and ignores that setting only', () => {
+    const { config, issues } = configFromHash('#agents=%E0%A4%A&%E0=1&tmaxEnd=30');
+    expect(config.agents).toBe(defaultConfig().agents);
+    expect(config.tmaxEnd).toBe(30);
+    expect(issues.map((i) => i.message)).toEqual(['is not valid URL encoding and was ignored', 'is not valid URL encoding and was ignored']);
+    expect(issues[0].key).toBe('agents');
+  });
+
+  it('decodes escapes, keeps a plus a plus, reads a bare key as empty and the last of a repeated key', () => {
+    expect(configFromHash('#tmaxEnd=3%30').config.tmaxEnd).toBe(30);
+    expect(configFromHash('#lr=1e%2B0').config.lr).toBe(configFromHash('#lr=1e+0').config.lr);
+    expect(configFromHash('#presenter').view.presenter).toBe(true);
+    expect(configFromHash('#agents=4&agents=5&&').config.agents).toBe(5);
+    expect(configFromHash('').issues).toEqual([]);
+  });
+});

@@ -16,16 +16,11 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
   // No prototype: a key such as __proto__ or constructor is an ordinary (unknown) key here.
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   const issues: ConfigIssue[] = [];
-  for (const part of text.split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    let key: string;
-    let value: string;
-    try {
-      key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-      value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
-    } catch {
-      issues.push({ key: part.slice(0, 40), message: 'is not valid URL encoding and was ignored' });
+  // A '+' stays a plus (the hash is no form's query string, where it would read as a space).
+  for (const [key, value] of new URLSearchParams(text.replaceAll('+', '%2B'))) {
+    // URLSearchParams decodes a broken escape (e.g. `%E0%A4%A`) as U+FFFD instead of failing.
+    if (key.includes('\uFFFD') || value.includes('\uFFFD')) {
+      issues.push({ key: key.slice(0, 40), message: 'is not valid URL encoding and was ignored' });
       continue;
     }
     values[key] = value;

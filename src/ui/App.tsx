@@ -1,7 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
-import { NUMERIC_FAULT_PREFIX, saferLearningRate } from '../rl/numericGuard';
-import { selectActions, selectError, selectNotices, useApp } from '../store/store';
-import { configFromHash, hashFromConfig } from '../store/urlConfig';
+import { saferLearningRate } from '../rl/numericFault';
+import { resumeWithSaferRate } from '../app/faultResume';
+import { followHashLink } from '../app/hashLink';
+import { selectError, selectNotices, selectStoppedBy, useApp } from '../store/store';
+import { hashFromConfig } from '../store/urlConfig';
 import { viewEntry, type ViewPart } from '../store/view';
 import { AblationsPanel } from './AblationsPanel';
 import { BackendBadge } from './BackendBadge';
@@ -35,19 +37,9 @@ const selectReplayRun = (s: { replay: { run: unknown } | null }) => s.replay?.ru
 
 /** After a numerical fault: one click lowers the learning rate tenfold and trains on from the last good weights. */
 function ResumeAfterFault() {
-  const controls = useApp(selectActions);
-  const lr = useApp((s) => s.config.lr);
-  const safer = saferLearningRate(lr);
+  const safer = saferLearningRate(useApp((s) => s.config.lr));
   return (
-    <button
-      type="button"
-      data-testid="fault-resume"
-      onClick={() => {
-        useApp.getState().setError(null);
-        controls.configure({ lr: safer });
-        controls.start();
-      }}
-    >
+    <button type="button" data-testid="fault-resume" onClick={() => void resumeWithSaferRate(useApp)}>
       Lower the learning rate to {safer} and resume
     </button>
   );
@@ -56,12 +48,13 @@ function ResumeAfterFault() {
 function Notices() {
   const notices = useApp(selectNotices);
   const error = useApp(selectError);
+  const stoppedBy = useApp(selectStoppedBy);
   const dismiss = useApp((s) => s.dismissNotices);
   if (!notices.length && !error) return null;
   return (
     <div className="notices" role="status" data-testid="notices">
       {error && <p className="error">{error}</p>}
-      {error?.startsWith(NUMERIC_FAULT_PREFIX) && <ResumeAfterFault />}
+      {error && stoppedBy?.kind === 'numeric' && <ResumeAfterFault />}
       {notices.length > 0 && (
         <>
           <p>Some settings in the link could not be used as given:</p>
@@ -153,16 +146,9 @@ export function App() {
   const replayRun = useApp(selectReplayRun);
   const view = useApp((s) => s.view);
   const lessonFocus = view.lesson !== null && !view.embed ? viewEntry(LESSON[clampStep(view.lesson) - 1].focus).testId : null;
-  // Links within the page (a lesson step's) change the view without reloading; a link with other
-  // settings opens as it would in a fresh tab (its settings, and notices on what it could not use),
-  // instead of being overwritten by the settings on screen.
+  // Links within the page change the view; a link with other settings reloads (followHashLink).
   useEffect(() => {
-    const onHash = () => {
-      const s = useApp.getState();
-      const link = configFromHash(location.hash);
-      if (hashFromConfig(link.config, link.backend, s.view) !== hashFromConfig(s.config, s.backendChoice, s.view)) location.reload();
-      else s.setView(link.view);
-    };
+    const onHash = () => followHashLink(useApp, location.hash, () => location.reload());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);

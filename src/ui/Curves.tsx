@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { References } from '../rl/compare';
 import type { UpdateMetrics } from '../rl/trainer';
-import { selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
+import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
-import { runLibrary } from '../store/runLibrary';
+import { runs as library } from '../app/page';
 import { AppendFold } from './appendFold';
 import { ChunkedPath, chunkedLine } from './ChunkedPath';
 import type { MinMaxSeries } from './minMaxSeries';
@@ -27,16 +27,15 @@ function plotted(view: CurveView, value: number, scripted: number | undefined): 
   return scripted === undefined ? null : value - scripted;
 }
 
-/** The markers on screen: the live run's setting changes (or the replayed run's recorded ones) and its phase changes. */
+/** The markers on screen: the recorded setting changes of the run on screen (replayed or live) and its phase changes. */
 function useMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
-  const live = useApp((s) => s.liveMarkers);
-  const replay = useApp(selectReplay);
+  const changes = useApp(selectChangeRecord);
   // The phase changes, found among the new updates only.
   const [fold] = useState(() => new AppendFold<UpdateMetrics, CurveMarker[]>());
   const phases = fold.of(metrics, [], () => [], (out, m, i, ms) => {
     if (i > 0) out.push(...phaseMarkers([ms[i - 1], m]));
   });
-  const settings = replay ? recordedMarkers(replay.run.config, replay.run.configChanges) : live;
+  const settings = changes ? recordedMarkers(changes.config, changes.configChanges) : [];
   return [...phases, ...settings].sort((a, b) => a.update - b.update);
 }
 
@@ -79,22 +78,6 @@ function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, r
   };
   add(lines.ret, m.ret);
   for (const r of REFS) add(lines.refs[r.key], ref?.[r.key]);
-}
-
-/** Draws a stored run's curve over the live one (or clears it). */
-async function chooseOverlay(id: number | null): Promise<void> {
-  const s = useApp.getState();
-  if (id === null) {
-    s.setOverlay(null);
-    return;
-  }
-  try {
-    const run = await (await runLibrary()).get(id);
-    if (!run) throw new Error(`There is no run ${id} in the library.`);
-    useApp.getState().setOverlay({ id, name: run.name, metrics: run.metrics });
-  } catch (e) {
-    useApp.getState().setLibrary({ libraryMessage: { kind: 'error', text: `The run to compare with could not be read: ${e instanceof Error ? e.message : String(e)}` } });
-  }
 }
 
 /** What the curve says, for screen readers: the update shown and every marker's change. */
@@ -217,7 +200,7 @@ export function Curves() {
           value={overlay ? String(overlay.id) : NONE}
           options={[NONE, ...(runs ?? []).map((r) => String(r.id))]}
           labels={{ [NONE]: 'no other run', ...Object.fromEntries((runs ?? []).map((r) => [String(r.id), `${r.name} (${r.configSummary})`])) }}
-          onChange={(v) => void chooseOverlay(v === NONE ? null : Number(v))}
+          onChange={(v) => void library.compareWith(v === NONE ? null : Number(v))}
         />
         {overlay && (
           <span className="overlay-key" data-testid="overlay-key">

@@ -1,56 +1,12 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { defaultConfig } from '../rl/config';
-import type { RunFile } from '../core/runFormat';
+import { lesson } from '../app/page';
 import { selectActions, useApp, type SessionActions } from '../store/store';
 import { viewEntry } from '../store/view';
 import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
-import { openPretrained } from '../store/runLibrary';
 
-/** Resolves once the worker has chosen its backend (training calls before that would fail). */
-function whenReady(): Promise<void> {
-  if (useApp.getState().backend) return Promise.resolve();
-  return new Promise((resolve) => {
-    const stop = useApp.subscribe((s) => {
-      if (s.backend) {
-        stop();
-        resolve();
-      }
-    });
-  });
-}
-
-/** The pretrained run the lesson put on screen, so a later step on the same run does not load it again. */
-let lessonRun: { family: string; run: RunFile } | null = null;
-
-/** Sets the app up for a lesson step: its run, its curve view, the drawer, and its view in sight. */
+/** Sets the app up for a lesson step (the controller's part), then brings its view into sight. */
 function setUp(step: LessonStep, controls: SessionActions): void {
-  const s = useApp.getState();
-  s.setView({ curve: step.curve ?? 'return' });
-  // On a phone the drawer would cover the lesson: the step's view is then one scroll down ("Show me").
-  s.setDrawerOpen(!!step.drawer && wide());
-  if (step.setup.kind === 'pretrained') {
-    const family = step.setup.family;
-    if (!lessonRun || lessonRun.family !== family || s.replay?.run !== lessonRun.run) {
-      controls.replay(async () => {
-        await openPretrained(family);
-        const run = useApp.getState().replay?.run;
-        lessonRun = run ? { family, run } : null;
-      });
-    }
-  } else {
-    const { config, run } = step.setup;
-    if (s.replay) controls.leaveReplay();
-    controls.configure({ ...defaultConfig(), seed: s.config.seed, ...config });
-    if (run === 'step') {
-      controls.reset();
-      void whenReady().then(() => controls.step());
-    } else if (run === 'train') {
-      void whenReady().then(() => {
-        const state = useApp.getState().runState;
-        if (state !== 'running' && state !== 'finished') controls.start();
-      });
-    }
-  }
+  lesson.setUp(step, controls, wide());
   // After the drawer has opened or closed: the ablations panel is a disclosure the step opens, and a
   // view in the drawer is scrolled into sight there. Views below the stage are left where they are
   // (the lesson's "Show me" scrolls to them), so the step's text stays on screen.

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { selectActions, selectReplay, useApp } from '../store/store';
-import { canContinue, keepRun } from '../store/runLibrary';
+import { runs } from '../app/page';
+import { canContinue } from '../app/runLibrary';
 import { replayTimelapseSource } from './video/frameSource';
 import { VideoExport } from './video/VideoExport';
 import { EPISODE_VIEWS } from './video/views';
@@ -61,7 +62,7 @@ export function ReplayBar() {
           </button>
         )}
         {id === null && (
-          <button type="button" onClick={() => void keepRun(run)} data-testid="replay-keep">
+          <button type="button" onClick={() => void runs.keepRun(run)} data-testid="replay-keep">
             Save to library
           </button>
         )}

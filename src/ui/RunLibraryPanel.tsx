@@ -3,11 +3,11 @@ import type { RunSummary } from '../store/library';
 import { selectActions, selectRuns, useApp, type JobProgress } from '../store/store';
 import { Explain } from './Explain';
 import { formatDateTime, formatTime } from './dates';
-import { AUTOSAVE_MS } from '../store/session';
+import { AUTOSAVE_MS } from '../app/session';
+import { runs as library } from '../app/page';
 import { PRETRAINED } from '../core/pretrained';
-import { cancelOpen, deleteRun, exportCurrentRun, exportRun, importFiles, openPretrained, renameRun, replayRun, undoDelete } from '../store/runLibrary';
 import './library.css';
-import { cancelImport } from '../store/runImport';
+import { cancelImport } from '../app/runImport';
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -24,7 +24,7 @@ const RunRow = memo(function RunRow({ run, recordingId }: { run: RunSummary; rec
   const controls = useApp(selectActions);
   const [editing, setEditing] = useState<string | null>(null);
   const save = () => {
-    if (editing !== null && editing.trim() && editing !== run.name) void renameRun(run.id, editing);
+    if (editing !== null && editing.trim() && editing !== run.name) void library.renameRun(run.id, editing);
     setEditing(null);
   };
   return (
@@ -55,16 +55,16 @@ const RunRow = memo(function RunRow({ run, recordingId }: { run: RunSummary; rec
       <td className="num">{run.updates}</td>
       <td className="num">{sizeText(run.bytes)}</td>
       <td className="run-actions">
-        <button type="button" onClick={() => controls.replay(() => replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
+        <button type="button" onClick={() => controls.replay(() => library.replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
           Replay
         </button>
         <button type="button" onClick={() => setEditing(run.name)} aria-label={`Rename ${run.name}`} data-testid="library-rename">
           Rename
         </button>
-        <button type="button" onClick={() => void exportRun(run.id)} aria-label={`Export ${run.name} as a file`} data-testid="library-export">
+        <button type="button" onClick={() => void library.exportRun(run.id)} aria-label={`Export ${run.name} as a file`} data-testid="library-export">
           Export
         </button>
-        <button type="button" onClick={() => void deleteRun(run.id)} aria-label={`Delete ${run.name}`} data-testid="library-delete">
+        <button type="button" onClick={() => void library.deleteRun(run.id)} aria-label={`Delete ${run.name}`} data-testid="library-delete">
           Delete
         </button>
       </td>
@@ -100,7 +100,7 @@ export function RunLibraryPanel() {
     e.preventDefault();
     setDragging(false);
     const files = [...e.dataTransfer.files];
-    if (files.length) void importFiles(files);
+    if (files.length) void library.importFiles(files);
   };
   const status = !recording ? 'Recording is off: this run will not be kept.' : savedAt === null ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains.` : `Recording this run; last saved at ${formatTime(savedAt)}.`;
   return (
@@ -131,7 +131,7 @@ export function RunLibraryPanel() {
         <button type="button" onClick={() => void controls.saveNow()} disabled={!recording} data-testid="record-save">
           Save now
         </button>
-        <button type="button" onClick={() => void exportCurrentRun(controls.currentRecording)} data-testid="record-export">
+        <button type="button" onClick={() => void library.exportCurrentRun(controls.currentRecording)} data-testid="record-export">
           Export this run
         </button>
       </div>
@@ -146,7 +146,7 @@ export function RunLibraryPanel() {
             onChange={(e) => {
               const files = [...(e.currentTarget.files ?? [])];
               e.currentTarget.value = '';
-              if (files.length) void importFiles(files);
+              if (files.length) void library.importFiles(files);
             }}
           />
         </label>
@@ -154,19 +154,19 @@ export function RunLibraryPanel() {
         <span className="pretrained">
           Load a trained swarm:{' '}
           {PRETRAINED.map((f) => (
-            <button key={f} type="button" onClick={() => controls.replay(() => openPretrained(f))} data-testid={`pretrained-${f}`}>
+            <button key={f} type="button" onClick={() => controls.replay(() => library.openPretrained(f))} data-testid={`pretrained-${f}`}>
               {f}
             </button>
           ))}
         </span>
       </div>
       {importing && <JobLine verb="Importing" job={importing} cancel={cancelImport} testId="import" />}
-      {opening && <JobLine verb="Opening" job={opening} cancel={cancelOpen} testId="open" />}
+      {opening && <JobLine verb="Opening" job={opening} cancel={library.cancelOpen} testId="open" />}
       {msg && (
         <p className={`library-message ${msg.kind}`} role={msg.kind === 'error' ? 'alert' : 'status'} data-testid="library-message">
           {msg.text}
           {undo && msg.kind === 'info' && (
-            <button type="button" onClick={() => void undoDelete()} data-testid="library-undo">
+            <button type="button" onClick={() => void library.undoDelete()} data-testid="library-undo">
               Undo
             </button>
           )}

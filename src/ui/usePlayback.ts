@@ -3,7 +3,7 @@ import type { SimEvent } from '../sim/events';
 import { selectEpisode, selectLast, selectPlaying, selectSpeed, selectTick, useApp } from '../store/store';
 import type { UpdateMessage } from '../worker/protocol';
 import { END_HOLD_MS, episodeLength, eventsBefore, minuteMs } from '../store/playback';
-import { beforeNextFrame } from '../store/session';
+import { beforeNextFrame } from '../app/session';
 
 /** Where no frames come (a hidden tab), a staggered view waits this long per frame instead. */
 const STAGGER_FALLBACK_MS = 50;

@@ -46,7 +46,7 @@ async function main(): Promise<Record<string, unknown>> {
     const t0 = performance.now();
     const report = await client.api.init(config, rawBackend as BackendChoice);
     const t1 = performance.now();
-    for (let i = 0; i < steps; i++) await client.api.step();
+    for (let i = 0; i < steps; i++) check((await client.api.step()) === null, `update ${i} without a numeric fault`);
     const t2 = performance.now();
     await until(() => updates.length >= steps, 'an update message per step');
     const first = updates[0];

@@ -2,6 +2,7 @@ import type { RecordedUpdate } from '../core/recorder';
 import type { RunFacts } from '../core/runFile';
 import type { ModuleInfo, TalkRecord } from '../core/runFormat';
 import type { Config } from '../rl/config';
+import type { FaultSite } from '../rl/numericFault';
 import type { PolicyJSON } from '../rl/policy';
 import type { RaceResult, ScalingPoint } from '../sim/organisations';
 
@@ -103,6 +104,37 @@ export interface TalkReport extends TalkRecord {
   ms: number;
 }
 
+/**
+ * The trainer's numeric guard stopped an update: NaN or Infinity turned up at `site` in update
+ * `update`. The weights are back at their last good values and the worker is fine; training can go
+ * on after a change of settings (e.g. a lower learning rate). `lr` and `gradClip` were in force.
+ */
+export interface NumericFaultReport {
+  kind: 'numeric';
+  site: FaultSite;
+  update: number;
+  lr: number;
+  gradClip: number;
+  /** What happened, the likely cause and the way on, in one paragraph for the page. */
+  message: string;
+}
+
+/**
+ * Why updates stopped without a failure of the worker, as `start` and `step` answer it (null: they
+ * did not stop for a fault). A failure of the worker or its backend rejects instead.
+ */
+export type TrainingFault = NumericFaultReport;
+
+/**
+ * What `setConfig` did with a change: the same trainer goes on with the new settings from update
+ * `update` (0-based, the next one it runs), or the change was structural and `rebuilt` a fresh
+ * trainer (a new run, from update 0).
+ */
+export interface ConfigApplied {
+  rebuilt: boolean;
+  update: number;
+}
+
 /** Worker state as the UI shows it. */
 export type RunState = 'idle' | 'running' | 'paused' | 'finished';
 
@@ -113,15 +145,18 @@ export type RunState = 'idle' | 'running' | 'paused' | 'finished';
 export interface TrainerApi {
   /** Picks a backend (wasm with `threads`, default auto) and builds a trainer for `config`. */
   init(config: Config, backend: BackendChoice, threads?: ThreadRequest): Promise<BackendReport>;
-  /** Runs updates until paused or finished. */
-  start(): Promise<void>;
+  /** Runs updates until paused or finished (null), or until the trainer stops them for a fault. */
+  start(): Promise<TrainingFault | null>;
   pause(): Promise<void>;
-  /** Runs exactly one update (when paused or idle). */
-  step(): Promise<void>;
+  /** Runs exactly one update (when paused or idle); the fault that stopped it, if the trainer stopped it. */
+  step(): Promise<TrainingFault | null>;
   /** Discards the trainer and builds a fresh one (optionally with a new config). */
   reset(config?: Config): Promise<void>;
-  /** Replaces the config between updates (deadline schedule, learning settings). */
-  setConfig(config: Config): Promise<void>;
+  /**
+   * Replaces the config between updates (deadline schedule, learning settings); a structural change
+   * rebuilds the trainer. Says which it did, and from which update the new settings apply.
+   */
+  setConfig(config: Config): Promise<ConfigApplied>;
   /** The policy's weights now, and how many updates made them (between updates). */
   weights(): Promise<{ updates: number; weights: PolicyJSON }>;
   /** Replaces the policy's weights (same network size), e.g. to continue training a recorded swarm. */

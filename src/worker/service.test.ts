@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { referenceReturns } from '../rl/compare';
 import { defaultConfig, type Config } from '../rl/config';
-import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
 import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
 import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
@@ -51,7 +50,7 @@ describe('TrainerService', () => {
   it('applies schedule changes between updates, pauses a running loop, and rebuilds on a structural change', async () => {
     const { svc, updates, states } = await subscribed();
     await svc.init(tiny, 'cpu');
-    await svc.setConfig({ ...tiny, updates: 1000, tmaxEnd: 30 });
+    expect(await svc.setConfig({ ...tiny, updates: 1000, tmaxEnd: 30 })).toEqual({ rebuilt: false, update: 0 });
     const running = svc.start();
     while (updates.length < 3) await flush();
     await svc.pause();
@@ -62,11 +61,13 @@ describe('TrainerService', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(updates).toHaveLength(n);
     expect(updates.at(-1)!.total).toBe(1000);
-    await svc.setConfig({ ...tiny, updates: 1000, tmaxStart: 20, tmaxEnd: 20 });
+    // The change takes effect at the next update, the first after those sent so far.
+    expect(await svc.setConfig({ ...tiny, updates: 1000, tmaxStart: 20, tmaxEnd: 20 })).toEqual({ rebuilt: false, update: n });
     await svc.step();
     await flush();
     expect(updates.at(-1)!.metrics.tmax).toBe(20);
-    await svc.setConfig({ ...tiny, agents: 3 });
+    expect(updates.at(-1)!.metrics.update).toBe(n);
+    expect(await svc.setConfig({ ...tiny, agents: 3 })).toEqual({ rebuilt: true, update: 0 });
     expect(states.at(-1)).toBe('idle');
     await svc.step();
     await flush();
@@ -240,7 +241,9 @@ describe('TrainerService', () => {
     await svc.step();
     const before = await svc.weights();
     svc.poisonNextLoss();
-    await expect(svc.step()).rejects.toThrow(`${NUMERIC_FAULT_PREFIX} 1: the loss became NaN or infinite`);
+    const fault = await svc.step();
+    expect(fault).toMatchObject({ kind: 'numeric', site: 'loss', update: 1, lr: tiny.lr, gradClip: tiny.gradClip });
+    expect(fault?.message).toMatch(/^Training stopped at update 1: the loss became NaN or infinite/);
     expect(await svc.weights()).toEqual(before);
     await svc.step();
     const after = await svc.weights();

@@ -8,12 +8,13 @@ import type { Config } from '../rl/config';
 import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
+import { NumericFault } from '../rl/numericFault';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, UpdateMessage } from './protocol';
+import type { BackendChoice, BackendReport, ConfigApplied, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, TrainingFault, UpdateMessage } from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -39,10 +40,9 @@ export interface TalkOptions {
 }
 
 /**
- * Every 25 updates on 8 tasks. Measured in Node on wasm (8 agents): one measurement takes about
- * 0.3-0.45 s on long-coupled at deadline 80 (an update 0.7-0.8 s at the starting deadline 20, more
- * later) and 0.1 s on coupled at deadline 24 (an update 0.25 s), so 1-2% of the training time; the 5%
- * cap stretches the interval on tiny runs (3 agents, 2 rollouts: 0.15-0.2 s against 0.06 s an update).
+ * Every 25 updates on 8 tasks: one measurement costs a small share of the training time next to
+ * the 25 updates it follows; the 5% cap stretches the interval on tiny runs, where a measurement
+ * is long beside an update.
  */
 export const TALK_DEFAULTS: TalkOptions = { every: 25, tasks: 8, share: 0.05 };
 
@@ -72,7 +72,7 @@ export class TrainerService implements TrainerApi {
   /** Tail of the chain of trainer operations. */
   private queue: Promise<unknown> = Promise.resolve();
   /** The running update loop, if any; `start` returns it. */
-  private loop: Promise<void> | null = null;
+  private loop: Promise<TrainingFault | null> | null = null;
   private wantRun = false;
   /** Reference returns by family/agents/deadline. */
   private readonly references = new Map<string, References>();
@@ -184,13 +184,13 @@ export class TrainerService implements TrainerApi {
     this.poisonLoss = true;
   }
 
-  async start(): Promise<void> {
+  async start(): Promise<TrainingFault | null> {
     const t = this.requireTrainer();
     if (this.loop) return this.loop;
     refuseUntrainable(t.config);
     if (t.finished) {
       this.setState('finished');
-      return;
+      return null;
     }
     this.wantRun = true;
     this.setState('running');
@@ -207,12 +207,17 @@ export class TrainerService implements TrainerApi {
     await this.stopLoop();
   }
 
-  async step(): Promise<void> {
+  async step(): Promise<TrainingFault | null> {
     refuseUntrainable(this.requireTrainer().config);
-    if (this.loop) return;
-    await this.exclusive(() => this.updateOnce());
+    if (this.loop) return null;
+    try {
+      await this.exclusive(() => this.updateOnce());
+    } catch (e) {
+      return faultOf(e);
+    }
     this.settleState();
     this.queueTalk();
+    return null;
   }
 
   async reset(config?: Config): Promise<void> {
@@ -229,19 +234,20 @@ export class TrainerService implements TrainerApi {
     });
   }
 
-  async setConfig(config: Config): Promise<void> {
+  async setConfig(config: Config): Promise<ConfigApplied> {
     this.requireTrainer();
-    await this.exclusive(async () => {
+    return this.exclusive(async () => {
       const t = this.requireTrainer();
       if (t.reconfigure({ ...config })) {
         this.recorder?.setConfig(t.config);
         if (!this.loop) this.settleState();
-        return;
+        return { rebuilt: false, update: t.update };
       }
       t.dispose();
       this.trainer = null;
       this.fresh(config);
       if (!this.loop) this.setState('idle');
+      return { rebuilt: true, update: 0 };
     });
   }
 
@@ -443,15 +449,20 @@ export class TrainerService implements TrainerApi {
     }
   }
 
-  private async runLoop(): Promise<void> {
-    while (this.wantRun) {
-      if (await this.exclusive(() => this.updateOnce())) break;
-      if (this.wantRun && this.talkDue()) await this.exclusive(() => this.measureTalk());
-      await macrotask();
+  private async runLoop(): Promise<TrainingFault | null> {
+    try {
+      while (this.wantRun) {
+        if (await this.exclusive(() => this.updateOnce())) break;
+        if (this.wantRun && this.talkDue()) await this.exclusive(() => this.measureTalk());
+        await macrotask();
+      }
+    } catch (e) {
+      return faultOf(e);
     }
+    return null;
   }
 
-  private loopEnded(loop: Promise<void>): void {
+  private loopEnded(loop: Promise<TrainingFault | null>): void {
     if (this.loop !== loop) return;
     this.loop = null;
     this.wantRun = false;
@@ -493,6 +504,15 @@ export class TrainerService implements TrainerApi {
     if (!this.trainer) throw new Error('the trainer is not initialised: call init first');
     return this.trainer;
   }
+}
+
+/**
+ * The fault an update stopped for, as the page receives it: a NumericFault becomes its report (the
+ * worker is fine); any other error is rethrown (it rejects the call: a failure of the backend).
+ */
+export function faultOf(e: unknown): TrainingFault {
+  if (!(e instanceof NumericFault)) throw e;
+  return { kind: 'numeric', site: e.site, update: e.update, lr: e.settings.lr, gradClip: e.settings.gradClip, message: e.message };
 }
 
 /** Throws, before any update runs, when `config` cannot train (e.g. it would need more memory than a backend has). */

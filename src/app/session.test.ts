@@ -3,15 +3,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
 import { fakeRun, fakeUpdate, testConfig } from '../core/testing';
 import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client';
-import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, UpdateMessage } from '../worker/protocol';
+import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, TrainingFault, UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
-import { faultMessage } from '../rl/numericGuard';
-import { RunLibrary } from './library';
+import { faultMessage } from '../rl/numericFault';
+import { RunLibrary } from '../store/library';
 import { RecordingSaver } from './recordingSaver';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
-import { useApp } from './store';
+import { createAppStore, useApp as pageStore, type AppState } from '../store/store';
+import type { StoreApi } from 'zustand';
 
-const initial = useApp.getState();
+/** A fresh store for every test, handed to the session (the page's store is never touched). */
+let store: StoreApi<AppState> = createAppStore();
 
 /** Resolves after pending promise callbacks have run (no timers involved). */
 const settle = async () => {
@@ -38,6 +40,8 @@ class FakeWorker {
   resumedFrom: Uint8Array | null = null;
   raced: RaceSwarm | undefined | null = null;
   failNextStart: Error | null = null;
+  /** When set, the next `start` stops for this fault (as the trainer's numeric guard would). */
+  faultNextStart: TrainingFault | null = null;
   private onUpdate: (u: UpdateMessage) => void = () => undefined;
   private onState: (s: RunState) => void = () => undefined;
   private stopLoop: (() => void) | null = null;
@@ -76,8 +80,16 @@ class FakeWorker {
           self.onState('paused');
           throw e;
         }
+        if (self.faultNextStart) {
+          const f = self.faultNextStart;
+          self.faultNextStart = null;
+          self.onState('running');
+          self.onState('paused');
+          return f;
+        }
         self.onState('running');
         await new Promise<void>((r) => (self.stopLoop = r));
+        return null;
       },
       async pause() {
         self.calls.push('pause');
@@ -89,6 +101,7 @@ class FakeWorker {
         self.calls.push('step');
         self.emit();
         self.onState('paused');
+        return null;
       },
       async reset() {
         self.calls.push('reset');
@@ -96,6 +109,7 @@ class FakeWorker {
       },
       async setConfig() {
         self.calls.push('setConfig');
+        return { rebuilt: false, update: self.updates };
       },
       async weights() {
         throw new Error('not used');
@@ -165,10 +179,11 @@ let dbCount = 0;
 function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number } = {}) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
-  const saver = new RecordingSaver({ library: () => libOpen, refresh: async () => useApp.getState().setLibrary({ runs: await (await libOpen).list() }) });
+  const saver = new RecordingSaver({ store: store, library: () => libOpen, refresh: async () => store.getState().setLibrary({ runs: await (await libOpen).list() }) });
   const page = fakePage();
   let clock = 0;
   const session = new TrainingSession({
+    store: store,
     createClient: () => {
       const w = new FakeWorker(options.holdInit ?? false);
       workers.push(w);
@@ -184,7 +199,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCo
     nextFrame: options.nextFrame,
     viewRefreshMs: options.viewRefreshMs ?? 0,
   });
-  useApp.setState({ actions: session.actions });
+  store.setState({ actions: session.actions });
   session.open();
   /** Moves the session's clock on (it only moves when told). */
   const advance = (ms: number) => void (clock += ms);
@@ -195,8 +210,8 @@ let opened: TrainingSession[] = [];
 
 beforeEach(() => {
   FakeWorker.failingBackend = null;
-  useApp.setState(initial, true);
-  useApp.getState().setConfig(testConfig());
+  store = createAppStore();
+  store.getState().setConfig(testConfig());
   opened = [];
 });
 
@@ -219,79 +234,103 @@ describe('TrainingSession', () => {
     void a.start();
     await settle();
     expect(w.calls).toEqual(['init auto']);
-    expect(useApp.getState().error).toBeNull();
+    expect(store.getState().error).toBeNull();
     w.release();
-    await until(() => useApp.getState().runState === 'running', 'running');
+    await until(() => store.getState().runState === 'running', 'running');
     expect(w.calls).toEqual(['init auto', 'start']);
-    expect(useApp.getState().error).toBeNull();
+    expect(store.getState().error).toBeNull();
+  });
+
+  it('works on the store it is handed and leaves the page\'s store alone', async () => {
+    const untouched = pageStore.getState();
+    const { a } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    await a.step();
+    await until(() => store.getState().metrics.length === 1, 'the update in the handed store');
+    expect(pageStore.getState()).toBe(untouched);
+  });
+
+  it('marks a settings change where the worker says it took effect; a structural change starts a new run instead', async () => {
+    const { workers, a } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    await a.step();
+    await a.step();
+    const before = store.getState().config;
+    await a.configure({ tmaxEnd: before.tmaxEnd + 6 });
+    expect(workers[0].calls.at(-1)).toBe('setConfig');
+    expect(store.getState().liveChanges).toEqual({ config: before, configChanges: [{ update: 2, config: { ...before, tmaxEnd: before.tmaxEnd + 6 } }] });
+    await a.configure({ agents: before.agents === 3 ? 4 : 3 });
+    expect(workers[0].calls.at(-1)).toBe('reset');
+    expect(store.getState().liveChanges).toBeNull();
+    expect(store.getState().metrics).toHaveLength(0);
   });
 
   it('a notice from an earlier failure does not outlive a later success', async () => {
     const { workers, a } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
-    useApp.getState().setError('an earlier failure');
+    await until(() => store.getState().backend !== null, 'ready');
+    store.getState().setError('an earlier failure');
     void a.start();
-    await until(() => useApp.getState().runState === 'running', 'running');
-    expect(useApp.getState().error).toBeNull();
+    await until(() => store.getState().runState === 'running', 'running');
+    expect(store.getState().error).toBeNull();
     await a.pause();
-    useApp.getState().setError('another failure');
+    store.getState().setError('another failure');
     await a.step();
-    expect(useApp.getState().error).toBeNull();
+    expect(store.getState().error).toBeNull();
     expect(workers[0].calls.filter((c) => c === 'step')).toHaveLength(1);
   });
 
   it('views get updates live; with live views off they wait and catch up at once', async () => {
     const { workers, a } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     await a.step();
-    expect(useApp.getState().metrics).toHaveLength(1);
+    expect(store.getState().metrics).toHaveLength(1);
     a.setLive(false);
     workers[0].emit();
     workers[0].emit();
-    expect(useApp.getState().metrics).toHaveLength(1);
+    expect(store.getState().metrics).toHaveLength(1);
     a.setLive(true);
-    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+    expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
   });
 
   it('updates that arrive before a frame reach the views together in it, in one change of the store', async () => {
     const frames: (() => void)[] = [];
     const { workers, a } = open({ nextFrame: (f) => frames.push(f) });
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     void a.start();
-    await until(() => useApp.getState().runState === 'running', 'running');
+    await until(() => store.getState().runState === 'running', 'running');
     let changes = 0;
-    const unsubscribe = useApp.subscribe((s, prev) => void (s.metrics !== prev.metrics && changes++));
+    const unsubscribe = store.subscribe((s, prev) => void (s.metrics !== prev.metrics && changes++));
     for (let i = 0; i < 3; i++) workers[0].emit();
     // One frame asked for, nothing drawn before it.
     expect(frames).toHaveLength(1);
-    expect(useApp.getState().metrics).toHaveLength(0);
+    expect(store.getState().metrics).toHaveLength(0);
     frames.shift()!();
-    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
-    expect(useApp.getState().last?.metrics.update).toBe(2);
+    expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+    expect(store.getState().last?.metrics.update).toBe(2);
     expect(changes).toBe(1);
     // The loop stopping hands over what is waiting at once, before the state changes.
     workers[0].emit();
     await a.pause();
-    expect(useApp.getState().metrics).toHaveLength(4);
+    expect(store.getState().metrics).toHaveLength(4);
     for (const f of frames.splice(0)) f();
-    expect(useApp.getState().metrics).toHaveLength(4);
+    expect(store.getState().metrics).toHaveLength(4);
     // A new run drops the old run's updates that were waiting for a frame.
     workers[0].emit();
     await a.reset();
     for (const f of frames.splice(0)) f();
-    expect(useApp.getState().metrics).toHaveLength(0);
+    expect(store.getState().metrics).toHaveLength(0);
     unsubscribe();
   });
 
   it('updates that stream in faster than the views refresh reach them at most once per viewRefreshMs, and all of them', async () => {
     const frames: (() => void)[] = [];
     const { workers, a, advance } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     void a.start();
-    await until(() => useApp.getState().runState === 'running', 'running');
+    await until(() => store.getState().runState === 'running', 'running');
     workers[0].emit();
     frames.shift()!();
-    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0]);
+    expect(store.getState().metrics.map((m) => m.update)).toEqual([0]);
     // Two more arrive 40 ms later: the frames before 100 ms have passed hand nothing over.
     advance(40);
     workers[0].emit();
@@ -299,61 +338,61 @@ describe('TrainingSession', () => {
     frames.shift()!();
     advance(40);
     frames.shift()!();
-    expect(useApp.getState().metrics).toHaveLength(1);
+    expect(store.getState().metrics).toHaveLength(1);
     expect(frames).toHaveLength(1);
     // The first frame 100 ms after the last hand-over takes both.
     advance(20);
     frames.shift()!();
-    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
+    expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
     expect(frames).toHaveLength(0);
   });
 
   it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {
     const { workers, a, saver, lib } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     // The loop's call stays pending until the worker dies: it must not wait forever.
     const loop = a.start();
-    await until(() => useApp.getState().runState === 'running', 'running');
+    await until(() => store.getState().runState === 'running', 'running');
     for (let i = 0; i < 5; i++) workers[0].emit();
     await a.saveNow();
-    const entry = useApp.getState().recordingId;
+    const entry = store.getState().recordingId;
     expect(entry).not.toBeNull();
     workers[0].emit();
     workers[0].emit();
-    expect(useApp.getState().metrics).toHaveLength(7);
+    expect(store.getState().metrics).toHaveLength(7);
     workers[0].crash();
     await loop;
-    await until(() => workers.length === 2 && useApp.getState().runState === 'running', 'the new worker training');
+    await until(() => workers.length === 2 && store.getState().runState === 'running', 'the new worker training');
     const w = workers[1];
     expect(w.calls).toEqual(['init auto', 'resume', 'start']);
     expect(decodeRunFile(w.resumedFrom!).ok).toBe(true);
     expect(w.updates).toBe(5);
     // The curve goes back to the checkpoint: the two updates after it are trained again.
-    expect(useApp.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4]);
-    expect(useApp.getState().fault).toMatch(/crashed \(injected\).*resumed on webgl from update 5/);
-    expect(useApp.getState().runState).toBe('running');
+    expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4]);
+    expect(store.getState().fault).toMatch(/crashed \(injected\).*resumed on webgl from update 5/);
+    expect(store.getState().runState).toBe('running');
     // Commands work on the new worker while it trains.
     await a.pause();
-    expect(useApp.getState().runState).toBe('paused');
+    expect(store.getState().runState).toBe('paused');
     w.emit();
     await a.saveNow();
-    expect(useApp.getState().recordingId).toBe(entry);
+    expect(store.getState().recordingId).toBe(entry);
     expect((await (await lib).list()).map((r) => r.id)).toEqual([entry]);
     expect(saver.latest).not.toBeNull();
   });
 
   it('a worker that dies before anything was saved starts the run again, and says so', async () => {
     const { workers } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     workers[0].crash();
-    await until(() => workers.length === 2 && useApp.getState().backend !== null, 'a new worker');
+    await until(() => workers.length === 2 && store.getState().backend !== null, 'a new worker');
     expect(workers[1].calls).toEqual(['init auto']);
-    expect(useApp.getState().fault).toMatch(/No checkpoint had been saved yet/);
+    expect(store.getState().fault).toMatch(/No checkpoint had been saved yet/);
   });
 
   it('a failed update (a lost device) restarts on the next backend and resumes there', async () => {
     const { workers, a } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     await a.step();
     await a.saveNow();
     workers[0].failNextStart = new Error('the GPU device was lost');
@@ -361,23 +400,26 @@ describe('TrainingSession', () => {
     // The worker reports its loop stopped before the page hears why: training still goes on after the restart.
     await until(() => workers.length === 2 && workers[1].calls.includes('start'), 'training again');
     expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']);
-    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: the GPU device was lost\. Training resumed on wasm from update 1/);
+    expect(store.getState().fault).toMatch(/^The trainer failed on webgl: the GPU device was lost\. Training resumed on wasm from update 1/);
   });
 
   it('a numeric fault in the loop is reported as it is, for the page to offer a lower learning rate; the worker is not restarted', async () => {
     const { workers, a } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     await a.step();
-    const fault = faultMessage('loss', 1, { lr: 0.003, gradClip: 1 });
-    workers[0].failNextStart = new Error(fault);
+    const fault: TrainingFault = { kind: 'numeric', site: 'loss', update: 1, lr: 0.003, gradClip: 1, message: faultMessage('loss', 1, { lr: 0.003, gradClip: 1 }) };
+    workers[0].faultNextStart = fault;
     await a.start();
-    expect(useApp.getState().error).toBe(fault);
-    expect(useApp.getState().fault).toBeNull();
+    expect(store.getState().error).toBe(fault.message);
+    expect(store.getState().stoppedBy).toEqual(fault);
+    expect(store.getState().fault).toBeNull();
     expect(workers).toHaveLength(1);
     // Resumed on the same worker (after the page lowered the learning rate).
     void a.start();
-    await until(() => useApp.getState().runState === 'running', 'training again');
+    await until(() => store.getState().runState === 'running', 'training again');
     expect(workers).toHaveLength(1);
+    // Training again, the notice and its fault are gone.
+    expect(store.getState().stoppedBy).toBeNull();
     await a.pause();
   });
 
@@ -385,11 +427,11 @@ describe('TrainingSession', () => {
     // Only the session's interval is faked: the fake IndexedDB runs on real timers.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
-    await vi.waitFor(() => expect(useApp.getState().backend).not.toBeNull());
+    await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
     await a.step();
     await saver.settled();
     void a.start();
-    await vi.waitFor(() => expect(useApp.getState().runState).toBe('running'));
+    await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
     // Updates 2 s apart: quiet for 55 s is not yet a stall (under 60 s), quiet for 65 s is.
     advance(2000);
     workers[0].emit();
@@ -400,37 +442,37 @@ describe('TrainingSession', () => {
     await vi.advanceTimersByTimeAsync(5000);
     await vi.waitFor(() => expect(workers.length).toBe(2));
     await vi.waitFor(() => expect(workers[1].calls).toEqual(['init wasm', 'resume', 'start']));
-    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: no update for 65 s while training\. Training resumed on wasm from update \d/);
+    expect(store.getState().fault).toMatch(/^The trainer failed on webgl: no update for 65 s while training\. Training resumed on wasm from update \d/);
   });
 
   it('a backend that cannot start gives way to the next one, with a message', async () => {
-    useApp.getState().setBackendChoice('webgl');
+    store.getState().setBackendChoice('webgl');
     FakeWorker.failingBackend = 'webgl';
     const { workers } = open();
-    await until(() => workers.length === 2 && useApp.getState().backend !== null, 'the next backend');
+    await until(() => workers.length === 2 && store.getState().backend !== null, 'the next backend');
     expect(workers[1].calls).toEqual(['init wasm']);
-    expect(useApp.getState().backend?.backend).toBe('wasm');
-    expect(useApp.getState().fault).toMatch(/^The trainer failed on webgl: it could not start \(no webgl here\)\..*starts again on wasm/);
+    expect(store.getState().backend?.backend).toBe('wasm');
+    expect(store.getState().fault).toMatch(/^The trainer failed on webgl: it could not start \(no webgl here\)\..*starts again on wasm/);
   });
 
   it('faults that keep coming stop the restarts with a message', async () => {
     const { workers } = open();
     for (let i = 0; i < 4; i++) {
-      await until(() => workers.length === i + 1 && useApp.getState().backend !== null, `worker ${i}`);
+      await until(() => workers.length === i + 1 && store.getState().backend !== null, `worker ${i}`);
       workers[i].crash();
     }
-    await until(() => /not restarted/.test(useApp.getState().fault ?? ''), 'the final message');
+    await until(() => /not restarted/.test(store.getState().fault ?? ''), 'the final message');
     expect(workers).toHaveLength(4);
-    expect(useApp.getState().runState).toBe('idle');
+    expect(store.getState().runState).toBe('idle');
   });
 
   it('saves every few seconds while training runs, and when the page is hidden or closed', async () => {
     vi.useFakeTimers();
     const { workers, a, page, saver } = open({ autosaveMs: 5000 });
-    await vi.waitFor(() => expect(useApp.getState().backend).not.toBeNull());
+    await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
     const save = vi.spyOn(saver, 'save');
     void a.start();
-    await vi.waitFor(() => expect(useApp.getState().runState).toBe('running'));
+    await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
     workers[0].emit();
     await vi.advanceTimersByTimeAsync(5000);
     expect(save).toHaveBeenCalledTimes(1);
@@ -447,13 +489,13 @@ describe('TrainingSession', () => {
 
   it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
     const { a, saver, lib } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     const put = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(() => {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     });
     await a.step();
     await saver.settled();
-    expect(useApp.getState().libraryMessage?.text).toMatch(/^The library is full: .*kept in memory/);
+    expect(store.getState().libraryMessage?.text).toMatch(/^The library is full: .*kept in memory/);
     expect(saver.unsaved).not.toBeNull();
     expect(await (await lib).list()).toEqual([]);
     expect((await a.currentRecording())?.facts.updates).toBe(1);
@@ -466,12 +508,12 @@ describe('TrainingSession', () => {
 
   it('resumes a stored run (after a reload) into its own library entry', async () => {
     const { workers, a, lib } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     const id = await (await lib).save({ ...fakeRun(6), name: 'before the reload' });
     await a.resumeStored(id);
     expect(workers[0].calls).toContain('resume');
-    expect(useApp.getState().metrics).toHaveLength(6);
-    expect(useApp.getState().recordingId).toBe(id);
+    expect(store.getState().metrics).toHaveLength(6);
+    expect(store.getState().recordingId).toBe(id);
     await a.step();
     await a.saveNow();
     const list = await (await lib).list();
@@ -485,21 +527,21 @@ describe('TrainingSession', () => {
       rename: directCodec.rename,
     };
     const { workers, a, lib } = open({ codec });
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     const id = await (await lib).save({ ...fakeRun(6), name: 'before the reload' });
     await a.resumeStored(id);
     expect(opened).toHaveLength(1);
     expect(opened[0]).toBeGreaterThan(0);
-    expect(useApp.getState().error).toBe('The saved run could not be read: unreadable here.');
+    expect(store.getState().error).toBe('The saved run could not be read: unreadable here.');
     expect(workers[0].calls).not.toContain('resume');
-    expect(useApp.getState().metrics).toHaveLength(0);
+    expect(store.getState().metrics).toHaveLength(0);
   });
 
   it('races the replayed swarm during a replay, and the trained one otherwise', async () => {
     const { workers, a } = open();
-    await until(() => useApp.getState().backend !== null, 'ready');
+    await until(() => store.getState().backend !== null, 'ready');
     const run = { ...fakeRun(10), name: 'replayed run' };
-    useApp.getState().enterReplay(run, null);
+    store.getState().enterReplay(run, null);
     const r = await a.race({ threshold: 0.9, tasks: 2, agentCounts: [1] });
     expect(r.swarm).toBe('replayed run');
     expect(workers[0].raced).toMatchObject({ name: 'replayed run', updates: 10 });

@@ -2,9 +2,10 @@ import { createTrainerClient, DEFAULT_WATCHDOG, type InjectedFault, type Watchdo
 import { threadsFromSearch } from '../worker/threads';
 import type { WorkerMemory } from '../worker/protocol';
 import { workerCodec } from '../worker/runFileClient';
-import { activeRunId, recordingSaver, refreshRuns, runLibrary } from './runLibrary';
+import { pageLibrary, runs } from './page';
+import { activeRunId } from './runLibrary';
 import { TrainingSession } from './session';
-import { useApp } from './store';
+import { keepHash, type AppStore } from '../store/store';
 
 /**
  * Test hooks: `globalThis.__swarmFaults.inject(kind)` makes the current worker fail, `memory()`
@@ -19,19 +20,20 @@ export interface FaultHooks {
 }
 
 /**
- * Starts the page's training session: a worker watched for faults, autosave into the page's run
+ * Starts the page's training session on `store` (the page's): the URL hash kept in step with the settings, a worker watched for faults, autosave into the page's run
  * library every few seconds and when the page hides or closes, its actions installed in the store,
  * and an offer to resume the run that was being trained when the page was last closed. Returns a
  * function that stops it.
  */
-export function openPageSession(): () => void {
+export function openPageSession(store: AppStore): () => void {
   const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG, ...(globalThis as { __swarmWatchdog?: Partial<WatchdogOptions> }).__swarmWatchdog };
   const session = new TrainingSession({
+    store,
     createClient: () => createTrainerClient({ ...watchdog }),
     threads: threadsFromSearch(location.search),
-    saver: recordingSaver,
-    refreshRuns,
-    storedRun: async (id) => (await (await runLibrary()).exportRun(id)).bytes,
+    saver: runs.saver,
+    refreshRuns: runs.refreshRuns,
+    storedRun: async (id) => (await (await pageLibrary()).exportRun(id)).bytes,
     codec: workerCodec,
     page: {
       addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
@@ -39,26 +41,30 @@ export function openPageSession(): () => void {
       hidden: () => document.visibilityState === 'hidden',
     },
   });
-  useApp.setState({ actions: session.actions });
+  store.setState({ actions: session.actions });
   const hooks: FaultHooks = {
     inject: (kind) => session.current?.injectFault(kind),
     memory: async () => (session.current ? session.current.api.memory() : null),
   };
   (globalThis as { __swarmFaults?: FaultHooks }).__swarmFaults = hooks;
+  const stopHash = keepHash(store);
   session.open();
-  void offerResume();
-  return () => session.close();
+  void offerResume(store);
+  return () => {
+    stopHash();
+    session.close();
+  };
 }
 
 /** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */
-async function offerResume(): Promise<void> {
+async function offerResume(store: AppStore): Promise<void> {
   const id = activeRunId();
   if (id === null) return;
   try {
-    const lib = await runLibrary();
+    const lib = await pageLibrary();
     const summary = await lib.summary(id);
     if (!summary || summary.checkpoints === 0) return;
-    useApp.getState().setResumable({ id, name: summary.name, updates: summary.updates });
+    store.getState().setResumable({ id, name: summary.name, updates: summary.updates });
   } catch {
     // An unreadable library is reported by the library panel; nothing is offered.
   }

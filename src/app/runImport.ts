@@ -1,15 +1,16 @@
-import type { ImportResult, RunLibrary } from './library';
-import { cancelJob, withProgress } from './progress';
+import type { ImportResult, RunLibrary } from '../store/library';
+import { cancelJob, withProgress } from '../store/progress';
+import type { AppStore } from '../store/store';
 import { importInWorker } from '../worker/runFileClient';
 
 /**
- * Imports one run file into `lib`: read, checked and packed in a worker (progress in the store's
+ * Imports one run file into `lib`: read, checked and packed in a worker (progress in `store`'s
  * `importing`, cancel with `cancelImport`), then stored as it is. The library is unchanged unless
  * the whole file was good.
  */
-export async function importThroughWorker(lib: RunLibrary, bytes: Uint8Array, name: string): Promise<ImportResult> {
+export async function importThroughWorker(store: AppStore, lib: RunLibrary, bytes: Uint8Array, name: string): Promise<ImportResult> {
   try {
-    return await withProgress('importing', name, async (onProgress, signal): Promise<ImportResult> => {
+    return await withProgress(store, 'importing', name, async (onProgress, signal): Promise<ImportResult> => {
       const r = await importInWorker(bytes, onProgress, signal);
       if (!r.ok) return { ok: false, error: r.error };
       const summary = await lib.putEncoded(null, r.bytes, r.facts);

@@ -1,20 +1,17 @@
 import * as Comlink from 'comlink';
 import type { RunFile } from '../core/runFormat';
 import { trainableCheckpoint } from '../core/runChecks';
-import { STRUCTURAL_KEYS, type Config } from '../rl/config';
-import { NUMERIC_FAULT_PREFIX } from '../rl/numericGuard';
+import { rebuildsTrainer, type Config } from '../rl/config';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
-import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type UpdateMessage } from '../worker/protocol';
+import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
-import type { RunId } from './library';
+import type { RunId } from '../store/library';
 import type { RecordingSaver } from './recordingSaver';
-import { replayAt, recordedReferences } from './replay';
-import { useApp, type SessionActions } from './store';
+import { replayAt, recordedReferences } from '../store/replay';
+import type { AppStore, SessionActions } from '../store/store';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-/** The trainer's numeric guard stopped an update (its message crosses from the worker as text). */
-const isNumericFault = (e: Error) => e.message.startsWith(NUMERIC_FAULT_PREFIX);
 
 /** While training runs, the recording is saved this often (a crash or a closed tab loses at most this much). */
 export const AUTOSAVE_MS = 5_000;
@@ -74,6 +71,8 @@ export interface PageEvents {
 
 /** What a session is built from: how to start a worker, where recordings go, and the page's events. */
 export interface SessionDeps {
+  /** The store the session reads and fills (the page's, or a fresh one in tests). */
+  store: AppStore;
   createClient: () => TrainerClient;
   saver: RecordingSaver;
   /** Re-reads the library's list into the store. */
@@ -111,12 +110,15 @@ export class TrainingSession {
   private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly faultTimes: number[] = [];
+  /** Runs begun so far (bumped whenever the views forget the live run). */
+  private runs = 0;
   /** When the current worker last sent an update or started running, and the longest gap between updates seen. */
   private lastProgress = 0;
   private slowest = 0;
   /** The backend the current worker was asked for. */
   private requested: BackendChoice = 'auto';
   private readonly deps: SessionDeps;
+  private readonly store: AppStore;
   private readonly now: () => number;
   private readonly onHide = () => {
     if (this.deps.page?.hidden() ?? true) void this.save();
@@ -125,15 +127,22 @@ export class TrainingSession {
 
   constructor(deps: SessionDeps) {
     this.deps = deps;
+    this.store = deps.store;
     this.now = deps.now ?? Date.now;
+  }
+
+  /** The views forget the live run (a new one begins); a settings change the worker applies to the old one is not noted. */
+  private clearRun(): void {
+    this.runs++;
+    this.store.getState().clearRun();
   }
 
   /** Starts the worker on the chosen backend, the autosave timer and the page listeners. */
   open(): void {
-    this.boot(useApp.getState().backendChoice, { fresh: true });
+    this.boot(this.store.getState().backendChoice, { fresh: true });
     void this.deps.refreshRuns();
     this.timer = setInterval(() => {
-      if (useApp.getState().runState !== 'running') return;
+      if (this.store.getState().runState !== 'running') return;
       void this.save();
       this.checkStall();
     }, this.deps.autosaveMs ?? AUTOSAVE_MS);
@@ -177,7 +186,7 @@ export class TrainingSession {
       // Too soon after the last hand-over: wait for a later frame.
       if (this.now() - this.lastFlush < (this.deps.viewRefreshMs ?? VIEW_REFRESH_MS)) return nextFrame(frame);
       this.frameDue = false;
-      if (!useApp.getState().live || this.held.length === 0) return;
+      if (!this.store.getState().live || this.held.length === 0) return;
       this.lastFlush = this.now();
       this.flush();
     };
@@ -185,10 +194,10 @@ export class TrainingSession {
   }
 
   private flush(): void {
-    if (useApp.getState().replay) return;
+    if (this.store.getState().replay) return;
     const us = this.held;
     this.held = [];
-    useApp.getState().pushUpdates(us);
+    this.store.getState().pushUpdates(us);
   }
 
   /**
@@ -207,13 +216,13 @@ export class TrainingSession {
     this.requested = backend;
     this.lastProgress = this.now();
     this.slowest = 0;
-    const store = useApp.getState();
+    const store = this.store.getState();
     store.setBackend(null);
     store.setRunState('idle');
     if (how.fresh) {
       this.held = [];
       store.leaveReplay();
-      store.clearRun();
+      this.clearRun();
       this.deps.saver.begin();
     }
     void c.faulted.then((f) => this.recover(c, new WorkerFaultError(f), 'worker'));
@@ -223,30 +232,30 @@ export class TrainingSession {
         Comlink.proxy((s: RunState) => this.onState(c, s)),
         // Talk is measured rarely and shown at once (the live run's figure, whatever is on screen).
         Comlink.proxy((t: TalkReport) => {
-          if (this.client === c) useApp.getState().pushTalk(t);
+          if (this.client === c) this.store.getState().pushTalk(t);
         }),
       )
-      .then(() => c.api.setRecording(useApp.getState().recording))
-      .then(() => c.api.init(useApp.getState().config, backend, this.deps.threads ?? 'auto'))
+      .then(() => c.api.setRecording(this.store.getState().recording))
+      .then(() => c.api.init(this.store.getState().config, backend, this.deps.threads ?? 'auto'))
       .then(async (report) => {
         if (this.client !== c) return;
-        useApp.getState().setBackend(report);
+        this.store.getState().setBackend(report);
         if (how.fresh) return;
         let text = how.note;
         if (how.resume) {
           const r = await c.api.resume(how.resume);
-          const s = useApp.getState();
+          const s = this.store.getState();
           s.setConfig(r.config);
-          useApp.setState({ metrics: s.metrics.filter((m) => m.update < r.updates), last: s.last && s.last.metrics.update < r.updates ? s.last : null });
+          this.store.setState({ metrics: s.metrics.filter((m) => m.update < r.updates), last: s.last && s.last.metrics.update < r.updates ? s.last : null });
           this.held = this.held.filter((u) => u.metrics.update < r.updates);
           text += ` Training resumed on ${report.backend} from update ${r.updates}, its last checkpoint.`;
         } else {
           this.held = [];
-          useApp.getState().clearRun();
+          this.clearRun();
           this.deps.saver.begin();
           text += ` No checkpoint had been saved yet, so training starts again on ${report.backend}.`;
         }
-        useApp.getState().setFault(text);
+        this.store.getState().setFault(text);
         // Not awaited: `start` answers when the loop ends, and commands wait for `ready`.
         if (how.run) void this.commandOn(c, () => c.api.start());
       });
@@ -264,7 +273,7 @@ export class TrainingSession {
     const t = this.now();
     this.slowest = Math.max(this.slowest, t - this.lastProgress);
     this.lastProgress = t;
-    const s = useApp.getState();
+    const s = this.store.getState();
     // Live, the updates that arrive before a frame are drawn together in it: however many the
     // trainer sends while the page is busy, the views redraw once a frame. Replaying a recorded
     // run, or with live views off, they wait until the views are back.
@@ -278,7 +287,7 @@ export class TrainingSession {
     if (this.client !== c) return;
     if (state === 'running') this.lastProgress = this.now();
     if (state !== 'running') this.flush();
-    const s = useApp.getState();
+    const s = this.store.getState();
     s.setRunState(state);
     // Training again: a notice of an earlier failure no longer holds.
     if (state === 'running' && s.error) s.setError(null);
@@ -294,7 +303,7 @@ export class TrainingSession {
    */
   private async recover(c: TrainerClient, error: Error, kind: 'worker' | 'backend', running?: boolean): Promise<void> {
     if (this.client !== c) return;
-    const s = useApp.getState();
+    const s = this.store.getState();
     const wasRunning = running ?? s.runState === 'running';
     const t = this.now();
     this.faultTimes.push(t);
@@ -320,9 +329,9 @@ export class TrainingSession {
    * memory than a tab has): a refusal, not a fault, so the worker is neither asked nor restarted.
    */
   private refused(): boolean {
-    const { errors } = checkSettings(useApp.getState().config, settingLabel);
+    const { errors } = checkSettings(this.store.getState().config, settingLabel);
     if (errors.length === 0) return false;
-    useApp.getState().setError(errors.join(' '));
+    this.store.getState().setError(errors.join(' '));
     return true;
   }
 
@@ -331,22 +340,23 @@ export class TrainingSession {
    * a failure becomes the page's error. `updates`: the command runs updates (start or step), so its
    * failure is an update that failed in the worker (a lost device, or the like) and restarts it.
    */
-  private async command(f: (c: TrainerClient) => Promise<unknown>, updates: 'start' | 'step' | null = null): Promise<void> {
+  private async command(f: (c: TrainerClient) => Promise<TrainingFault | null | void>, updates: 'start' | 'step' | null = null): Promise<void> {
     await this.ready;
     const c = this.client;
     if (c) await this.commandOn(c, () => f(c), updates);
   }
 
-  private async commandOn(c: TrainerClient, f: () => Promise<unknown>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
+  private async commandOn(c: TrainerClient, f: () => Promise<TrainingFault | null | void>, updates: 'start' | 'step' | null = 'start'): Promise<void> {
     try {
-      await f();
+      const fault = await f();
+      // A fault the trainer stopped for is no failure of the worker: its trainer is back at the last
+      // good weights and waits for a change of settings (the page offers one), so it is reported, not restarted.
+      if (fault && this.client === c) this.store.getState().setError(fault.message, fault);
     } catch (e) {
       if (this.client !== c || e instanceof WorkerFaultError) return;
-      // A failed loop goes on training after the restart; a failed single step does not. A numeric
-      // fault is no failure of the worker: its trainer is back at the last good weights and waits
-      // for a change of settings (the page offers one), so it is reported, not restarted.
-      if (updates && e instanceof Error && !isNumericFault(e)) void this.recover(c, e, 'backend', updates === 'start');
-      else useApp.getState().setError(message(e));
+      // A failed loop goes on training after the restart; a failed single step does not.
+      if (updates && e instanceof Error) void this.recover(c, e, 'backend', updates === 'start');
+      else this.store.getState().setError(message(e));
     }
   }
 
@@ -356,28 +366,29 @@ export class TrainingSession {
     pause: () => this.command((c) => c.api.pause()),
     step: () =>
       this.refused() ? Promise.resolve() : this.command(async (c) => {
-        await c.api.step();
-        if (useApp.getState().error) useApp.getState().setError(null);
+        const fault = await c.api.step();
+        if (!fault && this.store.getState().error) this.store.getState().setError(null);
+        return fault;
       }, 'step'),
     reset: () => {
       this.held = [];
-      const s = useApp.getState();
+      const s = this.store.getState();
       s.leaveReplay();
-      s.clearRun();
+      this.clearRun();
       void this.save();
       this.deps.saver.begin();
-      return this.command((c) => c.api.reset(useApp.getState().config));
+      return this.command((c) => c.api.reset(this.store.getState().config));
     },
     replay: (open) => {
       void this.command((c) => c.api.pause());
       return open();
     },
     leaveReplay: () => {
-      useApp.getState().leaveReplay();
+      this.store.getState().leaveReplay();
       this.flush();
     },
     setRecording: (on) => {
-      useApp.getState().setRecording(on);
+      this.store.getState().setRecording(on);
       return this.command((c) => c.api.setRecording(on));
     },
     saveNow: () => this.save(),
@@ -390,10 +401,10 @@ export class TrainingSession {
       // The weights are checked before anything changes: weights that cannot be trained on change nothing.
       const checked = trainableCheckpoint(run);
       if (!checked.ok) {
-        useApp.getState().setError(checked.error);
+        this.store.getState().setError(checked.error);
         return Promise.resolve();
       }
-      const s = useApp.getState();
+      const s = this.store.getState();
       const previous = s.config;
       s.leaveReplay();
       void this.save();
@@ -401,12 +412,12 @@ export class TrainingSession {
       this.held = [];
       // The imitation prior, if the run had one, is behind these weights already (checked.config has prior 0).
       s.setConfig(checked.config);
-      s.clearRun();
-      const config = useApp.getState().config;
+      this.clearRun();
+      const config = this.store.getState().config;
       // The worker reads the weights before it drops its trainer; if it refuses them, the settings go back.
       return this.command((c) => c.api.resetWith(config, checked.checkpoint.weights)).catch((e: unknown) => {
-        useApp.getState().setConfig(previous);
-        useApp.getState().setError(`This run cannot be trained on: ${e instanceof Error ? e.message : String(e)}. The run before it is still loaded.`);
+        this.store.getState().setConfig(previous);
+        this.store.getState().setError(`This run cannot be trained on: ${e instanceof Error ? e.message : String(e)}. The run before it is still loaded.`);
       });
     },
     resumeStored: async (id) => {
@@ -414,44 +425,51 @@ export class TrainingSession {
       // The codec may take its bytes over (a worker): it reads a copy, the trainer gets the original.
       const decoded = bytes ? await (this.deps.codec ?? directCodec).open(bytes.slice()) : null;
       if (!bytes || !decoded?.ok) {
-        useApp.getState().setError(`The saved run could not be read${decoded && !decoded.ok ? `: ${decoded.error}` : ''}.`);
+        this.store.getState().setError(`The saved run could not be read${decoded && !decoded.ok ? `: ${decoded.error}` : ''}.`);
         return;
       }
       const run = decoded.run;
-      const s = useApp.getState();
+      const s = this.store.getState();
       s.leaveReplay();
       void this.save();
       this.deps.saver.begin();
       this.held = [];
-      s.clearRun();
+      this.clearRun();
       await this.command(async (c) => {
         const r = await c.api.resume(bytes);
-        useApp.getState().setConfig(r.config);
-        showRun(run, r.updates);
+        this.store.getState().setConfig(r.config);
+        showRun(this.store, run, r.updates);
         this.deps.saver.adopt(id, bytes);
       });
     },
     configure: (patch) => {
-      const before = useApp.getState().config;
-      useApp.getState().setConfig(patch);
-      const after = useApp.getState().config;
-      if (STRUCTURAL_KEYS.some((k) => before[k] !== after[k])) {
+      const before = this.store.getState().config;
+      this.store.getState().setConfig(patch);
+      const after = this.store.getState().config;
+      // A structural change is a new run: the old one's recording is saved before the worker drops it.
+      if (rebuildsTrainer(before, after)) {
         this.held = [];
-        useApp.getState().leaveReplay();
-        useApp.getState().clearRun();
+        this.store.getState().leaveReplay();
+        this.clearRun();
         void this.save();
         this.deps.saver.begin();
         return this.command((c) => c.api.reset(after));
       }
-      return this.command((c) => c.api.setConfig(after));
+      const run = this.runs;
+      return this.command(async (c) => {
+        const applied = await c.api.setConfig(after);
+        // The worker says where the change took effect; a run begun meanwhile is another run.
+        if (this.client !== c || run !== this.runs || applied.rebuilt) return;
+        this.store.getState().noteConfigChange(before, after, applied.update);
+      });
     },
     setLive: (live) => {
-      useApp.getState().setLive(live);
+      this.store.getState().setLive(live);
       if (live) this.flush();
     },
     chooseBackend: (b) => {
-      useApp.getState().setBackendChoice(b);
-      useApp.getState().setFault(null);
+      this.store.getState().setBackendChoice(b);
+      this.store.getState().setFault(null);
       this.faultTimes.length = 0;
       return this.boot(b, { fresh: true });
     },
@@ -459,18 +477,18 @@ export class TrainingSession {
       await this.ready;
       const c = this.client;
       if (!c) throw new Error('the trainer is not running');
-      const replay = useApp.getState().replay;
+      const replay = this.store.getState().replay;
       const swarm = replay ? replaySwarm(replay.run, replay.index) : undefined;
-      return c.api.race(withHorizon(request, swarm?.config ?? useApp.getState().config), swarm);
+      return c.api.race(withHorizon(request, swarm?.config ?? this.store.getState().config), swarm);
     },
   };
 }
 
 /** The store shows `run` as the live run's history (after a resume), up to update `updates`. */
-function showRun(run: RunFile, updates: number): void {
+function showRun(store: AppStore, run: RunFile, updates: number): void {
   const metrics = run.metrics.filter((m) => m.update < updates);
   const at = metrics.length ? replayAt({ ...run, metrics }, metrics.length - 1) : null;
-  useApp.setState({ metrics, references: recordedReferences(run), last: at?.last ?? null, episode: at?.episode ?? null, tick: 0 });
+  store.setState({ metrics, references: recordedReferences(run), last: at?.last ?? null, episode: at?.episode ?? null, tick: 0 });
 }
 
 /** The race request with the horizon (three times the final deadline) of the swarm that races. */

@@ -1,5 +1,5 @@
-import { LibraryError, type RunId, type RunLibrary } from './library';
-import { useApp } from './store';
+import { LibraryError, type RunId, type RunLibrary } from '../store/library';
+import type { AppStore } from '../store/store';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
 import { WorkerFaultError } from '../worker/client';
 
@@ -10,6 +10,8 @@ export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded'>;
 
 /** Where the saver stores runs and how it tells the page. */
 export interface SaverDeps {
+  /** The store that shows the recording's entry and the library's messages. */
+  store: AppStore;
   library: () => Promise<SaverLibrary>;
   /** Re-reads the library's list into the store. */
   refresh: () => Promise<void>;
@@ -47,19 +49,19 @@ export class RecordingSaver {
     this.discarded = false;
     this.unsaved = null;
     this.latest = null;
-    useApp.getState().setLibrary({ recordingId: null, savedAt: null });
+    this.deps.store.getState().setLibrary({ recordingId: null, savedAt: null });
   }
 
   /** The current run carries on a stored one (resumed after a reload): saves go over entry `id`. */
   adopt(id: RunId, bytes: Uint8Array | null): void {
     this.entries.set(this.generation, id);
     this.latest = bytes;
-    useApp.getState().setLibrary({ recordingId: id });
+    this.deps.store.getState().setLibrary({ recordingId: id });
   }
 
   /** Marks the current run's entry deleted (or, `false`, restored by undo). */
   setDiscarded(id: RunId, discarded: boolean): void {
-    if (useApp.getState().recordingId === id) this.discarded = discarded;
+    if (this.deps.store.getState().recordingId === id) this.discarded = discarded;
   }
 
   /** Resolves when every save asked for so far has finished (stored or failed). */
@@ -73,7 +75,7 @@ export class RecordingSaver {
    * recording rejects at once (the session reports the fault), so the queue never waits on it.
    */
   save(api: TrainerApi | null): Promise<void> {
-    const s = useApp.getState();
+    const s = this.deps.store.getState();
     if (!api || !s.recording || this.discarded) return this.chain;
     const generation = this.generation;
     const entry = this.entries.get(generation);
@@ -95,7 +97,7 @@ export class RecordingSaver {
         this.unsaved = null;
         this.entries.set(generation, summary.id);
         if (generation === this.generation) {
-          useApp.getState().setLibrary({ recordingId: summary.id, savedAt: Date.now() });
+          this.deps.store.getState().setLibrary({ recordingId: summary.id, savedAt: Date.now() });
           this.deps.stored?.(summary.id, encoded);
         }
         await this.deps.refresh();
@@ -103,7 +105,7 @@ export class RecordingSaver {
         if (e instanceof WorkerFaultError) return;
         const quota = e instanceof LibraryError && e.code === 'quota';
         const text = quota ? `The library is full: ${message(e)} This run is kept in memory and training goes on; use "Export this run" to keep it as a file.` : `${message(e)}${this.unsaved ? ' Use "Export this run" to keep it as a file.' : ''}`;
-        useApp.getState().setLibrary({ libraryMessage: { kind: 'error', text } });
+        this.deps.store.getState().setLibrary({ libraryMessage: { kind: 'error', text } });
       }
     };
     this.chain = this.chain.then(store, store);
