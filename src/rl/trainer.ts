@@ -3,6 +3,7 @@ import type { SprintEnv } from '../sim/env';
 import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { mixSeed } from '../sim/rng';
+import { EVAL_SEED_BASE } from '../sim/seeds';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, type RecordedRows } from './actingRecord';
@@ -71,13 +72,6 @@ export interface UpdateResult {
   showcaseWork: number[];
   /** The organisation structure of the showcase rollout (absent for flat). */
   structure?: StructureView;
-}
-
-const EVAL_SEED_BASE = 1_000_000_000;
-
-/** Task seeds reserved for evaluation: disjoint from every training seed. */
-export function evaluationSeed(i: number): number {
-  return EVAL_SEED_BASE + i;
 }
 
 /** Seed of the g-th training task of update u (always below the evaluation range). */

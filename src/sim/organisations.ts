@@ -1,6 +1,7 @@
 import { scriptedOrganisation, singleChain } from './baselines';
 import { bestOfN, mean, runEpisodes, std, summariseWork, type EpisodeStats, type WorkSummary } from './evaluate';
 import type { ActionSource } from './policy';
+import { evaluationSeed } from './seeds';
 import { calibratedSchedule, generateTask, MAX_AGENTS, type Family, type Task } from './task';
 
 /**
@@ -121,11 +122,9 @@ export interface RaceOptions {
   only?: readonly RaceOrganisation[];
 }
 
-const TASK_SEED_BASE = 1_000_000_000;
-
 /** The evaluation tasks of a family (the same seeds as `rl/compare`'s `evaluationTasks`). */
 export function raceTasks(family: Family, count: number): Task[] {
-  return Array.from({ length: count }, (_, i) => generateTask(family, TASK_SEED_BASE + i));
+  return Array.from({ length: count }, (_, i) => generateTask(family, evaluationSeed(i)));
 }
 
 function result(org: RaceOrganisation, stats: EpisodeStats[], parallel: number, horizon: number, threshold: number): RaceResult {
