@@ -8,7 +8,7 @@ import type { Structure, StructureSettings, StructureView } from '../sim/structu
 import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, type RecordedRows } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
-import { gae, groupAdvantages, latencyPenalised } from './advantages';
+import { decisionAdvantages } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
@@ -265,55 +265,6 @@ export class Trainer {
     return this.organisation.evaluationSetup(this.config);
   }
 
-  /**
-   * Per-decision advantages for the batch, by the configured rule. Every rollout of the swarm (all
-   * its islands) gets its group-relative advantage; `bonus` (orchestrator shaping) is added to the
-   * collective return of each rollout before the comparison.
-   */
-  private advantages(batch: Batch, values?: Float32Array, bonus?: Float32Array | null): Float32Array {
-    const c = this.config;
-    const { B, N, R, T } = batch;
-    const K = c.groupSize;
-    const adv = new Float32Array(T * R);
-    const { I, returns: teamReturns, tEnd, history } = this.organisation.teams(batch);
-    const teams = B / I;
-    if (c.critic && values) {
-      const H = batch.tmax + 1;
-      for (let b = 0; b < B; b++) {
-        const team = Math.floor(b / I);
-        const len = Math.min(T, Math.round(batch.tEnd[b]));
-        const rewards = new Float32Array(len);
-        for (let t = 0; t < len; t++) rewards[t] = history[team * H + t + 1] - history[team * H + t];
-        for (let i = 0; i < N; i++) {
-          const v = new Float32Array(len);
-          for (let t = 0; t < len; t++) v[t] = values[t * R + b * N + i];
-          const a = gae(rewards, v, c.gamma, c.lambda);
-          for (let t = 0; t < len; t++) adv[t * R + b * N + i] = a[t];
-        }
-      }
-      return adv;
-    }
-    if (c.rewards === 'individual') {
-      // Agent i of a rollout (island g) is compared with agent i (of island g) of the other rollouts of its group.
-      const perAgent = new Float32Array(B * N);
-      const col = new Float32Array(teams);
-      for (let g = 0; g < I; g++) {
-        for (let i = 0; i < N; i++) {
-          for (let team = 0; team < teams; team++) col[team] = batch.credit[(team * I + g) * N + i];
-          const a = groupAdvantages(c.latencyPenalty > 0 ? latencyPenalised(col, tEnd, batch.tmax, K, c.latencyPenalty) : col, K, c.advantage);
-          for (let team = 0; team < teams; team++) perAgent[(team * I + g) * N + i] = a[team];
-        }
-      }
-      for (let t = 0; t < T; t++) adv.set(perAgent, t * R);
-      return adv;
-    }
-    const shaped = bonus ? teamReturns.map((r, team) => r + bonus[team]) : teamReturns;
-    const returns = c.latencyPenalty > 0 ? latencyPenalised(shaped, tEnd, batch.tmax, K, c.latencyPenalty) : shaped;
-    const perRollout = groupAdvantages(returns, K, c.advantage);
-    for (let t = 0; t < T; t++) for (let b = 0; b < B; b++) adv.fill(perRollout[Math.floor(b / I)], t * R + b * N, t * R + (b + 1) * N);
-    return adv;
-  }
-
   /** Indices of the live decision rows of a batch (the ones learned from). */
   private liveRows(batch: Batch): Int32Array {
     const n = batch.T * batch.R;
@@ -371,7 +322,7 @@ export class Trainer {
   private async learn(batch: Batch, bonus: Float32Array | null = null, record: ActingRecord | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
     const c = this.config;
     const values = c.critic ? await this.values(batch) : undefined;
-    const adv = this.advantages(batch, values, bonus);
+    const adv = decisionAdvantages(c, batch, this.organisation.teams(batch), values, bonus);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const pick = this.liveRows(batch);

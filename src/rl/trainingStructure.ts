@@ -7,20 +7,11 @@ import { createStructure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
+import type { Teams } from './advantages';
 import type { Config } from './config';
 import type { SwarmPolicy } from './policy';
 import type { Batch, CollectHooks } from './rollout';
 import { FrozenWorkers, type WorkerSpec } from './workers';
-
-/** One swarm rollout's outcome as the advantages see it (islands: the best island). */
-export interface Teams {
-  /** Environment rollouts per swarm rollout. */
-  I: number;
-  returns: Float32Array;
-  tEnd: Float32Array;
-  /** Anytime return after every minute, [teams * (tmax + 1)]. */
-  history: Float32Array;
-}
 
 /**
  * What an organisation structure changes in training, behind one interface, so the trainer's update
