@@ -6,18 +6,18 @@ import { mixSeed } from '../sim/rng';
 import { EVAL_SEED_BASE } from '../sim/seeds';
 import type { Structure, StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
-import { ActingRecord, type RecordedRows } from './actingRecord';
+import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
-import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
+import { packObservations, TRUNK_WIDTH } from './decisions';
 import { finite, NumericFault, NumericGuard, type FaultSite } from './numericGuard';
-import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type ForwardPass, type PolicyJSON } from './policy';
+import { SwarmPolicy, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
-import { BatchBuffers, collect, type Batch } from './rollout';
+import { BatchBuffers, collect, type Batch, type CollectHooks, type Imitation } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './workers';
 
@@ -79,15 +79,11 @@ export function trainingTaskSeed(seed: number, u: number, g: number): number {
   return mixSeed(seed, 1 + u * 64 + g) % EVAL_SEED_BASE;
 }
 
-/** A learn step's decisions on the backend (see `Trainer.upload`). */
-interface LearnData {
-  rows: DecisionTensors;
-  choices: ChoiceTensors;
-  /** The actor's forward pass over the rows, until the first epoch has used it. */
-  forward: ForwardPass | null;
-  /** Frees the recorded forward pass once its epoch is done (the rows stay for the next). */
-  dropForward(): void;
-  dispose(): void;
+/** What a learn step reports: its first epoch's loss, mean entropy and gradient norm. */
+interface Learned {
+  loss: number;
+  entropy: number;
+  gradNorm: number;
 }
 
 /**
@@ -199,28 +195,25 @@ export class Trainer {
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
     const t0 = performance.now();
-    this.actor.seed = mixSeed(c.seed, 3 + u);
     const org = this.organisation;
     const hooks = org.prepare(this.env, u, c);
     const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
     // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
     // (not when the structure learns from some agents only: the actor scores every agent's decisions).
     const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
-    this.actor.record = record;
-    let batch: Batch;
-    try {
-      batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
-    } catch (e) {
-      record?.dispose();
-      throw e;
-    } finally {
-      this.actor.record = null;
-    }
-    const t1 = performance.now();
     const shaping = org.shapingWeight(u, c);
-    let learned: { loss: number; entropy: number; gradNorm: number };
+    let batch: Batch;
+    let learned: Learned;
+    let t1: number;
     try {
-      learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping), record);
+      batch = await this.collect(u, tasks, tmax, imitation, hooks, record);
+      t1 = performance.now();
+      if (phase === 'prior') learned = await this.imitate(batch);
+      else {
+        const values = c.critic ? await this.values(batch) : undefined;
+        const adv = decisionAdvantages(c, batch, org.teams(batch), values, org.bonus(this.env, shaping));
+        learned = await this.learn(batch, adv, values, record);
+      }
     } finally {
       record?.dispose(); // what the learn step did not take
     }
@@ -244,6 +237,18 @@ export class Trainer {
     const view = org.view(this.env, tasks[0]);
     if (view) result.structure = view;
     return result;
+  }
+
+  /** Plays update `u`'s rollouts of `tasks` at deadline `tmax`; the actor's forward passes go to `record`, if any. */
+  private async collect(u: number, tasks: Task[], tmax: number, imitation: Imitation | undefined, hooks: CollectHooks | undefined, record: ActingRecord | null): Promise<Batch> {
+    const seed = this.config.seed;
+    this.actor.seed = mixSeed(seed, 3 + u);
+    this.actor.record = record;
+    try {
+      return await collect(this.env, this.structure.cellTasks(tasks), mixSeed(seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
+    } finally {
+      this.actor.record = null;
+    }
   }
 
   /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
@@ -275,41 +280,6 @@ export class Trainer {
     return pick;
   }
 
-  /**
-   * The live decisions of a batch, packed for the policy's heads, on the backend: taken from the
-   * actor's record of the batch with the forward pass it made (when it recorded exactly these rows
-   * with the current weights), or packed and uploaded here.
-   */
-  private upload(batch: Batch, pick: Int32Array, record: ActingRecord | null = null): LearnData {
-    const L = pick.length;
-    const M = scoredModules(this.env);
-    const A = this.env.N;
-    const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
-    let recorded: RecordedRows | null;
-    let rows: DecisionTensors;
-    try {
-      recorded = record ? record.take(pick) : null;
-      rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
-    } catch (e) {
-      tf.dispose([choices.kind, choices.arg, choices.dm]);
-      throw e;
-    }
-    const data: LearnData = {
-      rows,
-      choices,
-      forward: recorded ? recorded.forward : null,
-      dropForward() {
-        if (data.forward) tf.dispose(Object.values(data.forward));
-        data.forward = null;
-      },
-      dispose() {
-        data.dropForward();
-        tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]);
-      },
-    };
-    return data;
-  }
-
   /** Values of every decision row (critic ablation), read back once. */
   private async values(batch: Batch): Promise<Float32Array> {
     const n = batch.T * batch.R;
@@ -319,10 +289,12 @@ export class Trainer {
     return v;
   }
 
-  private async learn(batch: Batch, bonus: Float32Array | null = null, record: ActingRecord | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  /**
+   * The RLCR learn step on the batch's live decisions: `epochs` clipped policy-gradient steps on the
+   * advantages `adv` (one per decision row; with the critic, its value loss towards adv + `values`).
+   */
+  private async learn(batch: Batch, adv: Float32Array, values: Float32Array | undefined, record: ActingRecord | null): Promise<Learned> {
     const c = this.config;
-    const values = c.critic ? await this.values(batch) : undefined;
-    const adv = decisionAdvantages(c, batch, this.organisation.teams(batch), values, bonus);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const pick = this.liveRows(batch);
@@ -330,7 +302,7 @@ export class Trainer {
     this.firstEpochFromActing = false;
     if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
-    const data = this.upload(batch, pick, record);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, record);
     this.firstEpochFromActing = data.forward !== null;
     const advT = tf.tensor1d(gather(adv));
     const oldT = tf.tensor1d(gather(batch.logp));
@@ -361,10 +333,10 @@ export class Trainer {
   }
 
   /** One imitation step: cross-entropy of the policy on the scripted organisation's decisions. */
-  private async imitate(batch: Batch): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  private async imitate(batch: Batch): Promise<Learned> {
     const pick = this.liveRows(batch);
     if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
-    const data = this.upload(batch, pick);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N);
     try {
       const g = lossAndGradients(this.policy, data.rows, data.choices, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
       g.entropy.dispose();
