@@ -5,7 +5,7 @@
  */
 import type { OrgSummary } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
-import type { UpdateMetrics } from '../../src/rl/trainer';
+import type { UpdateMetrics } from '../../src/rl/metrics';
 import { mean, std, type WorkSummary } from '../../src/sim/evaluate';
 import { raceHorizon, raceOrganisations, scaleOrganisations, raceTasks, type RaceResult, type TimeSummary } from '../../src/sim/organisations';
 import { generateTask, type Family, type Task } from '../../src/sim/task';

@@ -5,6 +5,7 @@ import { generateTask } from '../sim/task';
 import { PolicyActor } from './actor';
 import { compareOrganisations } from './compare';
 import { defaultConfig, STRUCTURAL_KEYS, type Config } from './config';
+import type { StructureMetric } from './metrics';
 import { BatchBuffers, collect } from './rollout';
 import { Trainer } from './trainer';
 import { FrozenWorkers } from './workers';
@@ -44,7 +45,7 @@ describe('Trainer under each structure', () => {
         expect(Number.isFinite(metrics.loss)).toBe(true);
         expect(Number.isFinite(metrics.gradNorm)).toBe(true);
         expect(metrics.ret).toBeGreaterThanOrEqual(0);
-        for (const k of keys) expect(Number.isFinite(metrics[k as keyof typeof metrics] as number), k).toBe(true);
+        for (const k of keys) expect(Number.isFinite(metrics.structure?.[k as StructureMetric]), k).toBe(true);
         expect(structure?.kind).toBe(setting.structure);
         expect(events.length).toBeGreaterThan(0);
       }
@@ -56,15 +57,15 @@ describe('Trainer under each structure', () => {
     const t = new Trainer({ ...tiny, updates: 1 });
     const r = await t.step();
     expect(r.structure).toBeUndefined();
-    expect(Object.keys(r.metrics)).not.toContain('headCount');
+    expect(r.metrics.structure).toBeUndefined();
     t.dispose();
   });
 
   it('CEO: the budget bounds the spend of every rollout, and the head count is drawn per minute', async () => {
     const t = new Trainer({ ...tiny, structure: 'ceo', budget: 12 });
     const r = await t.step();
-    expect(r.metrics.budgetSpent).toBeLessThanOrEqual(12);
-    expect(r.metrics.headCount).toBeGreaterThanOrEqual(1);
+    expect(r.metrics.structure?.budgetSpent).toBeLessThanOrEqual(12);
+    expect(r.metrics.structure?.headCount).toBeGreaterThanOrEqual(1);
     expect(r.structure?.headCount?.[0]).toBe(1);
     expect(t.reconfigure({ ...t.config, budget: 20 })).toBe(true);
     expect(t.reconfigure({ ...t.config, structure: 'flat' })).toBe(false);
@@ -79,8 +80,8 @@ describe('Trainer under each structure', () => {
     expect(r.structure?.islandTasks?.[0]).toBe(r.showcaseTask);
     const agents = new Set(r.events.map((e) => e.agent));
     expect(Math.max(...agents)).toBe(4);
-    expect(r.metrics.islandBest).toBeCloseTo(r.metrics.ret, 6);
-    expect(r.metrics.islandMean).toBeLessThanOrEqual(r.metrics.ret + 1e-6);
+    expect(r.metrics.structure?.islandBest).toBeCloseTo(r.metrics.ret, 6);
+    expect(r.metrics.structure?.islandMean).toBeLessThanOrEqual(r.metrics.ret + 1e-6);
     t.dispose();
   });
 });

@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
 import type { SprintEnv } from '../sim/env';
-import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { mixSeed } from '../sim/rng';
 import { EVAL_SEED_BASE } from '../sim/seeds';
@@ -17,50 +16,10 @@ import { SwarmPolicy, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
+import { updateMetrics, type LearnStats, type UpdateMetrics } from './metrics';
 import { BatchBuffers, collect, type Batch, type CollectHooks, type Imitation } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './workers';
-
-/** Compact numbers about one update, streamed to the CLI progress line and the app's curves. */
-export interface UpdateMetrics extends WorkSummary {
-  update: number;
-  /** `prior`: imitation of the scripted organisation; `rlcr`: the collective policy gradient. */
-  phase: 'prior' | 'rlcr';
-  tmax: number;
-  /** Spread (sd) of the return over the batch's rollouts. */
-  retStd: number;
-  /** Mean policy entropy over live decisions (nats). */
-  entropy: number;
-  loss: number;
-  gradNorm: number;
-  collectMs: number;
-  learnMs: number;
-  /** CEO: mean number of active agents per minute played. */
-  headCount?: number;
-  /** CEO: mean agent-minutes of the budget spent per episode. */
-  budgetSpent?: number;
-  /** CEO: hires per episode. */
-  hires?: number;
-  /** CEO: fires per episode. */
-  fires?: number;
-  /** Islands: mean return of the best island (equal to `ret`). */
-  islandBest?: number;
-  /** Islands: mean return over all islands. */
-  islandMean?: number;
-  /** Orchestrator: mean critical steps per episode (per stage, orchestrator steps + slowest worker's). */
-  criticalSteps?: number;
-  /** Orchestrator: assignments per episode. */
-  assigns?: number;
-  /** Orchestrator: share of the workers that got an assignment. */
-  parallelShare?: number;
-  /** Orchestrator: share of the assigned modules finished. */
-  finishShare?: number;
-  /** Orchestrator: weight of the shaping reward in this update (0 when off or annealed away). */
-  shapingWeight?: number;
-}
-
-/** The structure-specific metrics, in the order the CLI writes them. */
-export const STRUCTURE_METRICS = ['headCount', 'budgetSpent', 'hires', 'fires', 'islandBest', 'islandMean', 'criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'] as const satisfies readonly (keyof UpdateMetrics)[];
 
 export interface UpdateResult {
   metrics: UpdateMetrics;
@@ -77,13 +36,6 @@ export interface UpdateResult {
 /** Seed of the g-th training task of update u (always below the evaluation range). */
 export function trainingTaskSeed(seed: number, u: number, g: number): number {
   return mixSeed(seed, 1 + u * 64 + g) % EVAL_SEED_BASE;
-}
-
-/** What a learn step reports: its first epoch's loss, mean entropy and gradient norm. */
-interface Learned {
-  loss: number;
-  entropy: number;
-  gradNorm: number;
 }
 
 /**
@@ -203,7 +155,7 @@ export class Trainer {
     const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
     const shaping = org.shapingWeight(u, c);
     let batch: Batch;
-    let learned: Learned;
+    let learned: LearnStats;
     let t1: number;
     try {
       batch = await this.collect(u, tasks, tmax, imitation, hooks, record);
@@ -220,19 +172,7 @@ export class Trainer {
     const t2 = performance.now();
     this.update++;
     const stats = this.structure.teamStats(batch.stats);
-    const metrics: UpdateMetrics = {
-      ...summariseWork(stats, c.agents),
-      update: u,
-      phase,
-      tmax,
-      retStd: std(stats.map((s) => s.ret)),
-      entropy: learned.entropy,
-      loss: learned.loss,
-      gradNorm: learned.gradNorm,
-      collectMs: t1 - t0,
-      learnMs: t2 - t1,
-      ...(org.metrics(this.env, shaping) as Partial<UpdateMetrics>),
-    };
+    const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, org.metrics(this.env, shaping));
     const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
     const view = org.view(this.env, tasks[0]);
     if (view) result.structure = view;
@@ -293,7 +233,7 @@ export class Trainer {
    * The RLCR learn step on the batch's live decisions: `epochs` clipped policy-gradient steps on the
    * advantages `adv` (one per decision row; with the critic, its value loss towards adv + `values`).
    */
-  private async learn(batch: Batch, adv: Float32Array, values: Float32Array | undefined, record: ActingRecord | null): Promise<Learned> {
+  private async learn(batch: Batch, adv: Float32Array, values: Float32Array | undefined, record: ActingRecord | null): Promise<LearnStats> {
     const c = this.config;
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
@@ -333,7 +273,7 @@ export class Trainer {
   }
 
   /** One imitation step: cross-entropy of the policy on the scripted organisation's decisions. */
-  private async imitate(batch: Batch): Promise<Learned> {
+  private async imitate(batch: Batch): Promise<LearnStats> {
     const pick = this.liveRows(batch);
     if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N);

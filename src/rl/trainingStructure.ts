@@ -9,6 +9,7 @@ import type { Structure, StructureSettings, StructureView } from '../sim/structu
 import type { Task } from '../sim/task';
 import type { Teams } from './advantages';
 import type { Config } from './config';
+import type { StructureMetrics } from './metrics';
 import type { SwarmPolicy } from './policy';
 import type { Batch, CollectHooks } from './rollout';
 import { FrozenWorkers, type WorkerSpec } from './workers';
@@ -55,7 +56,7 @@ export class TrainingStructure {
   }
 
   /** The structure's own numbers about the last episode, averaged over its rollouts (none when flat). */
-  metrics(_env: SprintEnv, _shaping: number): Record<string, number> {
+  metrics(_env: SprintEnv, _shaping: number): StructureMetrics {
     return {};
   }
 
@@ -82,11 +83,11 @@ class StructuredTraining extends TrainingStructure {
     return { logCount: this.structure.cells };
   }
 
-  override metrics(env: SprintEnv, _shaping: number): Record<string, number> {
+  override metrics(env: SprintEnv, _shaping: number): StructureMetrics {
     const rows = this.structure.summaries(env);
     const out: Record<string, number> = {};
     for (const row of rows) for (const [k, v] of Object.entries(row)) out[k] = (out[k] ?? 0) + v / rows.length;
-    return out;
+    return out; // the structures' summaries are named after the metrics
   }
 
   override view(env: SprintEnv, task: Task): StructureView {
@@ -172,7 +173,7 @@ class OrchestratorTraining extends StructuredTraining {
     return Float32Array.from({ length: env.B }, (_, b) => (weight * (rules.parallelShare(env, b) + rules.finishShare(env, b))) / 2);
   }
 
-  override metrics(env: SprintEnv, shaping: number): Record<string, number> {
+  override metrics(env: SprintEnv, shaping: number): StructureMetrics {
     return { ...super.metrics(env, shaping), shapingWeight: shaping };
   }
 }
