@@ -40,8 +40,8 @@ export function trainingTaskSeed(seed: number, u: number, g: number): number {
 
 /**
  * The RLCR trainer: each update plays G tasks x K rollouts with the shared policy at the current
- * deadline, gives every decision of a rollout that rollout's flat group-relative advantage, and
- * takes `epochs` clipped policy-gradient steps with Adam. The first `prior` updates (if any)
+ * deadline, gives every decision of a rollout that rollout's flat group-relative advantage
+ * (advantages.ts), and takes `epochs` clipped policy-gradient steps with Adam. The first `prior` updates (if any)
  * imitate the scripted organisation instead. Runs unchanged in Node and in a worker.
  */
 export class Trainer {
@@ -135,12 +135,23 @@ export class Trainer {
     return deadlineAt(this.config, u);
   }
 
-  /** Runs one update. */
+  /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */
+  shapingWeight(u: number = this.update): number {
+    return this.organisation.shapingWeight(u, this.config);
+  }
+
+  /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
+  evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
+    return this.organisation.evaluationSetup(this.config);
+  }
+
+  /** Runs one update: collect, advantages, learn, metrics (docs/ENGINE.md, "Update"). */
   async step(): Promise<UpdateResult> {
     const c = this.config;
     const u = this.update;
     const phase = u < c.prior ? 'prior' : 'rlcr';
     const tmax = this.tmaxAt(u);
+    // Collect: the batch of G tasks x K rollouts at this update's deadline.
     const tasks: Task[] = [];
     for (let g = 0; g < c.tasksPerUpdate; g++) {
       const task = generateTask(c.family, trainingTaskSeed(c.seed, u, g));
@@ -160,6 +171,7 @@ export class Trainer {
     try {
       batch = await this.collect(u, tasks, tmax, imitation, hooks, record);
       t1 = performance.now();
+      // Advantages and learning (the imitation prior learns from the teacher's labels instead).
       if (phase === 'prior') learned = await this.imitate(batch);
       else {
         const values = c.critic ? await this.values(batch) : undefined;
@@ -171,6 +183,7 @@ export class Trainer {
     }
     const t2 = performance.now();
     this.update++;
+    // Metrics, and what the live views show of the showcase rollout.
     const stats = this.structure.teamStats(batch.stats);
     const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, org.metrics(this.env, shaping));
     const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
@@ -189,35 +202,6 @@ export class Trainer {
     } finally {
       this.actor.record = null;
     }
-  }
-
-  /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
-  private cellsOf(flags: Uint8Array): Uint8Array {
-    const cells = this.structure.cells;
-    if (cells === 1) return flags;
-    const out = new Uint8Array(flags.length * cells);
-    for (let b = 0; b < flags.length; b++) out.fill(flags[b], b * cells, (b + 1) * cells);
-    return out;
-  }
-
-  /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */
-  shapingWeight(u: number = this.update): number {
-    return this.organisation.shapingWeight(u, this.config);
-  }
-
-  /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
-  evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
-    return this.organisation.evaluationSetup(this.config);
-  }
-
-  /** Indices of the live decision rows of a batch (the ones learned from). */
-  private liveRows(batch: Batch): Int32Array {
-    const n = batch.T * batch.R;
-    let L = 0;
-    for (let r = 0; r < n; r++) L += batch.live[r];
-    const pick = new Int32Array(L);
-    for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
-    return pick;
   }
 
   /** Values of every decision row (critic ablation), read back once. */
@@ -314,6 +298,25 @@ export class Trainer {
     this.optimizer.dispose();
     this.optimizer = new FlatAdam(this.config.lr);
     return new NumericFault(site, this.update, this.config);
+  }
+
+  /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
+  private cellsOf(flags: Uint8Array): Uint8Array {
+    const cells = this.structure.cells;
+    if (cells === 1) return flags;
+    const out = new Uint8Array(flags.length * cells);
+    for (let b = 0; b < flags.length; b++) out.fill(flags[b], b * cells, (b + 1) * cells);
+    return out;
+  }
+
+  /** Indices of the live decision rows of a batch (the ones learned from). */
+  private liveRows(batch: Batch): Int32Array {
+    const n = batch.T * batch.R;
+    let L = 0;
+    for (let r = 0; r < n; r++) L += batch.live[r];
+    const pick = new Int32Array(L);
+    for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
+    return pick;
   }
 
   dispose(): void {
