@@ -8,7 +8,7 @@
 import { randomPolicy, scriptedOrganisation, singleChain } from '../src/sim/baselines';
 import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
 import { FAMILIES, generateTask, MAX_AGENTS, type Family } from '../src/sim/task';
-import { evaluationSeed } from '../src/rl/trainer';
+import { evaluationSeed } from '../src/sim/seeds';
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { formatTable } from './lib/table';
 

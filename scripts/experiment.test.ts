@@ -48,7 +48,7 @@ describe('npm run experiment', () => {
     expect(r.stdout).toMatch(/headCount/);
     expect(readFileSync(join(dir, 'training-seed1.csv'), 'utf8').split('\n')[0]).toMatch(/,headCount,budgetSpent,hires,fires$/);
     const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
-    expect(runFile.ok && runFile.run.metrics.every((m) => (m.budgetSpent ?? Infinity) <= 30)).toBe(true);
+    expect(runFile.ok && runFile.run.metrics.every((m) => (m.structure?.budgetSpent ?? Infinity) <= 30)).toBe(true);
   }, 60_000);
 
   it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {

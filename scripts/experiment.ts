@@ -9,7 +9,8 @@ import { mean, std } from '../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
 import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
 import { SwarmPolicy } from '../src/rl/policy';
-import { STRUCTURE_METRICS, Trainer, type UpdateMetrics } from '../src/rl/trainer';
+import { STRUCTURE_METRICS, type UpdateMetrics } from '../src/rl/metrics';
+import { Trainer } from '../src/rl/trainer';
 import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { checkSettings } from '../src/rl/settingsCheck';
 import { camel, kebab, parseArgs } from './lib/args';
@@ -187,8 +188,10 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   if (on && off) recording.recorder.addTalk({ updates: trainer.update, tmax: config.tmaxEnd, tasks: opts.evalTasks, ret: on.ret, muted: off.ret, neededShare: on.neededShare, messages: on.messages });
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
   recording.write(join(opts.out, `run-seed${seed}.swarmrun.json.gz`), trainer);
-  const columns = [...CURVE_COLUMNS, ...STRUCTURE_METRICS.filter((k) => curve.some((m) => m[k] !== undefined))];
-  writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv(columns, curve.map((m) => columns.map((k) => (typeof m[k] === 'number' ? +(m[k] as number).toPrecision(6) : (m[k] as string))))));
+  const structure = STRUCTURE_METRICS.filter((k) => curve.some((m) => m.structure?.[k] !== undefined));
+  const cell = (v: number | string | undefined) => (typeof v === 'number' ? +v.toPrecision(6) : (v ?? null));
+  const rows = curve.map((m) => [...CURVE_COLUMNS.map((k) => cell(m[k] as number | string)), ...structure.map((k) => cell(m.structure?.[k]))]);
+  writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv([...CURVE_COLUMNS, ...structure], rows));
   trainer.dispose();
   return { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
 }
@@ -211,7 +214,7 @@ function describeStructure(c: Config): string {
 function structureLine(results: SeedResult[]): string | null {
   const parts: string[] = [];
   for (const k of STRUCTURE_METRICS) {
-    const xs = results.flatMap((r) => r.curve.slice(-Math.max(1, Math.ceil(r.curve.length / 10))).map((m) => m[k])).filter((x): x is number => x !== undefined);
+    const xs = results.flatMap((r) => r.curve.slice(-Math.max(1, Math.ceil(r.curve.length / 10))).map((m) => m.structure?.[k])).filter((x): x is number => x !== undefined);
     if (xs.length) parts.push(`${k} ${mean(xs).toFixed(2)}`);
   }
   return parts.length ? `Structure numbers in training (last tenth of the updates): ${parts.join(', ')}` : null;

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
-import { raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
+import { raceHorizon, raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
 import { defaultConfig, type Config } from '../src/rl/config';
 import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   // A run file's swarm races on its own family and team size unless told otherwise.
   const family = o.family ?? loaded?.config?.family ?? defaultConfig().family;
   const agents = o.agents ?? loaded?.config?.agents ?? 8;
-  const horizon = o.horizon ?? 3 * calibratedSchedule(family).end;
+  const horizon = o.horizon ?? raceHorizon(calibratedSchedule(family).end);
   const common = { tasks: family, threshold: o.threshold, horizon, count: o.tasks, seed: 1 };
   const t0 = performance.now();
   const race = await raceOrganisations({ ...common, agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });

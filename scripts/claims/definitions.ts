@@ -5,9 +5,9 @@
  */
 import type { OrgSummary } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
-import type { UpdateMetrics } from '../../src/rl/trainer';
+import type { UpdateMetrics } from '../../src/rl/metrics';
 import { mean, std, type WorkSummary } from '../../src/sim/evaluate';
-import { raceOrganisations, scaleOrganisations, raceTasks, type RaceResult, type TimeSummary } from '../../src/sim/organisations';
+import { raceHorizon, raceOrganisations, scaleOrganisations, raceTasks, type RaceResult, type TimeSummary } from '../../src/sim/organisations';
 import { generateTask, type Family, type Task } from '../../src/sim/task';
 import { asNumber, below, exceeds, perSeed, pm, relativeChange, verdictOf, type Outcome, type Part, type Verdict } from './rules';
 import { barChart, lineChart, type Series } from './svg';
@@ -311,8 +311,8 @@ const DISCOVERY_RATIO = 0.5;
 /** The nine claims on the setting `S`. */
 export function claimsOf(S: Suite): readonly Claim[] {
   const L = S.latency;
-  /** Horizon of the races at equal compute: three times the final deadline. */
-  const H = 3 * S.end;
+  /** Horizon of the races at equal compute. */
+  const H = raceHorizon(S.end);
 
   const C1: Claim = {
     id: 'C1',
@@ -373,7 +373,7 @@ export function claimsOf(S: Suite): readonly Claim[] {
         yDomain: [0, 1],
       });
       return {
-        tables: [{ caption: `Evaluation on ${ctx.scale.evalTasks} fresh ${c.family} tasks per seed, ${c.agents} agents, deadline ${c.tmaxEnd} min; "equal compute": the N-agent organisations get ${3 * c.tmaxEnd} minutes, the single chain ${3 * c.tmaxEnd * c.agents}.`, header: ORG_HEADER, rows }],
+        tables: [{ caption: `Evaluation on ${ctx.scale.evalTasks} fresh ${c.family} tasks per seed, ${c.agents} agents, deadline ${c.tmaxEnd} min; "equal compute": the N-agent organisations get ${raceHorizon(c.tmaxEnd)} minutes, the single chain ${raceHorizon(c.tmaxEnd) * c.agents}.`, header: ORG_HEADER, rows }],
         parts: [
           part('trained swarm > single chain', 'return at the deadline, trained - single chain > 0', vs('trained', trained, 'chain', chain), exceeds(trained, chain)),
           part('trained swarm > best-of-N', 'return at the deadline, trained - best-of-N > 0', vs('trained', trained, 'best-of-N', best), exceeds(trained, best)),

@@ -20,7 +20,7 @@ import { Trainer } from '../../src/rl/trainer';
 import { scriptedOrganisation, singleChain } from '../../src/sim/baselines';
 import type { EpisodeStats } from '../../src/sim/episodeStats';
 import { mean, runEpisodes, summariseWork, type WorkSummary } from '../../src/sim/evaluate';
-import { raceOrganisations, summariseTimes, timeToThreshold } from '../../src/sim/organisations';
+import { raceHorizon, raceOrganisations, summariseTimes, timeToThreshold } from '../../src/sim/organisations';
 import type { ActionSource } from '../../src/sim/policy';
 import type { Family } from '../../src/sim/task';
 import { parseArgs } from '../lib/args';
@@ -295,7 +295,7 @@ export class ConditionStore {
     const [race] = await raceOrganisations({
       tasks: evaluationTasks(config.family, this.scale.evalTasks),
       agents: config.agents,
-      horizon: 3 * config.tmaxEnd,
+      horizon: raceHorizon(config.tmaxEnd),
       seed,
       swarm: new PolicyActor(trainer.policy, seed),
       only: ['trained swarm'],
@@ -362,7 +362,7 @@ class Context implements ClaimContext {
       const out: Baseline[] = [];
       for (const seed of this.seeds) {
         const orgs = await compareOrganisations({ family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.scale.evalTasks, seed });
-        const race = await raceOrganisations({ tasks: evaluationTasks(c.family, this.scale.evalTasks), agents: c.agents, horizon: 3 * c.tmaxEnd, seed });
+        const race = await raceOrganisations({ tasks: evaluationTasks(c.family, this.scale.evalTasks), agents: c.agents, horizon: raceHorizon(c.tmaxEnd), seed });
         out.push({ orgs, race });
       }
       return out;

@@ -3,6 +3,7 @@ import type { RunFile } from '../core/runFormat';
 import { trainableCheckpoint } from '../core/runChecks';
 import { rebuildsTrainer, type Config } from '../rl/config';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
+import { raceHorizon } from '../sim/organisations';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
 import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
@@ -491,9 +492,9 @@ function showRun(store: AppStore, run: RunFile, updates: number): void {
   store.setState({ metrics, references: recordedReferences(run), last: at?.last ?? null, episode: at?.episode ?? null, tick: 0 });
 }
 
-/** The race request with the horizon (three times the final deadline) of the swarm that races. */
+/** The race request with the horizon (`raceHorizon`) of the final deadline of the swarm that races. */
 function withHorizon(request: Omit<RaceRequest, 'horizon'> & { horizon?: number }, config: Config): RaceRequest {
-  return { ...request, horizon: request.horizon ?? 3 * config.tmaxEnd };
+  return { ...request, horizon: request.horizon ?? raceHorizon(config.tmaxEnd) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { References } from '../rl/compare';
 import { scheduleOf, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import type { SimEvent } from '../sim/events';
 import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';

@@ -1,4 +1,4 @@
-import { gzipSync, strFromU8, strToU8 } from 'fflate';
+import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
 import { SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
 import { describe, expect, it } from 'vitest';
@@ -95,10 +95,37 @@ describe('run file rejections', () => {
   });
 
   it('another format version, naming both versions', () => {
-    const r = rejected(decodeRunFile(json({ ...plain(), version: 2 })));
-    expect(r).toMatchObject({ code: 'version', error: 'Unsupported run file version 2 (written by a newer version of the app): this build reads version 1.' });
-    expect(rejected(decodeRunFile(json({ ...plain(), version: 0 }))).error).toBe('Unsupported run file version 0: this build reads version 1.');
-    expect(rejected(decodeRunFile(json({ ...plain(), version: undefined }))).error).toBe('Unsupported run file version null: this build reads version 1.');
+    const r = rejected(decodeRunFile(json({ ...plain(), version: 3 })));
+    expect(r).toMatchObject({ code: 'version', error: 'Unsupported run file version 3 (written by a newer version of the app): this build reads versions 1 and 2.' });
+    expect(rejected(decodeRunFile(json({ ...plain(), version: 0 }))).error).toBe('Unsupported run file version 0: this build reads versions 1 and 2.');
+    expect(rejected(decodeRunFile(json({ ...plain(), version: undefined }))).error).toBe('Unsupported run file version null: this build reads versions 1 and 2.');
+  });
+
+  it("writes a structure's numbers under each metrics row's structure, and reads a version-1 file's flat ones there", () => {
+    const run = fakeRun(3);
+    run.metrics[1] = { ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 20 } };
+    const written = JSON.parse(strFromU8(gunzipSync(encodeRunFile(run))));
+    expect(written.version).toBe(2);
+    expect(written.metrics[1].structure).toEqual({ headCount: 1.5, budgetSpent: 20 });
+    expect(decodeRunFile(encodeRunFile(run))).toEqual({ ok: true, run });
+    // Version 1: the same numbers flat beside the others; a row without them has none.
+    const v1 = plain();
+    v1.version = 1;
+    Object.assign(v1.metrics[1], { headCount: 1.5, budgetSpent: 20 });
+    const read = decodeRunFile(json(v1));
+    if (!read.ok) throw new Error(read.error);
+    expect(read.run.version).toBe(2);
+    expect(read.run.metrics[1]).toEqual({ ...read.run.metrics[0], ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 20 } });
+    expect(read.run.metrics[1]).not.toHaveProperty('headCount');
+    expect(read.run.metrics[0]).not.toHaveProperty('structure');
+    // Version 2 keeps them under `structure` only.
+    const flat2 = plain();
+    flat2.metrics[1].headCount = 1.5;
+    expect(rejected(decodeRunFile(json(flat2))).error).toMatch(/metrics\[1\]: unknown field\(s\) "headCount"/);
+    const bad1 = plain();
+    bad1.version = 1;
+    bad1.metrics[2].islandBest = 'x';
+    expect(rejected(decodeRunFile(json(bad1))).error).toMatch(/metrics\[2\]\.structure\.islandBest: expected a number, got the string "x"/);
   });
 
   it('a wrong or missing format id', () => {

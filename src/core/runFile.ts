@@ -9,6 +9,7 @@ import { CONFIG_KEYS, SCHEMA, parseField, scheduleOf, type Config } from '../rl/
 import type { PolicyJSON } from '../rl/policy';
 import { SCHEDULE_SHAPES, type DeadlineSchedule } from '../rl/schedule';
 import type { EventKind } from '../sim/events';
+import { STRUCTURE_METRICS, type StructureMetric } from '../rl/metrics';
 import { meaningIssues } from './runChecks';
 import { RUN_FORMAT, RUN_VERSION, type RunFile } from './runFormat';
 
@@ -106,18 +107,8 @@ const metricsSchema = z.strictObject({
   gradNorm: real(),
   collectMs: real(),
   learnMs: real(),
-  // Structure presets (rl/trainer STRUCTURE_METRICS): present only under that structure.
-  headCount: real().optional(),
-  budgetSpent: real().optional(),
-  hires: real().optional(),
-  fires: real().optional(),
-  islandBest: real().optional(),
-  islandMean: real().optional(),
-  criticalSteps: real().optional(),
-  assigns: real().optional(),
-  parallelShare: real().optional(),
-  finishShare: real().optional(),
-  shapingWeight: real().optional(),
+  // The structure presets' own numbers (rl/metrics STRUCTURE_METRICS): present only under those structures.
+  structure: z.strictObject(Object.fromEntries(STRUCTURE_METRICS.map((k) => [k, real().optional()])) as Record<StructureMetric, z.ZodOptional<ReturnType<typeof real>>>).optional(),
 });
 
 const eventSchema = z.strictObject({
@@ -305,19 +296,36 @@ export function validateRun(value: unknown): DecodeResult {
     const what = head.format === undefined ? 'it has no "format" field' : `its format is ${JSON.stringify(head.format)}`;
     return fail('format', `Not a Swarm Playground run file: ${what}, expected "${RUN_FORMAT}".`);
   }
-  if (head.version !== RUN_VERSION) {
+  if (head.version !== RUN_VERSION && head.version !== 1) {
     const v = head.version;
     const newer = typeof v === 'number' && v > RUN_VERSION ? ' (written by a newer version of the app)' : '';
-    return fail('version', `Unsupported run file version ${JSON.stringify(v ?? null)}${newer}: this build reads version ${RUN_VERSION}.`);
+    return fail('version', `Unsupported run file version ${JSON.stringify(v ?? null)}${newer}: this build reads versions 1 and ${RUN_VERSION}.`);
   }
   const proto = prototypeKeyPath(head);
   if (proto) return fail('invalid', `Invalid run file:\n${proto}: a field named "__proto__" is not allowed`);
-  const parsed = runSchema.safeParse(value);
+  const current = head.version === 1 ? fromVersion1(head) : head;
+  const parsed = runSchema.safeParse(current);
   if (parsed.success) return { ok: true, run: parsed.data };
-  const lines = parsed.error.issues.slice(0, MAX_LISTED_ISSUES).map((i) => describeIssue(i, value));
+  const lines = parsed.error.issues.slice(0, MAX_LISTED_ISSUES).map((i) => describeIssue(i, current));
   const more = parsed.error.issues.length - lines.length;
   if (more > 0) lines.push(`... and ${more} more problem(s)`);
   return fail('invalid', `Invalid run file:\n${lines.join('\n')}`);
+}
+
+/**
+ * A version-1 file as version 2. Version 1 wrote the structure metrics flat in each metrics row,
+ * beside the others; version 2 holds them under the row's `structure`. Nothing else differs.
+ */
+function fromVersion1(head: Record<string, unknown>): Record<string, unknown> {
+  const structural = new Set<string>(STRUCTURE_METRICS);
+  const row = (m: unknown): unknown => {
+    if (m === null || typeof m !== 'object' || Array.isArray(m)) return m;
+    const entries = Object.entries(m);
+    const structure = entries.filter(([k]) => structural.has(k));
+    const rest = Object.fromEntries(entries.filter(([k]) => !structural.has(k)));
+    return structure.length ? { ...rest, structure: Object.fromEntries(structure) } : rest;
+  };
+  return { ...head, version: RUN_VERSION, metrics: Array.isArray(head.metrics) ? head.metrics.map(row) : head.metrics };
 }
 
 /**

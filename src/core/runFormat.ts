@@ -7,13 +7,14 @@ import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { DeadlineSchedule } from '../rl/schedule';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import type { SimEvent } from '../sim/events';
 
 /** The `format` field every run file carries. */
 export const RUN_FORMAT = 'swarm-run';
-/** The format version this build writes and reads (see docs/RUNFILE.md, "Version policy"). */
-export const RUN_VERSION = 1;
+/** The format version this build writes; it reads this one and version 1 (see docs/RUNFILE.md, "Version policy"). */
+export const RUN_VERSION = 2;
+
 /** One module of the showcase task as the views need it. */
 export interface ModuleInfo {
   tests: number;
@@ -104,7 +105,7 @@ export interface TalkRecord {
   messages: number;
 }
 
-/** A training run as stored in a run file (format `swarm-run`, version 1). */
+/** A training run as stored in a run file (format `swarm-run`, version 2). */
 export interface RunFile {
   format: typeof RUN_FORMAT;
   version: typeof RUN_VERSION;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SprintEnv } from '../sim/env';
 import { generateTask } from '../sim/task';
 import { handTask } from '../sim/testing';
-import { ActingRecord } from './actingRecord';
+import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { packChoices, packObservations } from './decisions';
 import { choiceTensors, decisionTensors, SwarmPolicy } from './policy';
@@ -126,6 +126,27 @@ describe('the acting record', () => {
     await expect(collect(new SprintEnv(1, 3), [generateTask('long-coupled', 5)], 2, 12, actor, new BatchBuffers())).rejects.toThrow(/one shape/);
     expect(tf.memory().numTensors).toBe(held);
     record.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+    policy.dispose();
+  });
+
+  it("uploads a learn step's decisions from the record when it holds exactly them, else packs them, with the same rows and choices", async () => {
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    policy.fusedWeights();
+    const before = tf.memory().numTensors;
+    const { batch, record, env, pick } = await recordedBatch(policy);
+    const M = scoredModules(env);
+    const fromRecord = uploadDecisions(batch, pick, M, env.N, record);
+    const packed = uploadDecisions(batch, pick, M, env.N);
+    expect(fromRecord.forward).not.toBeNull();
+    expect(packed.forward).toBeNull();
+    for (const k of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const) expect(values(fromRecord.rows[k]), k).toEqual(values(packed.rows[k]));
+    for (const k of ['kind', 'arg', 'dm'] as const) expect(values(fromRecord.choices[k]), k).toEqual(values(packed.choices[k]));
+    fromRecord.dropForward();
+    expect(fromRecord.forward).toBeNull();
+    expect(fromRecord.rows.trunk.isDisposed).toBe(false); // the rows stay for the later epochs
+    fromRecord.dispose();
+    packed.dispose();
     expect(tf.memory().numTensors).toBe(before);
     policy.dispose();
   });

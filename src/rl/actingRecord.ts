@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
-import { type DecisionRows, KINDS } from './decisions';
-import type { DecisionTensors, ForwardPass, FusedWeights, SwarmPolicy } from './policy';
+import type { SharedObservations } from '../sim/observeShared';
+import { type DecisionRows, KINDS, packChoices, packObservations } from './decisions';
+import { choiceTensors, decisionTensors, type ChoiceTensors, type DecisionTensors, type ForwardPass, type FusedWeights, type SwarmPolicy } from './policy';
 
 /** One minute of acting: the rows it scored, packed, their upload, and the forward pass over them. */
 interface Minute {
@@ -117,6 +118,57 @@ export class ActingRecord {
     this.seen = 0;
     this.weights = null;
   }
+}
+
+/** A learn step's decisions on the backend (`uploadDecisions`). */
+export interface LearnData {
+  rows: DecisionTensors;
+  choices: ChoiceTensors;
+  /** The actor's forward pass over the rows, until the first epoch has used it. */
+  forward: ForwardPass | null;
+  /** Frees the recorded forward pass once its epoch is done (the rows stay for the next). */
+  dropForward(): void;
+  dispose(): void;
+}
+
+/**
+ * The live decisions `pick` of a batch (indices into its minute-major rows, increasing), packed for
+ * the policy's heads over `M` scored modules and `A` agents, on the backend: taken from `record` with
+ * the forward pass the actor made (when it recorded exactly these rows with the current weights), or
+ * packed and uploaded here. The caller disposes what it gets.
+ */
+export function uploadDecisions(
+  batch: { obs: Float32Array | SharedObservations; mask: Float32Array; actions: Int32Array },
+  pick: Int32Array,
+  M: number,
+  A: number,
+  record: ActingRecord | null = null,
+): LearnData {
+  const L = pick.length;
+  const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
+  let recorded: RecordedRows | null;
+  let rows: DecisionTensors;
+  try {
+    recorded = record ? record.take(pick) : null;
+    rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
+  } catch (e) {
+    tf.dispose([choices.kind, choices.arg, choices.dm]);
+    throw e;
+  }
+  const data: LearnData = {
+    rows,
+    choices,
+    forward: recorded ? recorded.forward : null,
+    dropForward() {
+      if (data.forward) tf.dispose(Object.values(data.forward));
+      data.forward = null;
+    },
+    dispose() {
+      data.dropForward();
+      tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]);
+    },
+  };
+  return data;
 }
 
 /** Whether the minutes' recorded rows are exactly `pick`, in order. */

@@ -5,11 +5,11 @@ import { bestOfN, mean, runEpisodes, summariseWork, type WorkSummary } from '../
 import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/policy';
 import type { StructureSettings } from '../sim/structure';
+import { evaluationSeed } from '../sim/seeds';
 import { generateTask, type Family, type Task } from '../sim/task';
 import { PolicyActor } from './actor';
 import { MutedActor } from './muted';
 import type { SwarmPolicy } from './policy';
-import { evaluationSeed } from './trainer';
 import { workerSource, type WorkerSpec } from './workers';
 
 /**

@@ -5,6 +5,7 @@ import { generateTask } from '../sim/task';
 import { PolicyActor } from './actor';
 import { compareOrganisations } from './compare';
 import { defaultConfig, STRUCTURAL_KEYS, type Config } from './config';
+import type { StructureMetric } from './metrics';
 import { BatchBuffers, collect } from './rollout';
 import { Trainer } from './trainer';
 import { FrozenWorkers } from './workers';
@@ -34,36 +35,36 @@ describe('Trainer under each structure', () => {
   /** What each structure's own numbers must satisfy in an update (the config is the test's). */
   const cases: [Partial<Config>, string[], (m: Metrics, t: Trainer, u: number) => void][] = [
     [{ structure: 'ceo', budget: 30 }, ['headCount', 'budgetSpent', 'hires', 'fires'], (m) => {
-      expect(m.headCount).toBeGreaterThanOrEqual(1);
-      expect(m.headCount).toBeLessThanOrEqual(tiny.agents);
-      expect(m.budgetSpent).toBeGreaterThan(0);
-      expect(m.budgetSpent).toBeLessThanOrEqual(30);
+      expect(m.structure!.headCount!).toBeGreaterThanOrEqual(1);
+      expect(m.structure!.headCount!).toBeLessThanOrEqual(tiny.agents);
+      expect(m.structure!.budgetSpent!).toBeGreaterThan(0);
+      expect(m.structure!.budgetSpent!).toBeLessThanOrEqual(30);
       // Agent 0 starts alone and stays; a hire adds an agent, a fire takes one away.
-      expect(m.hires! - m.fires!).toBeGreaterThanOrEqual(0);
-      expect(m.hires! - m.fires!).toBeLessThanOrEqual(tiny.agents - 1);
-      expect(m.hires! > 0).toBe(m.headCount! > 1);
+      expect(m.structure!.hires! - m.structure!.fires!).toBeGreaterThanOrEqual(0);
+      expect(m.structure!.hires! - m.structure!.fires!).toBeLessThanOrEqual(tiny.agents - 1);
+      expect(m.structure!.hires! > 0).toBe(m.structure!.headCount! > 1);
     }],
     [{ structure: 'islands', islands: 3 }, ['islandBest', 'islandMean'], (m) => {
-      expect(m.islandBest).toBeCloseTo(m.ret, 6);
-      expect(m.islandMean).toBeLessThanOrEqual(m.islandBest! + 1e-9);
-      expect(m.islandMean).toBeGreaterThanOrEqual(0);
+      expect(m.structure!.islandBest!).toBeCloseTo(m.ret, 6);
+      expect(m.structure!.islandMean!).toBeLessThanOrEqual(m.structure!.islandBest! + 1e-9);
+      expect(m.structure!.islandMean!).toBeGreaterThanOrEqual(0);
     }],
     [{ structure: 'orchestrator' }, ['criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'], (m, t, u) => {
-      expect(m.criticalSteps).toBeGreaterThan(0);
+      expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
       // Every worker that got work got at least one assignment.
-      expect(m.assigns).toBeGreaterThanOrEqual(m.parallelShare! * (tiny.agents - 1) - 1e-9);
-      expect(m.finishShare! > 0 ? m.assigns! > 0 : true).toBe(true);
-      for (const share of [m.parallelShare!, m.finishShare!]) {
+      expect(m.structure!.assigns!).toBeGreaterThanOrEqual(m.structure!.parallelShare! * (tiny.agents - 1) - 1e-9);
+      expect(m.structure!.finishShare! > 0 ? m.structure!.assigns! > 0 : true).toBe(true);
+      for (const share of [m.structure!.parallelShare!, m.structure!.finishShare!]) {
         expect(share).toBeGreaterThanOrEqual(0);
         expect(share).toBeLessThanOrEqual(1);
       }
-      expect(m.shapingWeight).toBe(t.shapingWeight(u));
+      expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
     }],
     [{ structure: 'orchestrator', workerPolicy: 'snapshot', shaping: 0.5 }, ['criticalSteps', 'shapingWeight'], (m, t, u) => {
-      expect(m.criticalSteps).toBeGreaterThan(0);
+      expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
       // Shaping on: the weight of this update's schedule, and not zero while it anneals.
-      expect(m.shapingWeight).toBe(t.shapingWeight(u));
-      expect(m.shapingWeight).toBeGreaterThan(0);
+      expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
+      expect(m.structure!.shapingWeight!).toBeGreaterThan(0);
     }],
   ];
   // The flat swarm's showcase rollouts under the same settings and seed: a structure must change them.
@@ -87,7 +88,7 @@ describe('Trainer under each structure', () => {
         // A return is the share of the tests passed.
         expect(metrics.ret).toBeGreaterThanOrEqual(0);
         expect(metrics.ret).toBeLessThanOrEqual(1);
-        for (const k of keys) expect(Number.isFinite(metrics[k as keyof typeof metrics] as number), k).toBe(true);
+        for (const k of keys) expect(Number.isFinite(metrics.structure?.[k as StructureMetric]), k).toBe(true);
         bounds(metrics, t, u);
         expect(structure?.kind).toBe(setting.structure);
         expect(events.length).toBeGreaterThan(0);
@@ -103,15 +104,15 @@ describe('Trainer under each structure', () => {
     const t = new Trainer({ ...tiny, updates: 1 });
     const r = await t.step();
     expect(r.structure).toBeUndefined();
-    expect(Object.keys(r.metrics)).not.toContain('headCount');
+    expect(r.metrics.structure).toBeUndefined();
     t.dispose();
   });
 
   it('CEO: the budget bounds the spend of every rollout, and the head count is drawn per minute', async () => {
     const t = new Trainer({ ...tiny, structure: 'ceo', budget: 12 });
     const r = await t.step();
-    expect(r.metrics.budgetSpent).toBeLessThanOrEqual(12);
-    expect(r.metrics.headCount).toBeGreaterThanOrEqual(1);
+    expect(r.metrics.structure?.budgetSpent).toBeLessThanOrEqual(12);
+    expect(r.metrics.structure?.headCount).toBeGreaterThanOrEqual(1);
     expect(r.structure?.headCount?.[0]).toBe(1);
     expect(t.reconfigure({ ...t.config, budget: 20 })).toBe(true);
     expect(t.reconfigure({ ...t.config, structure: 'flat' })).toBe(false);
@@ -126,8 +127,8 @@ describe('Trainer under each structure', () => {
     expect(r.structure?.islandTasks?.[0]).toBe(r.showcaseTask);
     const agents = new Set(r.events.map((e) => e.agent));
     expect(Math.max(...agents)).toBe(4);
-    expect(r.metrics.islandBest).toBeCloseTo(r.metrics.ret, 6);
-    expect(r.metrics.islandMean).toBeLessThanOrEqual(r.metrics.ret + 1e-6);
+    expect(r.metrics.structure?.islandBest).toBeCloseTo(r.metrics.ret, 6);
+    expect(r.metrics.structure?.islandMean).toBeLessThanOrEqual(r.metrics.ret + 1e-6);
     t.dispose();
   });
 });

@@ -1,67 +1,27 @@
 import * as tf from '@tensorflow/tfjs';
 import type { SprintEnv } from '../sim/env';
-import { std, summariseWork, type WorkSummary } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { mixSeed } from '../sim/rng';
 import type { Structure } from '../sim/presets';
+import { EVAL_SEED_BASE } from '../sim/seeds';
 import type { StructureSettings, StructureView } from '../sim/structure';
 import { generateTask, type Task } from '../sim/task';
-import { ActingRecord, type RecordedRows } from './actingRecord';
+import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
-import { gae, groupAdvantages, latencyPenalised } from './advantages';
+import { decisionAdvantages } from './advantages';
 import { STRUCTURAL_KEYS, type Config } from './config';
 import { deadlineAt } from './deadline';
-import { packChoices, packObservations, TRUNK_WIDTH } from './decisions';
+import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
 import { finite, NumericGuard } from './numericGuard';
-import { choiceTensors, decisionTensors, SwarmPolicy, type ChoiceTensors, type DecisionTensors, type ForwardPass, type PolicyJSON } from './policy';
+import { SwarmPolicy, type PolicyJSON } from './policy';
 import { lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
-import { BatchBuffers, collect, type Batch } from './rollout';
+import { updateMetrics, type LearnStats, type UpdateMetrics } from './metrics';
+import { BatchBuffers, collect, type Batch, type CollectHooks, type Imitation } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './workers';
-
-/** Compact numbers about one update, streamed to the CLI progress line and the app's curves. */
-export interface UpdateMetrics extends WorkSummary {
-  update: number;
-  /** `prior`: imitation of the scripted organisation; `rlcr`: the collective policy gradient. */
-  phase: 'prior' | 'rlcr';
-  tmax: number;
-  /** Spread (sd) of the return over the batch's rollouts. */
-  retStd: number;
-  /** Mean policy entropy over live decisions (nats). */
-  entropy: number;
-  loss: number;
-  gradNorm: number;
-  collectMs: number;
-  learnMs: number;
-  /** CEO: mean number of active agents per minute played. */
-  headCount?: number;
-  /** CEO: mean agent-minutes of the budget spent per episode. */
-  budgetSpent?: number;
-  /** CEO: hires per episode. */
-  hires?: number;
-  /** CEO: fires per episode. */
-  fires?: number;
-  /** Islands: mean return of the best island (equal to `ret`). */
-  islandBest?: number;
-  /** Islands: mean return over all islands. */
-  islandMean?: number;
-  /** Orchestrator: mean critical steps per episode (per stage, orchestrator steps + slowest worker's). */
-  criticalSteps?: number;
-  /** Orchestrator: assignments per episode. */
-  assigns?: number;
-  /** Orchestrator: share of the workers that got an assignment. */
-  parallelShare?: number;
-  /** Orchestrator: share of the assigned modules finished. */
-  finishShare?: number;
-  /** Orchestrator: weight of the shaping reward in this update (0 when off or annealed away). */
-  shapingWeight?: number;
-}
-
-/** The structure-specific metrics, in the order the CLI writes them. */
-export const STRUCTURE_METRICS = ['headCount', 'budgetSpent', 'hires', 'fires', 'islandBest', 'islandMean', 'criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'] as const satisfies readonly (keyof UpdateMetrics)[];
 
 export interface UpdateResult {
   metrics: UpdateMetrics;
@@ -75,33 +35,15 @@ export interface UpdateResult {
   structure?: StructureView;
 }
 
-const EVAL_SEED_BASE = 1_000_000_000;
-
-/** Task seeds reserved for evaluation: disjoint from every training seed. */
-export function evaluationSeed(i: number): number {
-  return EVAL_SEED_BASE + i;
-}
-
 /** Seed of the g-th training task of update u (always below the evaluation range). */
 export function trainingTaskSeed(seed: number, u: number, g: number): number {
   return mixSeed(seed, 1 + u * 64 + g) % EVAL_SEED_BASE;
 }
 
-/** A learn step's decisions on the backend (see `Trainer.upload`). */
-interface LearnData {
-  rows: DecisionTensors;
-  choices: ChoiceTensors;
-  /** The actor's forward pass over the rows, until the first epoch has used it. */
-  forward: ForwardPass | null;
-  /** Frees the recorded forward pass once its epoch is done (the rows stay for the next). */
-  dropForward(): void;
-  dispose(): void;
-}
-
 /**
  * The RLCR trainer: each update plays G tasks x K rollouts with the shared policy at the current
- * deadline, gives every decision of a rollout that rollout's flat group-relative advantage, and
- * takes `epochs` clipped policy-gradient steps with Adam. The first `prior` updates (if any)
+ * deadline, gives every decision of a rollout that rollout's flat group-relative advantage
+ * (advantages.ts), and takes `epochs` clipped policy-gradient steps with Adam. The first `prior` updates (if any)
  * imitate the scripted organisation instead. Runs unchanged in Node and in a worker.
  */
 export class Trainer {
@@ -195,74 +137,6 @@ export class Trainer {
     return deadlineAt(this.config, u);
   }
 
-  /** Runs one update. */
-  async step(): Promise<UpdateResult> {
-    const c = this.config;
-    const u = this.update;
-    const phase = u < c.prior ? 'prior' : 'rlcr';
-    const tmax = this.tmaxAt(u);
-    const tasks: Task[] = [];
-    for (let g = 0; g < c.tasksPerUpdate; g++) {
-      const task = generateTask(c.family, trainingTaskSeed(c.seed, u, g));
-      for (let k = 0; k < c.groupSize; k++) tasks.push(task);
-    }
-    const t0 = performance.now();
-    this.actor.seed = mixSeed(c.seed, 3 + u);
-    const org = this.organisation;
-    const hooks = org.prepare(this.env, u, c);
-    const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
-    // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
-    // (not when the structure learns from some agents only: the actor scores every agent's decisions).
-    const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
-    this.actor.record = record;
-    let batch: Batch;
-    try {
-      batch = await collect(this.env, this.structure.cellTasks(tasks), mixSeed(c.seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
-    } catch (e) {
-      record?.dispose();
-      throw e;
-    } finally {
-      this.actor.record = null;
-    }
-    const t1 = performance.now();
-    const shaping = org.shapingWeight(u, c);
-    let learned: { loss: number; entropy: number; gradNorm: number };
-    try {
-      learned = phase === 'prior' ? await this.imitate(batch) : await this.learn(batch, org.bonus(this.env, shaping), record);
-    } finally {
-      record?.dispose(); // what the learn step did not take
-    }
-    const t2 = performance.now();
-    this.update++;
-    const stats = this.structure.teamStats(batch.stats);
-    const metrics: UpdateMetrics = {
-      ...summariseWork(stats, c.agents),
-      update: u,
-      phase,
-      tmax,
-      retStd: std(stats.map((s) => s.ret)),
-      entropy: learned.entropy,
-      loss: learned.loss,
-      gradNorm: learned.gradNorm,
-      collectMs: t1 - t0,
-      learnMs: t2 - t1,
-      ...(org.metrics(this.env, shaping) as Partial<UpdateMetrics>),
-    };
-    const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
-    const view = org.view(this.env, tasks[0]);
-    if (view) result.structure = view;
-    return result;
-  }
-
-  /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
-  private cellsOf(flags: Uint8Array): Uint8Array {
-    const cells = this.structure.cells;
-    if (cells === 1) return flags;
-    const out = new Uint8Array(flags.length * cells);
-    for (let b = 0; b < flags.length; b++) out.fill(flags[b], b * cells, (b + 1) * cells);
-    return out;
-  }
-
   /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */
   shapingWeight(u: number = this.update): number {
     return this.organisation.shapingWeight(u, this.config);
@@ -273,98 +147,63 @@ export class Trainer {
     return this.organisation.evaluationSetup(this.config);
   }
 
-  /**
-   * Per-decision advantages for the batch, by the configured rule. Every rollout of the swarm (all
-   * its islands) gets its group-relative advantage; `bonus` (orchestrator shaping) is added to the
-   * collective return of each rollout before the comparison.
-   */
-  private advantages(batch: Batch, values?: Float32Array, bonus?: Float32Array | null): Float32Array {
+  /** Runs one update: collect, advantages, learn, metrics (docs/ENGINE.md, "Update"). */
+  async step(): Promise<UpdateResult> {
     const c = this.config;
-    const { B, N, R, T } = batch;
-    const K = c.groupSize;
-    const adv = new Float32Array(T * R);
-    const { I, returns: teamReturns, tEnd, history } = this.organisation.teams(batch);
-    const teams = B / I;
-    if (c.critic && values) {
-      const H = batch.tmax + 1;
-      for (let b = 0; b < B; b++) {
-        const team = Math.floor(b / I);
-        const len = Math.min(T, Math.round(batch.tEnd[b]));
-        const rewards = new Float32Array(len);
-        for (let t = 0; t < len; t++) rewards[t] = history[team * H + t + 1] - history[team * H + t];
-        for (let i = 0; i < N; i++) {
-          const v = new Float32Array(len);
-          for (let t = 0; t < len; t++) v[t] = values[t * R + b * N + i];
-          const a = gae(rewards, v, c.gamma, c.lambda);
-          for (let t = 0; t < len; t++) adv[t * R + b * N + i] = a[t];
-        }
-      }
-      return adv;
+    const u = this.update;
+    const phase = u < c.prior ? 'prior' : 'rlcr';
+    const tmax = this.tmaxAt(u);
+    // Collect: the batch of G tasks x K rollouts at this update's deadline.
+    const tasks: Task[] = [];
+    for (let g = 0; g < c.tasksPerUpdate; g++) {
+      const task = generateTask(c.family, trainingTaskSeed(c.seed, u, g));
+      for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
-    if (c.rewards === 'individual') {
-      // Agent i of a rollout (island g) is compared with agent i (of island g) of the other rollouts of its group.
-      const perAgent = new Float32Array(B * N);
-      const col = new Float32Array(teams);
-      for (let g = 0; g < I; g++) {
-        for (let i = 0; i < N; i++) {
-          for (let team = 0; team < teams; team++) col[team] = batch.credit[(team * I + g) * N + i];
-          const a = groupAdvantages(c.latencyPenalty > 0 ? latencyPenalised(col, tEnd, batch.tmax, K, c.latencyPenalty) : col, K, c.advantage);
-          for (let team = 0; team < teams; team++) perAgent[(team * I + g) * N + i] = a[team];
-        }
-      }
-      for (let t = 0; t < T; t++) adv.set(perAgent, t * R);
-      return adv;
-    }
-    const shaped = bonus ? teamReturns.map((r, team) => r + bonus[team]) : teamReturns;
-    const returns = c.latencyPenalty > 0 ? latencyPenalised(shaped, tEnd, batch.tmax, K, c.latencyPenalty) : shaped;
-    const perRollout = groupAdvantages(returns, K, c.advantage);
-    for (let t = 0; t < T; t++) for (let b = 0; b < B; b++) adv.fill(perRollout[Math.floor(b / I)], t * R + b * N, t * R + (b + 1) * N);
-    return adv;
-  }
-
-  /** Indices of the live decision rows of a batch (the ones learned from). */
-  private liveRows(batch: Batch): Int32Array {
-    const n = batch.T * batch.R;
-    let L = 0;
-    for (let r = 0; r < n; r++) L += batch.live[r];
-    const pick = new Int32Array(L);
-    for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
-    return pick;
-  }
-
-  /**
-   * The live decisions of a batch, packed for the policy's heads, on the backend: taken from the
-   * actor's record of the batch with the forward pass it made (when it recorded exactly these rows
-   * with the current weights), or packed and uploaded here.
-   */
-  private upload(batch: Batch, pick: Int32Array, record: ActingRecord | null = null): LearnData {
-    const L = pick.length;
-    const M = scoredModules(this.env);
-    const A = this.env.N;
-    const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
-    let recorded: RecordedRows | null;
-    let rows: DecisionTensors;
+    const t0 = performance.now();
+    const org = this.organisation;
+    const hooks = org.prepare(this.env, u, c);
+    const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
+    // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
+    // (not when the structure learns from some agents only: the actor scores every agent's decisions).
+    const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
+    const shaping = org.shapingWeight(u, c);
+    let batch: Batch;
+    let learned: LearnStats;
+    let t1: number;
     try {
-      recorded = record ? record.take(pick) : null;
-      rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
-    } catch (e) {
-      tf.dispose([choices.kind, choices.arg, choices.dm]);
-      throw e;
+      batch = await this.collect(u, tasks, tmax, imitation, hooks, record);
+      t1 = performance.now();
+      // Advantages and learning (the imitation prior learns from the teacher's labels instead).
+      if (phase === 'prior') learned = await this.imitate(batch);
+      else {
+        const values = c.critic ? await this.values(batch) : undefined;
+        const adv = decisionAdvantages(c, batch, org.teams(batch), values, org.bonus(this.env, shaping));
+        learned = await this.learn(batch, adv, values, record);
+      }
+    } finally {
+      record?.dispose(); // what the learn step did not take
     }
-    const data: LearnData = {
-      rows,
-      choices,
-      forward: recorded ? recorded.forward : null,
-      dropForward() {
-        if (data.forward) tf.dispose(Object.values(data.forward));
-        data.forward = null;
-      },
-      dispose() {
-        data.dropForward();
-        tf.dispose([rows.trunk, rows.modules, rows.agents, rows.kindBias, rows.argBias, rows.dmBias, choices.kind, choices.arg, choices.dm]);
-      },
-    };
-    return data;
+    const t2 = performance.now();
+    this.update++;
+    // Metrics, and what the live views show of the showcase rollout.
+    const stats = this.structure.teamStats(batch.stats);
+    const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, org.metrics(this.env, shaping));
+    const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
+    const view = org.view(this.env, tasks[0]);
+    if (view) result.structure = view;
+    return result;
+  }
+
+  /** Plays update `u`'s rollouts of `tasks` at deadline `tmax`; the actor's forward passes go to `record`, if any. */
+  private async collect(u: number, tasks: Task[], tmax: number, imitation: Imitation | undefined, hooks: CollectHooks | undefined, record: ActingRecord | null): Promise<Batch> {
+    const seed = this.config.seed;
+    this.actor.seed = mixSeed(seed, 3 + u);
+    this.actor.record = record;
+    try {
+      return await collect(this.env, this.structure.cellTasks(tasks), mixSeed(seed, 7 + u), tmax, this.actor, this.buffers, imitation, this.streams, hooks);
+    } finally {
+      this.actor.record = null;
+    }
   }
 
   /** Values of every decision row (critic ablation), read back once. */
@@ -376,10 +215,12 @@ export class Trainer {
     return v;
   }
 
-  private async learn(batch: Batch, bonus: Float32Array | null = null, record: ActingRecord | null = null): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  /**
+   * The RLCR learn step on the batch's live decisions: `epochs` clipped policy-gradient steps on the
+   * advantages `adv` (one per decision row; with the critic, its value loss towards adv + `values`).
+   */
+  private async learn(batch: Batch, adv: Float32Array, values: Float32Array | undefined, record: ActingRecord | null): Promise<LearnStats> {
     const c = this.config;
-    const values = c.critic ? await this.values(batch) : undefined;
-    const adv = this.advantages(batch, values, bonus);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const pick = this.liveRows(batch);
@@ -387,7 +228,7 @@ export class Trainer {
     this.firstEpochFromActing = false;
     if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
-    const data = this.upload(batch, pick, record);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, record);
     this.firstEpochFromActing = data.forward !== null;
     const advT = tf.tensor1d(gather(adv));
     const oldT = tf.tensor1d(gather(batch.logp));
@@ -418,10 +259,10 @@ export class Trainer {
   }
 
   /** One imitation step: cross-entropy of the policy on the scripted organisation's decisions. */
-  private async imitate(batch: Batch): Promise<{ loss: number; entropy: number; gradNorm: number }> {
+  private async imitate(batch: Batch): Promise<LearnStats> {
     const pick = this.liveRows(batch);
     if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
-    const data = this.upload(batch, pick);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N);
     try {
       const g = lossAndGradients(this.policy, data.rows, data.choices, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
       g.entropy.dispose();
@@ -459,6 +300,25 @@ export class Trainer {
     this.optimizer.dispose();
     this.optimizer = new FlatAdam(this.config.lr);
     return new NumericFault(site, this.update, this.config);
+  }
+
+  /** A per-swarm-rollout flag expanded to the environment's rollouts (every cell of a rollout alike). */
+  private cellsOf(flags: Uint8Array): Uint8Array {
+    const cells = this.structure.cells;
+    if (cells === 1) return flags;
+    const out = new Uint8Array(flags.length * cells);
+    for (let b = 0; b < flags.length; b++) out.fill(flags[b], b * cells, (b + 1) * cells);
+    return out;
+  }
+
+  /** Indices of the live decision rows of a batch (the ones learned from). */
+  private liveRows(batch: Batch): Int32Array {
+    const n = batch.T * batch.R;
+    let L = 0;
+    for (let r = 0; r < n; r++) L += batch.live[r];
+    const pick = new Int32Array(L);
+    for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
+    return pick;
   }
 
   dispose(): void {

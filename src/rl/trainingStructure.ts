@@ -7,20 +7,12 @@ import { createStructure, type Structure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { StructureSettings, StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
+import type { Teams } from './advantages';
 import type { Config } from './config';
+import type { StructureMetrics } from './metrics';
 import type { SwarmPolicy } from './policy';
 import type { Batch, CollectHooks } from './rollout';
 import { FrozenWorkers, type WorkerSpec } from './workers';
-
-/** One swarm rollout's outcome as the advantages see it (islands: the best island). */
-export interface Teams {
-  /** Environment rollouts per swarm rollout. */
-  I: number;
-  returns: Float32Array;
-  tEnd: Float32Array;
-  /** Anytime return after every minute, [teams * (tmax + 1)]. */
-  history: Float32Array;
-}
 
 /**
  * What an organisation structure changes in training, behind one interface, so the trainer's update
@@ -64,7 +56,7 @@ export class TrainingStructure {
   }
 
   /** The structure's own numbers about the last episode, averaged over its rollouts (none when flat). */
-  metrics(_env: SprintEnv, _shaping: number): Record<string, number> {
+  metrics(_env: SprintEnv, _shaping: number): StructureMetrics {
     return {};
   }
 
@@ -91,11 +83,11 @@ class StructuredTraining extends TrainingStructure {
     return { logCount: this.structure.cells };
   }
 
-  override metrics(env: SprintEnv, _shaping: number): Record<string, number> {
+  override metrics(env: SprintEnv, _shaping: number): StructureMetrics {
     const rows = this.structure.summaries(env);
     const out: Record<string, number> = {};
     for (const row of rows) for (const [k, v] of Object.entries(row)) out[k] = (out[k] ?? 0) + v / rows.length;
-    return out;
+    return out; // the structures' summaries are named after the metrics
   }
 
   override view(env: SprintEnv, task: Task): StructureView {
@@ -181,7 +173,7 @@ class OrchestratorTraining extends StructuredTraining {
     return Float32Array.from({ length: env.B }, (_, b) => (weight * (rules.parallelShare(env, b) + rules.finishShare(env, b))) / 2);
   }
 
-  override metrics(env: SprintEnv, shaping: number): Record<string, number> {
+  override metrics(env: SprintEnv, shaping: number): StructureMetrics {
     return { ...super.metrics(env, shaping), shapingWeight: shaping };
   }
 }

@@ -1,6 +1,7 @@
 import type { SprintEnv, StructureRules } from './env';
 import type { EpisodeStats } from './episodeStats';
 import { mixSeed } from './rng';
+import { EVAL_SEED_BASE } from './seeds';
 import { generateTask, type Task } from './task';
 
 /**
@@ -39,18 +40,15 @@ export function islandLayout(agents: number, islands: number): IslandLayout {
   return { islands: I, sizes, offsets, width: sizes[0], islandOf };
 }
 
-/** Seeds at or above this value are evaluation seeds (rl/trainer's EVAL_SEED_BASE); variants stay on their side. */
-const SEED_SPLIT = 1_000_000_000;
-
 /**
  * Seed of island g's variant of a task with seed `seed`: island 0 plays the task itself, the others
  * a different seed of the same family, derived deterministically and kept on the same side of the
- * training/evaluation seed split.
+ * training/evaluation seed split (seeds.ts).
  */
 export function variantSeed(seed: number, g: number): number {
   if (g === 0) return seed;
-  const side = seed >= SEED_SPLIT ? SEED_SPLIT : 0;
-  return side + (mixSeed(seed, 7001 + g) % SEED_SPLIT);
+  const side = seed >= EVAL_SEED_BASE ? EVAL_SEED_BASE : 0;
+  return side + (mixSeed(seed, 7001 + g) % EVAL_SEED_BASE);
 }
 
 /** The task island g plays when the swarm's task is `task`. */

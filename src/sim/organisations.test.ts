@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedOrganisation } from './baselines';
 import { runEpisodes } from './evaluate';
-import { anytimeBand, inferenceScaling, raceOrganisations, raceTasks, scaleOrganisations, summariseTimes, timeToThreshold, type UpdatePoint } from './organisations';
+import { anytimeBand, inferenceScaling, raceHorizon, raceOrganisations, raceTasks, scaleOrganisations, summariseTimes, timeToThreshold, type UpdatePoint } from './organisations';
 
 const nonDecreasing = (xs: readonly number[]) => xs.every((x, i) => i === 0 || x >= xs[i - 1] - 1e-12);
 
@@ -58,6 +58,14 @@ describe('raceOrganisations', () => {
     }
     // The organisation splits coupled work; the single chain cannot.
     expect(rows[2].time.median!).toBeLessThan(chain.time.median!);
+  });
+
+  it("runs three times the family's final deadline when given no horizon (three times 24 for a task list)", async () => {
+    expect(raceHorizon(24)).toBe(72);
+    const [family] = await raceOrganisations({ tasks: 'long-coupled', agents: 2, count: 1, only: ['best-of-N'] });
+    expect(family.horizon).toBe(240);
+    const [list] = await raceOrganisations({ tasks: raceTasks('long-coupled', 1), agents: 2, only: ['best-of-N'] });
+    expect(list.horizon).toBe(72);
   });
 
   it('takes explicit task lists and a threshold', async () => {

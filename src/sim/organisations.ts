@@ -2,6 +2,7 @@ import { scriptedOrganisation, singleChain } from './baselines';
 import type { EpisodeStats } from './episodeStats';
 import { bestOfN, mean, runEpisodes, std, summariseWork, type WorkSummary } from './evaluate';
 import type { ActionSource } from './policy';
+import { evaluationSeed } from './seeds';
 import { calibratedSchedule, generateTask, MAX_AGENTS, type Family, type Task } from './task';
 
 /**
@@ -110,7 +111,7 @@ export interface RaceOptions {
   agents: number;
   /** Share of tests that counts as an acceptable result (default 0.9). */
   threshold?: number;
-  /** Minutes the N-agent organisations may run (default three times the family's calibrated final deadline, 72 for a task list); the single chain gets agents x horizon. */
+  /** Minutes the N-agent organisations may run (default `raceHorizon` of the family's calibrated final deadline, of 24 for a task list); the single chain gets agents x horizon. */
   horizon?: number;
   /** Number of generated tasks when `tasks` is a family (default 32). */
   count?: number;
@@ -122,11 +123,22 @@ export interface RaceOptions {
   only?: readonly RaceOrganisation[];
 }
 
-const TASK_SEED_BASE = 1_000_000_000;
+/**
+ * The minutes the N-agent organisations of a race may run: three times a final deadline. Its base is
+ * the final deadline of the swarm that races (its run's `tmaxEnd`: the app, the claims) or, when no
+ * run is given, the family's calibrated one (`calibratedSchedule(family).end`: the race CLI, the
+ * default here); the two agree for a run trained on its family's calibrated schedule.
+ */
+export function raceHorizon(finalDeadline: number): number {
+  return 3 * finalDeadline;
+}
+
+/** A task list's final deadline when a race is given no horizon: the first-round families' calibrated one. */
+const TASK_LIST_DEADLINE = 24;
 
 /** The evaluation tasks of a family (the same seeds as `rl/compare`'s `evaluationTasks`). */
 export function raceTasks(family: Family, count: number): Task[] {
-  return Array.from({ length: count }, (_, i) => generateTask(family, TASK_SEED_BASE + i));
+  return Array.from({ length: count }, (_, i) => generateTask(family, evaluationSeed(i)));
 }
 
 function result(org: RaceOrganisation, stats: EpisodeStats[], parallel: number, horizon: number, threshold: number): RaceResult {
@@ -156,7 +168,7 @@ export async function raceOrganisations(opts: RaceOptions): Promise<RaceResult[]
   const agents = opts.agents;
   if (!(agents >= 1 && agents <= MAX_AGENTS)) throw new RangeError(`agents must be 1..${MAX_AGENTS}`);
   const threshold = opts.threshold ?? 0.9;
-  const horizon = opts.horizon ?? (typeof opts.tasks === 'string' ? 3 * calibratedSchedule(opts.tasks).end : 72);
+  const horizon = opts.horizon ?? raceHorizon(typeof opts.tasks === 'string' ? calibratedSchedule(opts.tasks).end : TASK_LIST_DEADLINE);
   const seed = opts.seed ?? 1;
   const tasks = typeof opts.tasks === 'string' ? raceTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
   const want = (o: RaceOrganisation) => !opts.only || opts.only.includes(o);

@@ -4,7 +4,7 @@
  * or the end of the prior looks like the swarm learning or forgetting.
  */
 import { CONFIG_KEYS, type Config } from '../rl/config';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import type { ConfigChange } from '../core/runFormat';
 
 export interface CurveMarker {

@@ -1,7 +1,7 @@
 import { create, createStore, type StateCreator, type StoreApi } from 'zustand';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainingFault, UpdateMessage } from '../worker/protocol';
 import type { RunFile } from '../core/runFormat';
 import { withConfigChange } from '../core/recorder';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { References } from '../rl/compare';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { StructureMetric, UpdateMetrics } from '../rl/metrics';
 import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
@@ -48,7 +48,7 @@ const REFS: { key: RefKey; label: string; className: string }[] = [
 ];
 
 /** The structure's numbers, shown when the run has them (CEO, islands, orchestrator). */
-const STRUCTURE_READOUT: { key: keyof UpdateMetrics; label: string; digits: number }[] = [
+const STRUCTURE_READOUT: { key: StructureMetric; label: string; digits: number }[] = [
   { key: 'headCount', label: 'head count', digits: 1 },
   { key: 'budgetSpent', label: 'budget spent', digits: 0 },
   { key: 'islandBest', label: 'best island', digits: 3 },
@@ -246,12 +246,17 @@ export function Curves() {
           <dd>{shown ? shown.blocked.toFixed(1) : '–'}</dd>
         </div>
         {shown &&
-          STRUCTURE_READOUT.filter((r) => shown[r.key] !== undefined).map((r) => (
-            <div key={r.key} data-testid={`readout-${r.key}`}>
-              <dt>{r.label}</dt>
-              <dd>{(shown[r.key] as number).toFixed(r.digits)}</dd>
-            </div>
-          ))}
+          STRUCTURE_READOUT.flatMap((r) => {
+            const v = shown.structure?.[r.key];
+            return v === undefined
+              ? []
+              : [
+                  <div key={r.key} data-testid={`readout-${r.key}`}>
+                    <dt>{r.label}</dt>
+                    <dd>{v.toFixed(r.digits)}</dd>
+                  </div>,
+                ];
+          })}
       </dl>
     </section>
   );

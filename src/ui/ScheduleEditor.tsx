@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { SCHEDULE_SHAPES } from '../rl/schedule';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import { SCHEMA } from '../rl/config';
 import { calibratedSchedule } from '../sim/task';
 import { selectActions, selectConfig, selectMetrics, useApp } from '../store/store';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
 import { replayTalk, talkAt } from '../store/talk';
 import { Explain } from './Explain';

@@ -1,6 +1,6 @@
 import type { Checkpoint, RunFile, ShowcaseEpisode } from '../core/runFormat';
 import type { PolicyJSON } from '../rl/policy';
-import type { UpdateMetrics } from '../rl/trainer';
+import type { UpdateMetrics } from '../rl/metrics';
 
 /**
  * One piece of a decoded run on its way from a worker to the page. The page copies each message
