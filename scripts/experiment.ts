@@ -10,10 +10,9 @@ import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } 
 import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/config';
 import { SwarmPolicy } from '../src/rl/policy';
 import { STRUCTURE_METRICS, Trainer, type UpdateMetrics } from '../src/rl/trainer';
-import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { checkSettings } from '../src/rl/settingsCheck';
-import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
+import { choiceFlag, collect, intFlag, intListFlag, kebab, pathFlag, readFlags, type FlagOptions } from './lib/cli';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { runClaimsFromArgs } from './claims/runner';
@@ -65,61 +64,64 @@ interface Options {
   quiet: boolean;
 }
 
+/** The declared flags: the runner's, and one per config key (a bare flag for a yes/no setting). */
+const FLAGS: FlagOptions = {
+  ...Object.fromEntries(CONFIG_KEYS.map((k) => [kebab(k), { type: SCHEMA[k].kind === 'bool' ? 'boolean' : 'string' } as const])),
+  seeds: { type: 'string' },
+  'eval-tasks': { type: 'string', default: '64' },
+  'eval-greedy': { type: 'boolean', default: false },
+  backend: { type: 'string', default: 'wasm' },
+  out: { type: 'string' },
+  'load-policy': { type: 'string' },
+  'init-from': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  claim: { type: 'string' },
+  'claim-scale': { type: 'string' },
+  help: { type: 'boolean', default: false },
+};
+
 function readOptions(argv: string[]): Options {
-  const args = parseArgs(argv);
-  if (args.flags.has('help')) {
+  const { values, problems } = readFlags(argv, FLAGS);
+  if (values.help === true) {
     process.stdout.write(usage() + '\n');
     process.exit(0);
   }
-  const errors: string[] = [];
-  if (args.positional.length) errors.push(`unexpected argument "${args.positional[0]}" (flags start with --)`);
+  const errors = problems.map((p) => p.message);
+  const text = (flag: string) => values[flag] as string | undefined;
   const configText: Record<string, string> = {};
-  for (const [flag, value] of args.flags) {
-    if (Object.hasOwn(RUNNER_FLAGS, flag)) continue;
-    const key = camel(flag);
-    if (!Object.hasOwn(SCHEMA, key) || flag !== kebab(key)) {
-      errors.push(`unknown flag --${flag}`);
-      continue;
-    }
-    if (args.bare.has(flag) && SCHEMA[key as keyof Config].kind !== 'bool') {
-      errors.push(`--${flag} needs a value`);
-      continue;
-    }
-    configText[key] = value;
+  for (const k of CONFIG_KEYS) {
+    const v = values[kebab(k)];
+    if (v !== undefined) configText[k] = v === true ? 'true' : String(v);
   }
   const { config, issues } = configFromStrings(configText, 'strict');
   for (const i of issues) errors.push(`--${kebab(i.key)}: ${i.message}`);
   const check = checkSettings(config, (k) => `--${kebab(k)}`);
   errors.push(...check.errors);
   for (const w of check.warnings) process.stderr.write(`warning: ${w}\n`);
-  const seedsText = args.flags.get('seeds');
-  let seeds = [config.seed];
-  if (seedsText !== undefined && !args.bare.has('seeds')) {
-    const r = readNumberList(seedsText, { kind: 'int', min: 0, max: 2147483647 });
-    if (r.ok) seeds = r.values;
-    else errors.push(`--seeds: ${r.message}`);
-  }
-  const evalRead = readNumber(args.flags.get('eval-tasks') ?? '64', { kind: 'int', min: 1, max: 10000 });
-  if (!evalRead.ok && !args.bare.has('eval-tasks')) errors.push(`--eval-tasks: ${evalRead.message}`);
-  const evalTasks = evalRead.ok ? evalRead.value : 64;
-  const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
-  if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
-  for (const f of ['eval-greedy', 'quiet']) if (args.flags.has(f) && !args.bare.has(f)) errors.push(`--${f} takes no value`);
-  for (const f of ['out', 'load-policy', 'init-from', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
-  for (const f of ['out', 'load-policy', 'init-from']) if (args.flags.get(f) === '' && !args.bare.has(f)) errors.push(`--${f} needs a path, not an empty text`);
-  if (args.flags.has('load-policy') && args.flags.has('init-from')) errors.push('--load-policy and --init-from both give starting weights: use one');
+  const seedsText = text('seeds');
+  const seeds = (seedsText === undefined ? undefined : collect(errors, () => intListFlag('seeds', seedsText, 0, 2147483647))) ?? [config.seed];
+  const evalTasks = collect(errors, () => intFlag('eval-tasks', text('eval-tasks')!, 1, 10000)) ?? 64;
+  const backend = collect(errors, () => choiceFlag('backend', text('backend')!, NODE_BACKENDS)) ?? 'wasm';
+  const path = (flag: string) => {
+    const v = text(flag);
+    return v === undefined ? null : (collect(errors, () => pathFlag(flag, v, 'a path')) ?? null);
+  };
+  const out = path('out');
+  const loadPolicy = path('load-policy');
+  const initFrom = path('init-from');
+  if (loadPolicy !== null && initFrom !== null) errors.push('--load-policy and --init-from both give starting weights: use one');
   if (errors.length) fail(errors);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return {
     config,
     seeds,
     evalTasks,
-    greedy: args.flags.has('eval-greedy'),
+    greedy: values['eval-greedy'] === true,
     backend,
-    out: args.flags.get('out') ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
-    loadPolicy: args.flags.get('load-policy') ?? null,
-    initFrom: args.flags.get('init-from') ?? null,
-    quiet: args.flags.has('quiet'),
+    out: out ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
+    loadPolicy,
+    initFrom,
+    quiet: values.quiet === true,
   };
 }
 
