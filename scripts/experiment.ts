@@ -64,21 +64,14 @@ interface Options {
   quiet: boolean;
 }
 
-/** The declared flags: the runner's, and one per config key (a bare flag for a yes/no setting). */
-const FLAGS: FlagOptions = {
-  ...Object.fromEntries(CONFIG_KEYS.map((k) => [kebab(k), { type: SCHEMA[k].kind === 'bool' ? 'boolean' : 'string' } as const])),
-  seeds: { type: 'string' },
-  'eval-tasks': { type: 'string', default: '64' },
-  'eval-greedy': { type: 'boolean', default: false },
-  backend: { type: 'string', default: 'wasm' },
-  out: { type: 'string' },
-  'load-policy': { type: 'string' },
-  'init-from': { type: 'string' },
-  quiet: { type: 'boolean', default: false },
-  claim: { type: 'string' },
-  'claim-scale': { type: 'string' },
-  help: { type: 'boolean', default: false },
-};
+/** The runner's flags that take no value. */
+const RUNNER_SWITCHES = new Set(['eval-greedy', 'quiet', 'help']);
+
+/** The declared flags, the same as the help lists: one per config key (bare for a yes/no setting), then the runner's. */
+const FLAGS: FlagOptions = Object.fromEntries([
+  ...CONFIG_KEYS.map((k) => [kebab(k), { type: SCHEMA[k].kind === 'bool' ? 'boolean' : 'string' }] as const),
+  ...Object.keys(RUNNER_FLAGS).map((f) => [f, { type: RUNNER_SWITCHES.has(f) ? 'boolean' : 'string' }] as const),
+]);
 
 function readOptions(argv: string[]): Options {
   const { values, problems } = readFlags(argv, FLAGS);
@@ -100,8 +93,8 @@ function readOptions(argv: string[]): Options {
   for (const w of check.warnings) process.stderr.write(`warning: ${w}\n`);
   const seedsText = text('seeds');
   const seeds = (seedsText === undefined ? undefined : collect(errors, () => intListFlag('seeds', seedsText, 0, 2147483647))) ?? [config.seed];
-  const evalTasks = collect(errors, () => intFlag('eval-tasks', text('eval-tasks')!, 1, 10000)) ?? 64;
-  const backend = collect(errors, () => choiceFlag('backend', text('backend')!, NODE_BACKENDS)) ?? 'wasm';
+  const evalTasks = collect(errors, () => intFlag('eval-tasks', text('eval-tasks') ?? '64', 1, 10000)) ?? 64;
+  const backend = collect(errors, () => choiceFlag('backend', text('backend') ?? 'wasm', NODE_BACKENDS)) ?? 'wasm';
   const path = (flag: string) => {
     const v = text(flag);
     return v === undefined ? null : (collect(errors, () => pathFlag(flag, v, 'a path')) ?? null);
