@@ -54,6 +54,13 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/race.ts', ['--scaling', '1,,2'], 'item 2 of "1,,2" is empty'],
   ['scripts/race.ts', ['--agents', '0x8'], '"0x8" is not an integer'],
   ['scripts/race.ts', ['--swarm', ''], '--swarm needs a run file'],
+  ['scripts/race.ts', ['--tasks'], '--tasks needs a value'],
+  ['scripts/experiment.ts', ['--critic=1', '--out', out], '--critic takes no value'],
+  ['scripts/experiment.ts', ['--claim', 'C1', '--jobs', '0'], '--jobs: 0 is out of range'],
+  ['scripts/calibrate.ts', ['--agentz', '3'], 'calibrate: unknown flag --agentz'],
+  ['scripts/calibrate.ts', ['extra'], 'unexpected argument "extra"'],
+  ['scripts/bench.ts', ['--backends', 'cpu,gpu'], '--backends: "gpu" is not one of'],
+  ['scripts/bench-policy.ts', ['--rows', '1e3'], '--rows: "1e3" is not an integer from 1 to 200000'],
 ];
 
 describe('bad command lines', () => {

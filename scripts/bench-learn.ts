@@ -15,9 +15,9 @@ import * as tf from '@tensorflow/tfjs';
 import { evaluatePolicy, referenceReturns } from '../src/rl/compare';
 import { defaultConfig, familyChange, type Config } from '../src/rl/config';
 import { Trainer } from '../src/rl/trainer';
-import { FAMILIES, type Family } from '../src/sim/task';
+import { FAMILIES } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
 
 const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
@@ -54,17 +54,15 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help';
-  const int = (name: string, text: string, lo: number, hi: number) => {
-    if (!/^[0-9]+$/.test(text) || Number(text) < lo || Number(text) > hi) throw new UsageError(`--${name} takes a whole number from ${lo} to ${hi}, not "${text}"`);
-    return Number(text);
+  let config: Config = { ...defaultConfig(), agents: intFlag('agents', v.agents, 1, 16), seed: intFlag('seed', v.seed, 0, 2 ** 31 - 1) };
+  if (v.family !== undefined) config = { ...config, ...familyChange(config, choiceFlag('family', v.family, FAMILIES)) };
+  return {
+    config,
+    budget: intFlag('budget', v.budget, 1, 86_400),
+    every: intFlag('every', v.every, 1, 3_600),
+    evalTasks: intFlag('eval-tasks', v['eval-tasks'], 1, 256),
+    json: v.json === undefined ? undefined : pathFlag('json', v.json),
   };
-  let config: Config = { ...defaultConfig(), agents: int('agents', v.agents, 1, 16), seed: int('seed', v.seed, 0, 2 ** 31 - 1) };
-  if (v.family !== undefined) {
-    if (!(FAMILIES as readonly string[]).includes(v.family)) throw new UsageError(`--family: "${v.family}" is not one of ${FAMILIES.join(', ')}`);
-    config = { ...config, ...familyChange(config, v.family as Family) };
-  }
-  if (v.json !== undefined && v.json.trim() === '') throw new UsageError('--json needs a file name');
-  return { config, budget: int('budget', v.budget, 1, 86_400), every: int('every', v.every, 1, 3_600), evalTasks: int('eval-tasks', v['eval-tasks'], 1, 256), json: v.json };
 }
 
 /** One evaluation of the swarm during training. */

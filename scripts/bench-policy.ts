@@ -20,7 +20,7 @@ import { OBS_DIM } from '../src/sim/observe';
 import { Rng } from '../src/sim/rng';
 import { MAX_MODULES } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, intFlag, parseFlags, readCommandLine } from './lib/cli';
 import { median } from './lib/stats';
 
 const USAGE = 'usage: npm run bench:policy -- [--rows 6144] [--repeats 7] [--backend wasm|cpu] [--profile]';
@@ -44,12 +44,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help';
-  const int = (name: string, text: string, lo: number, hi: number) => {
-    if (!/^[0-9]+$/.test(text) || Number(text) < lo || Number(text) > hi) throw new UsageError(`--${name} takes a whole number from ${lo} to ${hi}, not "${text}"`);
-    return Number(text);
-  };
-  if (!NODE_BACKENDS.includes(v.backend as NodeBackend)) throw new UsageError(`--backend: "${v.backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
-  return { rows: int('rows', v.rows, 1, 200000), repeats: int('repeats', v.repeats, 1, 100), backend: v.backend as NodeBackend, profile: v.profile };
+  return { rows: intFlag('rows', v.rows, 1, 200000), repeats: intFlag('repeats', v.repeats, 1, 100), backend: choiceFlag('backend', v.backend, NODE_BACKENDS), profile: v.profile };
 }
 
 /** R decision rows of a team of AGENTS: random observations, masks shaped as the env makes them, a legal choice each. */

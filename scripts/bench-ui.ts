@@ -21,7 +21,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { intFlag, numberFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
 import { PreviewHarness, runToExit } from './lib/previewHarness';
 import { longTasks as traceLongTasks, type TraceEvent, type TraceTask } from './lib/traceTasks';
 
@@ -72,16 +72,16 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
-  const seconds = Number(values.seconds);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--seconds must be a positive number, got "${values.seconds}"`);
-  if (values.json === '') throw new UsageError('--json needs a file name');
-  if (values.trace === '') throw new UsageError('--trace needs a file name');
-  if (values.threads !== 'auto' && !/^[1-9]\d?$/.test(values.threads)) throw new UsageError(`--threads must be auto or a number of threads from 1 to 99, got "${values.threads}"`);
-  const afterUpdates = Number(values['after-updates']);
-  if (!Number.isInteger(afterUpdates) || afterUpdates < 0) throw new UsageError(`--after-updates must be a whole number >= 0, got "${values['after-updates']}"`);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new UsageError(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
-  return { seconds, hash: values.hash.replace(/^#/, ''), threads: values.threads, afterUpdates, port, build: !values['no-build'], json: values.json, trace: values.trace };
+  return {
+    seconds: numberFlag('seconds', values.seconds, { kind: 'float', min: 0.001, max: 86_400 }),
+    hash: values.hash.replace(/^#/, ''),
+    threads: values.threads === 'auto' ? 'auto' : String(intFlag('threads', values.threads, 1, 99)),
+    afterUpdates: intFlag('after-updates', values['after-updates'], 0, 1_000_000),
+    port: intFlag('port', values.port, 1024, 65535),
+    build: !values['no-build'],
+    json: values.json === undefined ? undefined : pathFlag('json', values.json),
+    trace: values.trace === undefined ? undefined : pathFlag('trace', values.trace),
+  };
 }
 
 // ---------------------------------------------------------------- in-page probes

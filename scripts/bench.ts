@@ -12,7 +12,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import * as tf from '@tensorflow/tfjs';
 import { defaultConfig, type Config } from '../src/rl/config';
 import { packDecisions, packSharedDecisions } from '../src/rl/decisions';
@@ -27,7 +26,7 @@ import { encodeSharedObservations, SharedObservations } from '../src/sim/observe
 import { generateTask, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
-import { readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
 import { formatTable } from './lib/table';
 
 /** Deadline (minutes) of every episode the benchmark plays. */
@@ -58,34 +57,19 @@ interface Options {
 
 /** Reads the flags; throws UsageError on unknown flags, stray arguments or bad values. */
 function parseOptions(argv: string[]): Options | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        quick: { type: 'boolean', default: false },
-        backends: { type: 'string', default: DEFAULT_BACKENDS },
-        json: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values } = parsed;
+  const values = parseFlags(argv, {
+    quick: { type: 'boolean', default: false },
+    backends: { type: 'string', default: DEFAULT_BACKENDS },
+    json: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  });
   if (values.help) return 'help';
   const backends: NodeBackend[] = [];
   for (const raw of values.backends.split(',')) {
-    const name = raw.trim();
-    if (!(NODE_BACKENDS as readonly string[]).includes(name)) {
-      throw new UsageError(`unknown backend "${name}" in --backends (choose from ${NODE_BACKENDS.join(', ')})`);
-    }
-    if (!backends.includes(name as NodeBackend)) backends.push(name as NodeBackend);
+    const name = choiceFlag('backends', raw.trim(), NODE_BACKENDS);
+    if (!backends.includes(name)) backends.push(name);
   }
-  if (values.json !== undefined && values.json.trim() === '') throw new UsageError('--json needs a file name');
-  return { quick: values.quick, backends, json: values.json };
+  return { quick: values.quick, backends, json: values.json === undefined ? undefined : pathFlag('json', values.json) };
 }
 
 /** How much to repeat each measurement. */

@@ -7,23 +7,17 @@
  */
 import { randomPolicy, scriptedOrganisation, singleChain } from '../src/sim/baselines';
 import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
-import { FAMILIES, generateTask, MAX_AGENTS, type Family } from '../src/sim/task';
+import { FAMILIES, generateTask, MAX_AGENTS } from '../src/sim/task';
 import { evaluationSeed } from '../src/sim/seeds';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, intFlag, intListFlag, parseFlags, readCommandLine } from './lib/cli';
 import { formatTable } from './lib/table';
 
 const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1]`;
 
-function int(name: string, text: string, lo: number, hi: number): number {
-  if (!/^[0-9]+$/.test(text) || Number(text) < lo || Number(text) > hi) throw new UsageError(`--${name} takes a whole number from ${lo} to ${hi}, not "${text}"`);
-  return Number(text);
-}
-
 function parseOptions(argv: string[]) {
   const v = parseFlags(argv, { family: { type: 'string', default: 'long-coupled' }, agents: { type: 'string', default: '8' }, deadlines: { type: 'string', default: '40,70,80' }, tasks: { type: 'string', default: '64' }, seed: { type: 'string', default: '1' }, help: { type: 'boolean', default: false } });
   if (v.help) return 'help' as const;
-  if (!FAMILIES.includes(v.family as Family)) throw new UsageError(`--family: "${v.family}" is not one of ${FAMILIES.join(', ')}`);
-  return { family: v.family as Family, agents: int('agents', v.agents, 1, MAX_AGENTS), deadlines: v.deadlines.split(',').map((d) => int('deadlines', d, 1, 1000)), tasks: int('tasks', v.tasks, 1, 10000), seed: int('seed', v.seed, 0, 2147483647) };
+  return { family: choiceFlag('family', v.family, FAMILIES), agents: intFlag('agents', v.agents, 1, MAX_AGENTS), deadlines: intListFlag('deadlines', v.deadlines, 1, 1000), tasks: intFlag('tasks', v.tasks, 1, 10000), seed: intFlag('seed', v.seed, 0, 2147483647) };
 }
 
 async function main(): Promise<void> {

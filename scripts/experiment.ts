@@ -11,10 +11,9 @@ import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/c
 import { SwarmPolicy } from '../src/rl/policy';
 import { STRUCTURE_METRICS, type UpdateMetrics } from '../src/rl/metrics';
 import { Trainer } from '../src/rl/trainer';
-import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { checkSettings } from '../src/rl/settingsCheck';
-import { camel, kebab, parseArgs } from './lib/args';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
+import { choiceFlag, collect, intFlag, intListFlag, kebab, pathFlag, readFlags, type FlagOptions } from './lib/cli';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { runClaimsFromArgs } from './claims/runner';
@@ -66,61 +65,57 @@ interface Options {
   quiet: boolean;
 }
 
+/** The runner's flags that take no value. */
+const RUNNER_SWITCHES = new Set(['eval-greedy', 'quiet', 'help']);
+
+/** The declared flags, the same as the help lists: one per config key (bare for a yes/no setting), then the runner's. */
+const FLAGS: FlagOptions = Object.fromEntries([
+  ...CONFIG_KEYS.map((k) => [kebab(k), { type: SCHEMA[k].kind === 'bool' ? 'boolean' : 'string' }] as const),
+  ...Object.keys(RUNNER_FLAGS).map((f) => [f, { type: RUNNER_SWITCHES.has(f) ? 'boolean' : 'string' }] as const),
+]);
+
 function readOptions(argv: string[]): Options {
-  const args = parseArgs(argv);
-  if (args.flags.has('help')) {
+  const { values, problems } = readFlags(argv, FLAGS);
+  if (values.help === true) {
     process.stdout.write(usage() + '\n');
     process.exit(0);
   }
-  const errors: string[] = [];
-  if (args.positional.length) errors.push(`unexpected argument "${args.positional[0]}" (flags start with --)`);
+  const errors = problems.map((p) => p.message);
+  const text = (flag: string) => values[flag] as string | undefined;
   const configText: Record<string, string> = {};
-  for (const [flag, value] of args.flags) {
-    if (Object.hasOwn(RUNNER_FLAGS, flag)) continue;
-    const key = camel(flag);
-    if (!Object.hasOwn(SCHEMA, key) || flag !== kebab(key)) {
-      errors.push(`unknown flag --${flag}`);
-      continue;
-    }
-    if (args.bare.has(flag) && SCHEMA[key as keyof Config].kind !== 'bool') {
-      errors.push(`--${flag} needs a value`);
-      continue;
-    }
-    configText[key] = value;
+  for (const k of CONFIG_KEYS) {
+    const v = values[kebab(k)];
+    if (v !== undefined) configText[k] = v === true ? 'true' : String(v);
   }
   const { config, issues } = configFromStrings(configText, 'strict');
   for (const i of issues) errors.push(`--${kebab(i.key)}: ${i.message}`);
   const check = checkSettings(config, (k) => `--${kebab(k)}`);
   errors.push(...check.errors);
   for (const w of check.warnings) process.stderr.write(`warning: ${w}\n`);
-  const seedsText = args.flags.get('seeds');
-  let seeds = [config.seed];
-  if (seedsText !== undefined && !args.bare.has('seeds')) {
-    const r = readNumberList(seedsText, { kind: 'int', min: 0, max: 2147483647 });
-    if (r.ok) seeds = r.values;
-    else errors.push(`--seeds: ${r.message}`);
-  }
-  const evalRead = readNumber(args.flags.get('eval-tasks') ?? '64', { kind: 'int', min: 1, max: 10000 });
-  if (!evalRead.ok && !args.bare.has('eval-tasks')) errors.push(`--eval-tasks: ${evalRead.message}`);
-  const evalTasks = evalRead.ok ? evalRead.value : 64;
-  const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
-  if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
-  for (const f of ['eval-greedy', 'quiet']) if (args.flags.has(f) && !args.bare.has(f)) errors.push(`--${f} takes no value`);
-  for (const f of ['out', 'load-policy', 'init-from', 'backend', 'seeds', 'eval-tasks']) if (args.bare.has(f)) errors.push(`--${f} needs a value`);
-  for (const f of ['out', 'load-policy', 'init-from']) if (args.flags.get(f) === '' && !args.bare.has(f)) errors.push(`--${f} needs a path, not an empty text`);
-  if (args.flags.has('load-policy') && args.flags.has('init-from')) errors.push('--load-policy and --init-from both give starting weights: use one');
+  const seedsText = text('seeds');
+  const seeds = (seedsText === undefined ? undefined : collect(errors, () => intListFlag('seeds', seedsText, 0, 2147483647))) ?? [config.seed];
+  const evalTasks = collect(errors, () => intFlag('eval-tasks', text('eval-tasks') ?? '64', 1, 10000)) ?? 64;
+  const backend = collect(errors, () => choiceFlag('backend', text('backend') ?? 'wasm', NODE_BACKENDS)) ?? 'wasm';
+  const path = (flag: string) => {
+    const v = text(flag);
+    return v === undefined ? null : (collect(errors, () => pathFlag(flag, v, 'a path')) ?? null);
+  };
+  const out = path('out');
+  const loadPolicy = path('load-policy');
+  const initFrom = path('init-from');
+  if (loadPolicy !== null && initFrom !== null) errors.push('--load-policy and --init-from both give starting weights: use one');
   if (errors.length) fail(errors);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return {
     config,
     seeds,
     evalTasks,
-    greedy: args.flags.has('eval-greedy'),
+    greedy: values['eval-greedy'] === true,
     backend,
-    out: args.flags.get('out') ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
-    loadPolicy: args.flags.get('load-policy') ?? null,
-    initFrom: args.flags.get('init-from') ?? null,
-    quiet: args.flags.has('quiet'),
+    out: out ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
+    loadPolicy,
+    initFrom,
+    quiet: values.quiet === true,
   };
 }
 

@@ -10,11 +10,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, SCHEMA } from '../src/rl/config';
-import { readNumber, type NumberRule } from '../src/rl/readNumber';
+import type { NumberRule } from '../src/rl/readNumber';
 import { Trainer } from '../src/rl/trainer';
 import { calibratedSchedule, FAMILIES, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
@@ -40,12 +40,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (families.some((f) => !f)) throw new UsageError(`--families: "${values.families}" has an empty item`);
   const bad = families.filter((f) => !FAMILIES.includes(f));
   if (bad.length) throw new UsageError(`unknown task families: ${bad.join(', ')} (known: ${FAMILIES.join(', ')})`);
-  const updates = readNumber(values.updates, SCHEMA.updates as NumberRule);
-  const prior = readNumber(values.prior, SCHEMA.prior as NumberRule);
-  if (!updates.ok) throw new UsageError(`--updates: ${updates.message}`);
-  if (!prior.ok) throw new UsageError(`--prior: ${prior.message}`);
-  if (!values.out.trim()) throw new UsageError('--out needs a folder, not an empty text');
-  return { families, updates: updates.value, prior: prior.value, out: values.out };
+  return { families, updates: numberFlag('updates', values.updates, SCHEMA.updates as NumberRule), prior: numberFlag('prior', values.prior, SCHEMA.prior as NumberRule), out: pathFlag('out', values.out, 'a folder') };
 }
 
 async function main(): Promise<void> {

@@ -15,10 +15,9 @@ import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
 import { raceHorizon, raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
 import { defaultConfig, type Config } from '../src/rl/config';
-import { readNumber, readNumberList } from '../src/rl/readNumber';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, intFlag, intListFlag, numberFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
 import { runFileCheckpoint } from './lib/runfile';
 import { formatTable } from './lib/table';
 
@@ -38,18 +37,6 @@ interface Options {
   scaling: number[];
 }
 
-function number(name: string, raw: string, min: number, max: number, integer: boolean): number {
-  const r = readNumber(raw, { kind: integer ? 'int' : 'float', min, max });
-  if (!r.ok) throw new UsageError(`--${name}: ${r.message}`);
-  return r.value;
-}
-
-function numbers(name: string, raw: string, min: number, max: number): number[] {
-  const r = readNumberList(raw, { kind: 'int', min, max });
-  if (!r.ok) throw new UsageError(`--${name}: ${r.message}`);
-  return r.values;
-}
-
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     family: { type: 'string' },
@@ -62,16 +49,14 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
-  if (values.swarm === '') throw new UsageError('--swarm needs a run file or policy JSON, not an empty text');
-  if (values.family !== undefined && !FAMILIES.includes(values.family as Family)) throw new UsageError(`--family: "${values.family}" is not one of ${FAMILIES.join(', ')}`);
   return {
-    family: (values.family as Family | undefined) ?? null,
-    agents: values.agents === undefined ? null : number('agents', values.agents, 1, MAX_AGENTS, true),
-    threshold: number('threshold', values.threshold, 0.01, 1, false),
-    horizon: values.horizon === undefined ? null : number('horizon', values.horizon, 1, 1000, true),
-    tasks: number('tasks', values.tasks, 1, 1000, true),
-    swarm: values.swarm ?? null,
-    scaling: numbers('scaling', values.scaling, 1, MAX_AGENTS),
+    family: values.family === undefined ? null : choiceFlag('family', values.family, FAMILIES),
+    agents: values.agents === undefined ? null : intFlag('agents', values.agents, 1, MAX_AGENTS),
+    threshold: numberFlag('threshold', values.threshold, { kind: 'float', min: 0.01, max: 1 }),
+    horizon: values.horizon === undefined ? null : intFlag('horizon', values.horizon, 1, 1000),
+    tasks: intFlag('tasks', values.tasks, 1, 1000),
+    swarm: values.swarm === undefined ? null : pathFlag('swarm', values.swarm, 'a run file or policy JSON'),
+    scaling: intListFlag('scaling', values.scaling, 1, MAX_AGENTS),
   };
 }
 

@@ -22,7 +22,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { intFlag, numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { isBusy, selfTimes, type CpuProfile } from './lib/cpuProfile';
 import { PreviewHarness, runToExit } from './lib/previewHarness';
 
@@ -69,13 +69,15 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (values.help) return 'help';
-  const minutes = Number(values.soak);
-  if (values.soak === undefined || !/^\d+(\.\d+)?$/.test(values.soak) || !(minutes > 0) || minutes > 240) throw new UsageError(`--soak needs a number of minutes (0 < m <= 240), got "${values.soak ?? ''}"`);
-  if (values.json === '') throw new UsageError('--json needs a file name');
-  if (values.profile === '') throw new UsageError('--profile needs a file name');
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new UsageError(`--port must be a port number from 1024 to 65535, got "${values.port}"`);
-  return { minutes, hash: values.hash.replace(/^#/, ''), port, build: !values['no-build'], json: values.json, profile: values.profile };
+  if (values.soak === undefined) throw new UsageError('--soak needs a number of minutes, from 0.01 to 240');
+  return {
+    minutes: numberFlag('soak', values.soak, { kind: 'float', min: 0.01, max: 240 }),
+    hash: values.hash.replace(/^#/, ''),
+    port: intFlag('port', values.port, 1024, 65535),
+    build: !values['no-build'],
+    json: values.json === undefined ? undefined : pathFlag('json', values.json),
+    profile: values.profile === undefined ? undefined : pathFlag('profile', values.profile),
+  };
 }
 
 /** Records long tasks and rAF timestamps from before the app's scripts run (plain text: see bench-ui.ts). */

@@ -44,6 +44,7 @@ describe('claim definitions', () => {
     expect(() => parseClaimArgs(['--claim', 'C10'])).toThrow(/unknown claim "C10"/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--agents', '4'])).toThrow(/--agents cannot be combined/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--claim-scale', 'huge'])).toThrow(/claim-scale/);
+    expect(() => parseClaimArgs(['--claim', 'C1', '--bogus=1', '--quiet=yes'])).toThrow(/^--bogus cannot be combined with --claim .*\n--quiet takes no value$/);
   });
 
   it('reads --seeds strictly; other seeds get their own default output folder', () => {
@@ -59,7 +60,7 @@ describe('claim definitions', () => {
 
   it('reads --jobs from 1 to 16 and lists both flags in the help', () => {
     expect(parseClaimArgs(['--claim', 'C1', '--jobs', '16']).jobs).toBe(16);
-    for (const bad of ['0', '17', '2.5', '-1', 'two', '', '0x2']) expect(() => parseClaimArgs(['--claim', 'C1', `--jobs=${bad}`]), bad).toThrow(/^--jobs: .* is not an integer from 1 to 16$/);
+    for (const bad of ['0', '17', '2.5', '-1', 'two', '', '0x2']) expect(() => parseClaimArgs(['--claim', 'C1', `--jobs=${bad}`]), bad).toThrow(/^--jobs: .*(is not|is out of range:) an integer from 1 to 16$/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--jobs'])).toThrow(/--jobs needs a value/);
     expect(claimsUsage()).toMatch(/--jobs +runs to train at once, each in its own child process, 1\.\.16/);
     expect(claimsUsage()).toMatch(/--seeds +comma-separated training seeds/);

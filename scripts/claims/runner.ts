@@ -23,8 +23,7 @@ import { mean, runEpisodes, summariseWork, type WorkSummary } from '../../src/si
 import { raceHorizon, raceOrganisations, summariseTimes, timeToThreshold } from '../../src/sim/organisations';
 import type { ActionSource } from '../../src/sim/policy';
 import type { Family } from '../../src/sim/task';
-import { parseArgs } from '../lib/args';
-import { parseFlags, UsageError } from '../lib/cli';
+import { choiceFlag, collect, intFlag, parseFlags, readFlags, UsageError } from '../lib/cli';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
 import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
 import { formatTable } from '../lib/table';
@@ -640,41 +639,35 @@ export interface ClaimArgs {
 
 /** Reads the claims flags; throws an Error with a message for a bad command line. */
 export function parseClaimArgs(argv: string[]): ClaimArgs {
-  const args = parseArgs(argv);
-  const errors: string[] = [];
-  for (const flag of args.flags.keys()) if (!(flag in CLAIM_FLAGS)) errors.push(`--${flag} cannot be combined with --claim (claims set their own training settings)`);
-  if (args.positional.length) errors.push(`unexpected argument "${args.positional[0]}"`);
-  const text = (args.flags.get('claim') ?? '').trim();
+  const { values, problems } = readFlags(argv, {
+    claim: { type: 'string' },
+    'claim-scale': { type: 'string', default: 'full' },
+    'claim-suite': { type: 'string', default: DEFAULT_SUITE.name },
+    seeds: { type: 'string' },
+    jobs: { type: 'string', default: '1' },
+    out: { type: 'string' },
+    backend: { type: 'string', default: 'wasm' },
+    quiet: { type: 'boolean', default: false },
+  });
+  const errors = problems.map((p) => (p.kind === 'unknown' ? `${p.flag} cannot be combined with --claim (claims set their own training settings)` : p.message));
+  const text = (values.claim ?? '').trim();
   const claims = text.toLowerCase() === 'all' ? [...CLAIM_IDS] : text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
   if (!claims.length) errors.push(`--claim needs one of ${CLAIM_IDS.join(', ')} or all`);
   for (const c of claims) if (!CLAIM_IDS.includes(c)) errors.push(`--claim: unknown claim "${c}" (one of ${CLAIM_IDS.join(', ')} or all)`);
-  const suite = (args.flags.get('claim-suite') ?? DEFAULT_SUITE.name) as SuiteName;
-  if (!SUITE_NAMES.includes(suite)) errors.push(`--claim-suite: "${suite}" is not one of ${SUITE_NAMES.join(', ')}`);
-  else useSuite(suite);
-  const scale = (args.flags.get('claim-scale') ?? 'full') as ScaleName;
-  const scaleOk = SCALE_NAMES.includes(scale);
-  if (!scaleOk) errors.push(`--claim-scale: "${scale}" is not one of ${SCALE_NAMES.join(', ')}`);
-  const backend = (args.flags.get('backend') ?? 'wasm') as NodeBackend;
-  if (!NODE_BACKENDS.includes(backend)) errors.push(`--backend: "${backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  const suite = collect(errors, () => choiceFlag('claim-suite', values['claim-suite'], SUITE_NAMES));
+  if (suite) useSuite(suite);
+  const scale = collect(errors, () => choiceFlag('claim-scale', values['claim-scale'], SCALE_NAMES));
+  const backend = collect(errors, () => choiceFlag('backend', values.backend, NODE_BACKENDS));
   let seeds: number[] | undefined;
-  if (args.bare.has('seeds')) errors.push('--seeds needs a value, e.g. --seeds 7,8,9');
-  else if (args.flags.has('seeds')) {
-    const parsed = parseSeeds(args.flags.get('seeds')!);
+  if (values.seeds !== undefined) {
+    const parsed = parseSeeds(values.seeds);
     if (typeof parsed === 'string') errors.push(`--seeds: ${parsed}`);
     else seeds = parsed;
   }
-  let jobs = 1;
-  if (args.bare.has('jobs')) errors.push(`--jobs needs a value from 1 to ${MAX_JOBS}`);
-  else if (args.flags.has('jobs')) {
-    const t = args.flags.get('jobs')!;
-    jobs = /^[0-9]+$/.test(t) ? Number(t) : NaN;
-    if (!(jobs >= 1 && jobs <= MAX_JOBS)) errors.push(`--jobs: "${t}" is not an integer from 1 to ${MAX_JOBS}`);
-  }
-  if (args.bare.has('out')) errors.push('--out needs a value');
-  if (args.flags.has('quiet') && !args.bare.has('quiet')) errors.push('--quiet takes no value');
-  if (errors.length) throw new Error(errors.join('\n'));
+  const jobs = collect(errors, () => intFlag('jobs', values.jobs, 1, MAX_JOBS));
+  if (errors.length || !scale || !backend || !jobs) throw new Error(errors.join('\n'));
   const scaled = scaleWithSeeds(scale, seeds);
-  return { claims: CLAIM_IDS.filter((c) => claims.includes(c)), scale, seeds: scaled.seeds, jobs, out: args.flags.get('out') ?? defaultOut(scaled), backend, quiet: args.flags.has('quiet') };
+  return { claims: CLAIM_IDS.filter((c) => claims.includes(c)), scale, seeds: scaled.seeds, jobs, out: values.out ?? defaultOut(scaled), backend, quiet: values.quiet };
 }
 
 /** The `--claim` mode of `scripts/experiment.ts`: exits 2 on a bad command line. */

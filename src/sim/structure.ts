@@ -1,7 +1,8 @@
 import type { Task } from './task';
 
 /**
- * Organisation presets (DESIGN.md section 1, idea 9). Structure is a prior, not a role:
+ * Organisation presets: ways a human team can be organised, offered beside the flat swarm (see
+ * docs/ENGINE.md, "Structures"). Structure is a prior, not a role:
  * - `flat`: every agent may DM every agent; board, issue board and archive are open to all;
  * - `ceo`: agent 0 hires and fires the others within a compute budget (agent-minutes);
  * - `islands`: groups that each play their own variant of the task; the best island counts;
