@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
 import { SwarmPolicy } from '../src/rl/policy';
-import { raceHorizon, raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/organisations';
+import { raceHorizon, raceOrganisations, scaleOrganisations, type TimeSummary } from '../src/sim/race';
 import { defaultConfig, type Config } from '../src/rl/config';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';

@@ -7,7 +7,8 @@ import type { OrgSummary } from '../../src/rl/compare';
 import type { Config } from '../../src/rl/config';
 import type { UpdateMetrics } from '../../src/rl/metrics';
 import { mean, std, type WorkSummary } from '../../src/sim/evaluate';
-import { raceHorizon, raceOrganisations, scaleOrganisations, raceTasks, type RaceResult, type TimeSummary } from '../../src/sim/organisations';
+import { raceHorizon, raceOrganisations, scaleOrganisations, type RaceResult, type TimeSummary } from '../../src/sim/race';
+import { evaluationTasks } from '../../src/sim/seeds';
 import { generateTask, type Family, type Task } from '../../src/sim/task';
 import { asNumber, below, exceeds, perSeed, pm, relativeChange, verdictOf, type Outcome, type Part, type Verdict } from './rules';
 import { barChart, lineChart, type Series } from './svg';
@@ -745,8 +746,8 @@ export function claimsOf(S: Suite): readonly Claim[] {
       }
       const chosen = grid.reduce((a, b) => (b.margin > a.margin ? b : a));
       const share = chosen.margin > -Infinity ? chosen.share : null;
-      const evSearch = raceTasks(S.search, n);
-      const evCoupled = raceTasks(S.coupled, n);
+      const evSearch = evaluationTasks(S.search, n);
+      const evCoupled = evaluationTasks(S.coupled, n);
       const mix: Record<string, number>[] = [];
       const coupled: Record<string, number>[] = [];
       const search: Record<string, number>[] = [];

@@ -2,7 +2,7 @@
  * The page's controllers on the page's store: the one place they meet the global store and the
  * page's workers (everything else in src/app is handed them, so tests build their own).
  */
-import { RunLibrary } from '../store/library';
+import { RunLibrary } from '../store/runDatabase';
 import { useApp } from '../store/store';
 import { workerCodec } from '../worker/runFileClient';
 import { LessonController } from './lesson';

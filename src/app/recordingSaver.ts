@@ -1,4 +1,4 @@
-import { LibraryError, type RunId, type RunLibrary } from '../store/library';
+import { LibraryError, type RunId, type RunLibrary } from '../store/runDatabase';
 import type { AppStore } from '../store/store';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
 import { WorkerFaultError } from '../worker/client';

@@ -1,4 +1,4 @@
-import type { ImportResult, RunLibrary } from '../store/library';
+import type { ImportResult, RunLibrary } from '../store/runDatabase';
 import { cancelJob, withProgress } from '../store/progress';
 import type { AppStore } from '../store/store';
 import { importInWorker } from '../worker/runFileClient';

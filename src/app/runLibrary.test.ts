@@ -4,7 +4,7 @@ import { encodeRunFile, runFacts } from '../core/runFile';
 import type { RunFile } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import { FakeRunFileWorker } from '../worker/testing';
-import { RunLibrary } from '../store/library';
+import { RunLibrary } from '../store/runDatabase';
 import { createAppStore, type AppState } from '../store/store';
 import { workerCodec } from '../worker/runFileClient';
 import type { StoreApi } from 'zustand';

@@ -2,7 +2,7 @@ import { lastCheckpoint } from '../core/recorder';
 import { MAX_COMPRESSED_BYTES } from '../core/runFile';
 import type { PretrainedFamily } from '../core/pretrained';
 import type { RunFile } from '../core/runFormat';
-import type { RunId, RunLibrary } from '../store/library';
+import type { RunId, RunLibrary } from '../store/runDatabase';
 import { cancelJob, withProgress } from '../store/progress';
 import type { AppStore } from '../store/store';
 import type { EncodedRun } from '../worker/protocol';

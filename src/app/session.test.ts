@@ -6,7 +6,7 @@ import { guardApi, type TrainerClient, type WorkerFault } from '../worker/client
 import type { BackendChoice, BackendName, RaceRequest, RaceSwarm, RunState, TrainerApi, TrainingFault, UpdateMessage } from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericFault';
-import { RunLibrary } from '../store/library';
+import { RunLibrary } from '../store/runDatabase';
 import { RecordingSaver } from './recordingSaver';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
 import { createAppStore, useApp as pageStore, type AppState } from '../store/store';

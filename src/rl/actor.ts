@@ -3,7 +3,7 @@ import { A_IDLE, NUM_ACTIONS } from '../sim/actions';
 import type { SprintEnv } from '../sim/env';
 import { AGENT_DIM, encodeMasks, MODULE_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import { mixSeed, nextFloat } from '../sim/rng';
 import { actionProbabilities, type DecisionRows, isDecision, packObservations, TRUNK_WIDTH } from './decisions';
 import type { ActingRecord } from './actingRecord';

@@ -3,14 +3,14 @@ import { scriptedCeo } from '../sim/ceo';
 import type { EpisodeStats } from '../sim/episodeStats';
 import { bestOfN, mean, runEpisodes, summariseWork, type WorkSummary } from '../sim/evaluate';
 import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import type { StructureSettings } from '../sim/structure';
-import { evaluationSeed } from '../sim/seeds';
-import { generateTask, type Family, type Task } from '../sim/task';
+import { evaluationTasks } from '../sim/seeds';
+import type { Family } from '../sim/task';
 import { PolicyActor } from './actor';
 import { MutedActor } from './muted';
 import type { SwarmPolicy } from './policy';
-import { workerSource, type WorkerSpec } from './workers';
+import { workerSource, type WorkerSpec } from './frozenWorkers';
 
 /**
  * The organisations of the comparison. The references (random to scripted organisation) are flat;
@@ -40,11 +40,6 @@ export function summarise(org: Organisation, stats: EpisodeStats[], agents: numb
     reached90: reached.length / Math.max(1, stats.length),
     curve: stats[0].curve.map((_, t) => mean(stats.map((s) => s.curve[t]))),
   };
-}
-
-/** The fresh evaluation tasks of a family: never used in training. */
-export function evaluationTasks(family: Family, count: number): Task[] {
-  return Array.from({ length: count }, (_, i) => generateTask(family, evaluationSeed(i)));
 }
 
 /**

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { A_IDLE } from '../sim/actions';
 import { SprintEnv } from '../sim/env';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import { generateTask } from '../sim/task';
 import { PolicyActor } from './actor';
 import { learnerPlays, learnerShare, MAX_LEARNER_SHARE } from './imitation';

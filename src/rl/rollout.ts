@@ -5,7 +5,7 @@ import { collectStats } from '../sim/evaluate';
 import type { SimEvent } from '../sim/events';
 import { encodeMasks, encodeObservations, OBS_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import type { Task } from '../sim/task';
 import type { PolicyActor } from './actor';
 import { isDecision } from './decisions';

@@ -8,7 +8,7 @@ import { defaultConfig, STRUCTURAL_KEYS, type Config } from './config';
 import type { StructureMetric } from './metrics';
 import { BatchBuffers, collect } from './rollout';
 import { Trainer } from './trainer';
-import { FrozenWorkers } from './workers';
+import { FrozenWorkers } from './frozenWorkers';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { mean, runEpisodes } from '../sim/evaluate';
 import { ActingRecord } from './actingRecord';
 import { PolicyActor } from './actor';
-import { evaluationTasks } from './compare';
+import { evaluationTasks } from '../sim/seeds';
 import { defaultConfig, type Config } from './config';
 import { Trainer } from './trainer';
 

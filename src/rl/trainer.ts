@@ -9,7 +9,7 @@ import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { STRUCTURAL_KEYS, type Config } from './config';
+import { rebuildsTrainer, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -21,7 +21,7 @@ import { learnerPlays } from './imitation';
 import { updateMetrics, type LearnStats, type UpdateMetrics } from './metrics';
 import { BatchBuffers, collect, type Batch, type CollectHooks, type Imitation } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
-import type { FrozenWorkers, WorkerSpec } from './workers';
+import type { FrozenWorkers, WorkerSpec } from './frozenWorkers';
 
 export interface UpdateResult {
   metrics: UpdateMetrics;
@@ -53,7 +53,7 @@ export class Trainer {
   /** Updates done so far (imitation and RLCR together). */
   update = 0;
   /** What the organisation structure changes in training (trainingStructure.ts). */
-  readonly organisation: TrainingStructure;
+  readonly training: TrainingStructure;
   private optimizer: FlatAdam;
   /** Numeric guard: the last good weights, and the check for NaN/Infinity after every step. */
   private readonly guard: NumericGuard;
@@ -74,7 +74,7 @@ export class Trainer {
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
     this.optimizer = new FlatAdam(config.lr);
     const B = config.tasksPerUpdate * config.groupSize;
-    this.organisation = trainingStructure(config, this.policy);
+    this.training = trainingStructure(config, this.policy);
     this.env = this.structure.createEnv(B);
     this.actor = new PolicyActor(this.policy, config.seed);
     this.streams = this.structure.cellStreams(
@@ -86,12 +86,12 @@ export class Trainer {
 
   /** How the organisation structure maps the swarm onto the environment. */
   get structure(): Structure {
-    return this.organisation.structure;
+    return this.training.structure;
   }
 
   /** The orchestrator's workers (null for the other structures). */
   get workers(): FrozenWorkers | null {
-    return this.organisation.workers;
+    return this.training.workers;
   }
 
   /**
@@ -114,10 +114,10 @@ export class Trainer {
    * Applies `config` from the next update on if it differs from the current one only in fields that
    * can change mid-run (deadline schedule, learning settings, advantage and reward rules, update
    * count); the policy and the Adam moments are kept. Returns false, changing nothing, when a
-   * structural field (see STRUCTURAL_KEYS) differs: that needs a new trainer.
+   * structural field differs (rebuildsTrainer): that needs a new trainer.
    */
   reconfigure(config: Config): boolean {
-    if (STRUCTURAL_KEYS.some((k) => config[k] !== this.config[k])) return false;
+    if (rebuildsTrainer(this.config, config)) return false;
     if (config.lr !== this.config.lr) this.optimizer.learningRate = config.lr;
     this.config = { ...config };
     return true;
@@ -139,12 +139,12 @@ export class Trainer {
 
   /** Weight of the orchestrator's shaping reward in update `u` (0 for the other structures). */
   shapingWeight(u: number = this.update): number {
-    return this.organisation.shapingWeight(u, this.config);
+    return this.training.shapingWeight(u, this.config);
   }
 
   /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
   evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
-    return this.organisation.evaluationSetup(this.config);
+    return this.training.evaluationSetup(this.config);
   }
 
   /** Runs one update: collect, advantages, learn, metrics (docs/ENGINE.md, "Update"). */
@@ -160,13 +160,13 @@ export class Trainer {
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
     const t0 = performance.now();
-    const org = this.organisation;
-    const hooks = org.prepare(this.env, u, c);
-    const imitation = phase === 'prior' ? { teacher: org.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
+    const training = this.training;
+    const hooks = training.prepare(this.env, u, c);
+    const imitation = phase === 'prior' ? { teacher: training.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
     // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
     // (not when the structure learns from some agents only: the actor scores every agent's decisions).
     const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
-    const shaping = org.shapingWeight(u, c);
+    const shaping = training.shapingWeight(u, c);
     let batch: Batch;
     let learned: LearnStats;
     let t1: number;
@@ -177,7 +177,7 @@ export class Trainer {
       if (phase === 'prior') learned = await this.imitate(batch);
       else {
         const values = c.critic ? await this.values(batch) : undefined;
-        const adv = decisionAdvantages(c, batch, org.teams(batch), values, org.bonus(this.env, shaping));
+        const adv = decisionAdvantages(c, batch, training.teams(batch), values, training.bonus(this.env, shaping));
         learned = await this.learn(batch, adv, values, record);
       }
     } finally {
@@ -187,9 +187,9 @@ export class Trainer {
     this.update++;
     // Metrics, and what the live views show of the showcase rollout.
     const stats = this.structure.teamStats(batch.stats);
-    const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, org.metrics(this.env, shaping));
+    const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, training.metrics(this.env, shaping));
     const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
-    const view = org.view(this.env, tasks[0]);
+    const view = training.view(this.env, tasks[0]);
     if (view) result.structure = view;
     return result;
   }
@@ -325,6 +325,6 @@ export class Trainer {
     this.guard.dispose();
     this.optimizer.dispose();
     this.policy.dispose();
-    this.organisation.dispose();
+    this.training.dispose();
   }
 }

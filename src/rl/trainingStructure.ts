@@ -2,7 +2,7 @@ import { scriptedOrganisation } from '../sim/baselines';
 import { CeoRules, scriptedCeo } from '../sim/ceo';
 import type { SprintEnv } from '../sim/env';
 import { orchestrated, OrchestratorRules, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import { createStructure, type Structure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { StructureSettings, StructureView } from '../sim/structure';
@@ -12,7 +12,7 @@ import type { Config } from './config';
 import type { StructureMetrics } from './metrics';
 import type { SwarmPolicy } from './policy';
 import type { Batch, CollectHooks } from './rollout';
-import { FrozenWorkers, type WorkerSpec } from './workers';
+import { FrozenWorkers, type WorkerSpec } from './frozenWorkers';
 
 /**
  * What an organisation structure changes in training, behind one interface, so the trainer's update

@@ -1,7 +1,7 @@
 import { A_DM, A_IDLE, A_POST, A_READ, claim, NUM_ACTIONS, work } from './actions';
 import type { SprintEnv } from './env';
 import { encodeMasks } from './observe';
-import type { ActionSource } from './policy';
+import type { ActionSource } from './actionSource';
 import { nextFloat, mixSeed } from './rng';
 import { MAX_MODULES } from './task';
 

@@ -2,7 +2,7 @@ import { A_DM, A_POST } from './actions';
 import { scriptedOrganisation } from './baselines';
 import { playedLastMinute, type SprintEnv, type StructureRules } from './env';
 import { G_MINUTES_LEFT, OBS_DIM } from './observe';
-import type { ActionSource } from './policy';
+import type { ActionSource } from './actionSource';
 import { MAX_MODULES } from './task';
 
 /**

@@ -2,7 +2,7 @@ import { singleChain } from './baselines';
 import { METRICS, NUM_METRICS, SprintEnv, type Metric } from './env';
 import type { EpisodeStats } from './episodeStats';
 import type { SimEvent } from './events';
-import type { ActionSource } from './policy';
+import type { ActionSource } from './actionSource';
 import { createStructure } from './presets';
 import type { StructureSettings } from './structure';
 import type { Task } from './task';

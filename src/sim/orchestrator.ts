@@ -1,7 +1,7 @@
 import { A_DM, A_IDLE, A_POST, A_READ, claim, work } from './actions';
 import { playedLastMinute, popcount, type SprintEnv, type StructureRules } from './env';
 import { handoffRecipients } from './baselines';
-import type { ActionSource } from './policy';
+import type { ActionSource } from './actionSource';
 import { MAX_MODULES } from './task';
 
 /**

@@ -6,9 +6,9 @@ import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest,
 import type { RunFile } from '../core/runFormat';
 import { withConfigChange } from '../core/recorder';
 import { episodeLength } from './playback';
-import type { DeletedRun, RunId, RunSummary } from './library';
+import type { DeletedRun, RunId, RunSummary } from './runDatabase';
 import { metricsIndex, nextEpisode, recordedReferences, replayAt } from './replay';
-import { withTalk } from './talk';
+import { withTalk } from './talkHistory';
 import { configFromHash, hashFromConfig } from './urlConfig';
 import type { ViewSettings } from './view';
 

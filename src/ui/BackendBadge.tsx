@@ -1,6 +1,6 @@
 import { selectBackend, useApp } from '../store/store';
-import { backendDetails, summarizeBackend } from './backendBadge';
-import './backendBadge.css';
+import { backendDetails, summarizeBackend } from './backendSummary';
+import './BackendBadge.css';
 
 /**
  * Which backend trains, in plain language ("Fast: WebAssembly, 2 threads"); a click or Enter opens

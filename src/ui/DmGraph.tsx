@@ -3,9 +3,9 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, type LayoutJob, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraph';
+import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, type LayoutJob, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraphLayout';
 import { Explain } from './Explain';
-import './dmGraph.css';
+import './DmGraph.css';
 
 const WIDTH = 480;
 /** The box's height over its width: from the panel's shape on the stage (in steps, so a resize does not lay out at every pixel). */

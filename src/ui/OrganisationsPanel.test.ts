@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RaceResult } from '../sim/organisations';
+import type { RaceResult } from '../sim/race';
 import { anytimeSpan } from './OrganisationsPanel';
 
 const race = (horizon: number, median: number | null, q75: number | null): RaceResult =>

@@ -1,6 +1,6 @@
 import { area, line, scaleLinear, scaleLog, type ScaleLinear } from 'd3';
 import { useState } from 'react';
-import { type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/organisations';
+import { type RaceOrganisation, type RaceResult, type ScalingPoint } from '../sim/race';
 import { selectActions, selectMetrics, useApp } from '../store/store';
 import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';

@@ -1,5 +1,5 @@
 import { memo, useState, type DragEvent } from 'react';
-import type { RunSummary } from '../store/library';
+import type { RunSummary } from '../store/runDatabase';
 import { selectActions, selectRuns, useApp, type JobProgress } from '../store/store';
 import { Explain } from './Explain';
 import { formatDateTime, formatTime } from './dates';

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import type { UpdateMetrics } from '../rl/metrics';
 import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
-import { replayTalk, talkAt } from '../store/talk';
+import { replayTalk, talkAt } from '../store/talkHistory';
 import { Explain } from './Explain';
 import { AppendFold } from './appendFold';
 import { chartScales, seriesPath, type Frame } from './geometry';
 import { MinMaxSeries } from './minMaxSeries';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
-import { neededSentence, talkSentence, talkTone } from './talk';
+import { neededSentence, talkSentence, talkTone } from './talkText';
 
 const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
 /**

@@ -1,4 +1,4 @@
-import { inferenceScaling, type InferencePoint, type UpdatePoint } from '../sim/organisations';
+import { inferenceScaling, type InferencePoint, type UpdatePoint } from '../sim/race';
 import { AppendFold } from './appendFold';
 
 /**

@@ -4,7 +4,7 @@ import type { ModuleInfo, TalkRecord } from '../core/runFormat';
 import type { Config } from '../rl/config';
 import type { FaultSite } from '../rl/numericFault';
 import type { PolicyJSON } from '../rl/policy';
-import type { RaceResult, ScalingPoint } from '../sim/organisations';
+import type { RaceResult, ScalingPoint } from '../sim/race';
 
 /** TF.js backends the app can train on, in order of preference. */
 export const BACKENDS = ['webgpu', 'webgl', 'wasm', 'cpu'] as const;

@@ -11,7 +11,7 @@ import { PolicyActor } from '../rl/actor';
 import { NumericFault } from '../rl/numericFault';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { Trainer } from '../rl/trainer';
-import { raceOrganisations, scaleOrganisations } from '../sim/organisations';
+import { raceOrganisations, scaleOrganisations } from '../sim/race';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
 import type { BackendChoice, BackendReport, ConfigApplied, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, TrainingFault, UpdateMessage } from './protocol';

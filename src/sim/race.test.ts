@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedOrganisation } from './baselines';
 import { runEpisodes } from './evaluate';
-import { anytimeBand, inferenceScaling, raceHorizon, raceOrganisations, raceTasks, scaleOrganisations, summariseTimes, timeToThreshold, type UpdatePoint } from './organisations';
+import { anytimeBand, inferenceScaling, raceHorizon, raceOrganisations, scaleOrganisations, summariseTimes, timeToThreshold, type UpdatePoint } from './race';
+import { evaluationTasks } from './seeds';
 
 const nonDecreasing = (xs: readonly number[]) => xs.every((x, i) => i === 0 || x >= xs[i - 1] - 1e-12);
 
@@ -37,7 +38,7 @@ describe('time to an acceptable result', () => {
   });
 
   it('agrees with the environment’s own minute of 90%', async () => {
-    const { stats } = await runEpisodes(scriptedOrganisation, raceTasks('coupled', 6), 8, 3, 30);
+    const { stats } = await runEpisodes(scriptedOrganisation, evaluationTasks('coupled', 6), 8, 3, 30);
     for (const s of stats) expect(timeToThreshold(s.curve, 0.9)).toBe(s.t90);
   });
 });
@@ -64,12 +65,12 @@ describe('raceOrganisations', () => {
     expect(raceHorizon(24)).toBe(72);
     const [family] = await raceOrganisations({ tasks: 'long-coupled', agents: 2, count: 1, only: ['best-of-N'] });
     expect(family.horizon).toBe(240);
-    const [list] = await raceOrganisations({ tasks: raceTasks('long-coupled', 1), agents: 2, only: ['best-of-N'] });
+    const [list] = await raceOrganisations({ tasks: evaluationTasks('long-coupled', 1), agents: 2, only: ['best-of-N'] });
     expect(list.horizon).toBe(72);
   });
 
   it('takes explicit task lists and a threshold', async () => {
-    const tasks = [...raceTasks('search', 3), ...raceTasks('coupled', 3)];
+    const tasks = [...evaluationTasks('search', 3), ...evaluationTasks('coupled', 3)];
     const loose = await raceOrganisations({ tasks, agents: 2, threshold: 0.5, only: ['best-of-N'] });
     const strict = await raceOrganisations({ tasks, agents: 2, threshold: 0.9, only: ['best-of-N'] });
     expect(loose).toHaveLength(1);

@@ -5,7 +5,7 @@ import { decodeRunFile, encodeRunFile, RUN_FILE_EXTENSION, runFacts } from '../c
 import { RUN_VERSION, type RunFile } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import { directCodec, type RunCodec } from '../worker/runCodec';
-import { LibraryError, RunLibrary, sameBytes } from './library';
+import { LibraryError, RunLibrary, sameBytes } from './runDatabase';
 
 let dbCount = 0;
 const open = () => RunLibrary.open(`library-test-${++dbCount}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BackendReport } from '../worker/protocol';
-import { backendDetails, summarizeBackend } from './backendBadge';
+import { backendDetails, summarizeBackend } from './backendSummary';
 
 const report = (patch: Partial<BackendReport>): BackendReport => ({ backend: 'wasm', reason: 'WASM: fastest of wasm 40 ms', timings: {}, notices: [], ...patch });
 

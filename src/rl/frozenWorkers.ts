@@ -1,7 +1,7 @@
 import type { SprintEnv } from '../sim/env';
 import type { SharedObservations } from '../sim/observeShared';
 import { overrideWorkers, scriptedWorkers } from '../sim/orchestrator';
-import type { ActionSource } from '../sim/policy';
+import type { ActionSource } from '../sim/actionSource';
 import type { WorkerPolicy } from '../sim/structure';
 import { PolicyActor } from './actor';
 import { SwarmPolicy } from './policy';

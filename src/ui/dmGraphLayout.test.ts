@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SimEvent } from '../sim/events';
-import { aggregateDms, boardLinks, edgeSegment, layoutGraph, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraph';
+import { aggregateDms, boardLinks, edgeSegment, layoutGraph, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraphLayout';
 import { goldenJson } from './golden';
 
 const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
@@ -199,7 +199,7 @@ describe('layoutGraph fills its box', () => {
  * Golden file: the DM graph's picture of a fixed episode, laid out as the view lays it out (a 480 x 300
  * box, margin 6, 150 ticks from scratch, 50 warm), rounded to 0.01 px: the agents and the board, each
  * edge's segment, the same graph with one more pair warm-started from it, and as two islands. After
- * an intended change, `npx vitest run src/ui/dmGraph.test.ts -u` rewrites it.
+ * an intended change, `npx vitest run src/ui/dmGraphLayout.test.ts -u` rewrites it.
  */
 describe('layoutGraph, golden', () => {
   it('lays out a fixed episode where it did', async () => {

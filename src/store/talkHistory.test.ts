@@ -3,7 +3,7 @@ import type { TalkRecord } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import type { TalkReport } from '../worker/protocol';
 import { useApp } from './store';
-import { MAX_TALK, replayTalk, talkAt, withTalk } from './talk';
+import { MAX_TALK, replayTalk, talkAt, withTalk } from './talkHistory';
 
 const report = (updates: number, ret = 0.5): TalkReport => ({ updates, tmax: 24, tasks: 8, ret, muted: 0.4, neededShare: 0.3, messages: 5, ms: 100 });
 const updatesOf = (h: readonly TalkRecord[]) => h.map((r) => r.updates);

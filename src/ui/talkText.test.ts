@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TalkRecord } from '../core/runFormat';
-import { neededSentence, printedGain, talkSentence, talkTone, talkWhen } from './talk';
+import { neededSentence, printedGain, talkSentence, talkTone, talkWhen } from './talkText';
 
 const at = (over: Partial<TalkRecord>): TalkRecord => ({ updates: 150, tmax: 24, tasks: 8, ret: 0.77, muted: 0.65, neededShare: 0.62, messages: 12.5, ...over });
 

@@ -1,9 +1,9 @@
 import { scriptedOrganisation, singleChain } from './baselines';
 import type { EpisodeStats } from './episodeStats';
 import { bestOfN, mean, runEpisodes, std, summariseWork, type WorkSummary } from './evaluate';
-import type { ActionSource } from './policy';
-import { evaluationSeed } from './seeds';
-import { calibratedSchedule, generateTask, MAX_AGENTS, type Family, type Task } from './task';
+import type { ActionSource } from './actionSource';
+import { evaluationTasks } from './seeds';
+import { calibratedSchedule, MAX_AGENTS, type Family, type Task } from './task';
 
 /**
  * The three organisations of the article compared by the time they need to reach an acceptable
@@ -136,11 +136,6 @@ export function raceHorizon(finalDeadline: number): number {
 /** A task list's final deadline when a race is given no horizon: the first-round families' calibrated one. */
 const TASK_LIST_DEADLINE = 24;
 
-/** The evaluation tasks of a family (the same seeds as `rl/compare`'s `evaluationTasks`). */
-export function raceTasks(family: Family, count: number): Task[] {
-  return Array.from({ length: count }, (_, i) => generateTask(family, evaluationSeed(i)));
-}
-
 function result(org: RaceOrganisation, stats: EpisodeStats[], parallel: number, horizon: number, threshold: number): RaceResult {
   const perTask = stats.map((s) => timeToThreshold(s.curve, threshold));
   const time = summariseTimes(perTask);
@@ -170,7 +165,7 @@ export async function raceOrganisations(opts: RaceOptions): Promise<RaceResult[]
   const threshold = opts.threshold ?? 0.9;
   const horizon = opts.horizon ?? raceHorizon(typeof opts.tasks === 'string' ? calibratedSchedule(opts.tasks).end : TASK_LIST_DEADLINE);
   const seed = opts.seed ?? 1;
-  const tasks = typeof opts.tasks === 'string' ? raceTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
+  const tasks = typeof opts.tasks === 'string' ? evaluationTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
   const want = (o: RaceOrganisation) => !opts.only || opts.only.includes(o);
   const out: RaceResult[] = [];
   if (want('single chain')) out.push(result('single chain', (await runEpisodes(singleChain, tasks, 1, seed, agents * horizon)).stats, 1, agents * horizon, threshold));
@@ -197,7 +192,7 @@ export async function scaleOrganisations(
   opts: Omit<RaceOptions, 'agents' | 'swarm'> & { agentCounts?: readonly number[]; swarm?: (agents: number) => ActionSource },
 ): Promise<ScalingPoint[]> {
   const counts = opts.agentCounts ?? [1, 2, 4, 8, 16];
-  const tasks = typeof opts.tasks === 'string' ? raceTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
+  const tasks = typeof opts.tasks === 'string' ? evaluationTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
   const out: ScalingPoint[] = [];
   for (const agents of counts) {
     const rows = await raceOrganisations({ ...opts, tasks, agents, swarm: opts.swarm?.(agents) });
