@@ -17,7 +17,10 @@ test('training starts in the worker and the curve and readout update', async ({ 
   await expect(page.getByTestId('dm-graph').getByRole('button', { name: /agent 0/ })).toBeVisible();
   await expect(page.getByTestId('message-board')).toBeVisible();
   await expect(page.getByTestId('module-bars')).toContainText(/\d+\/\d+/);
-  await page.getByTestId('dm-graph').getByRole('button', { name: /agent 1/ }).click();
+  await page
+    .getByTestId('dm-graph')
+    .getByRole('button', { name: /agent 1/ })
+    .click();
   await expect(page.getByTestId('board-filter')).toHaveValue('1');
   expect(errors).toEqual([]);
 });
@@ -166,8 +169,19 @@ test('the page has no serious accessibility violations (axe, WCAG 2 A/AA)', asyn
   await expect(page.getByTestId('race-times')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
   // Only violations are collected: the passes of a page this size are most of axe's work.
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).options({ resultTypes: ['violations'] }).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa'])
+    .options({ resultTypes: ['violations'] })
+    .analyze();
+  const serious = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
   expect(serious).toEqual([]);
 });
 

@@ -68,13 +68,28 @@ test('run files that pass the shape but not the meaning are refused with their r
   const run = await exportedRun(page);
   const names = () => page.getByTestId('library-name').allTextContents();
   const before = await names();
-  const withEvent = (e: Record<string, unknown>) => ({ ...run, episodes: { ...run.episodes, items: run.episodes.items.map((it: any, i: number) => (i === 0 ? { ...it, events: [e, ...it.events] } : it)) } });
+  const withEvent = (e: Record<string, unknown>) => ({
+    ...run,
+    episodes: { ...run.episodes, items: run.episodes.items.map((it: any, i: number) => (i === 0 ? { ...it, events: [e, ...it.events] } : it)) },
+  });
   const cases: [string, Buffer, RegExp][] = [
-    ['tmax.swarmrun.json.gz', gz({ ...run, metrics: run.metrics.map((m: any) => ({ ...m, tmax: 2147483647 })) }), /tmax: 2147483647 minutes is beyond the longest deadline/],
+    [
+      'tmax.swarmrun.json.gz',
+      gz({ ...run, metrics: run.metrics.map((m: any) => ({ ...m, tmax: 2147483647 })) }),
+      /tmax: 2147483647 minutes is beyond the longest deadline/,
+    ],
     ['agent.swarmrun.json.gz', gz(withEvent({ t: 0, agent: 100000, kind: 'work', module: 0, target: -1, useful: false })), /agent 100000 is not in the team/],
     ['dm.swarmrun.json.gz', gz(withEvent({ t: 0, agent: 0, kind: 'dm', module: -1, target: 1000000, useful: false })), /agent 1000000 is not in the team/],
-    ['nan.swarmrun.json.gz', gz({ ...run, metrics: run.metrics.map((m: any, i: number) => (i === 0 ? { ...m, ret: null } : m)) }), /metrics\[0\].ret: expected a finite number/],
-    ['proto.swarmrun.json.gz', Buffer.from(gzipSync(strToU8(JSON.stringify(run).replace('"config":{', '"config":{"__proto__":{"agents":99},')))), /a field named "__proto__" is not allowed/],
+    [
+      'nan.swarmrun.json.gz',
+      gz({ ...run, metrics: run.metrics.map((m: any, i: number) => (i === 0 ? { ...m, ret: null } : m)) }),
+      /metrics\[0\].ret: expected a finite number/,
+    ],
+    [
+      'proto.swarmrun.json.gz',
+      Buffer.from(gzipSync(strToU8(JSON.stringify(run).replace('"config":{', '"config":{"__proto__":{"agents":99},')))),
+      /a field named "__proto__" is not allowed/,
+    ],
   ];
   for (const [name, buffer, why] of cases) {
     await page.getByTestId('library-import').setInputFiles({ name, mimeType: 'application/gzip', buffer });
@@ -153,7 +168,9 @@ test('"train on" refuses NaN weights before it changes any setting', async ({ pa
   await expect(page).toHaveURL(/agents=3/);
 });
 
-test('link values that are refused get a notice; settings that cannot train are refused before training, with the setting to lower', async ({ page }, testInfo) => {
+test('link values that are refused get a notice; settings that cannot train are refused before training, with the setting to lower', async ({
+  page,
+}, testInfo) => {
   await page.goto('/#agents=2.5&seed=1.5&islands=0x10&__proto__=1&tmaxStart=200&tmaxEnd=20&entropy=0&backend=cpu');
   await ready(page);
   const notices = page.getByTestId('notices');
@@ -187,7 +204,8 @@ function largeRunFile(params: number): Buffer {
   const run = { ...fakeRun(600), name: 'large run' };
   let s = 1;
   const next = () => float32Shortest(((s = (s * 16807) % 2147483647) / 2147483647 - 0.5) * 0.2);
-  for (const c of run.checkpoints.items) c.weights = { ...c.weights, weights: { g1: { shape: [params], data: Array.from({ length: params }, next) }, b1: { shape: [2], data: [0, 1] } } };
+  for (const c of run.checkpoints.items)
+    c.weights = { ...c.weights, weights: { g1: { shape: [params], data: Array.from({ length: params }, next) }, b1: { shape: [2], data: [0, 1] } } };
   return nativeGzip(JSON.stringify(run));
 }
 

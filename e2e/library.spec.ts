@@ -147,7 +147,11 @@ test('malformed run files are refused with a reason and change nothing; markup i
   }
 
   const hostile = '<img src=x onerror="window.__pwned=1">';
-  await page.getByTestId('library-import').setInputFiles({ name: 'hostile.swarmrun.json.gz', mimeType: 'application/gzip', buffer: Buffer.from(gzipSync(strToU8(JSON.stringify({ ...json, name: hostile })))) });
+  await page.getByTestId('library-import').setInputFiles({
+    name: 'hostile.swarmrun.json.gz',
+    mimeType: 'application/gzip',
+    buffer: Buffer.from(gzipSync(strToU8(JSON.stringify({ ...json, name: hostile })))),
+  });
   await expect(page.getByTestId('library-name').filter({ hasText: hostile })).toHaveCount(1);
   await expect(page.locator('[data-testid=library] img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

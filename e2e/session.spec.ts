@@ -15,7 +15,8 @@ const updatesAtLeast = (page: Page, n: number) => expect.poll(() => count(page),
 const storedUpdates = async (page: Page) => Number(await page.getByTestId('library-row').first().locator('td.num').nth(1).textContent());
 
 type Fault = 'throw' | 'close' | 'device' | 'nan';
-const inject = (page: Page, kind: Fault) => page.evaluate((k) => (globalThis as unknown as { __swarmFaults: { inject(k: string): void } }).__swarmFaults.inject(k), kind);
+const inject = (page: Page, kind: Fault) =>
+  page.evaluate((k) => (globalThis as unknown as { __swarmFaults: { inject(k: string): void } }).__swarmFaults.inject(k), kind);
 
 test('Train clicked at once after load starts training, and no failure notice appears', async ({ page }) => {
   const errors = watchErrors(page);
@@ -38,7 +39,8 @@ for (const [kind, says] of [
   test(`a worker fault (${kind}) is shown, the trainer restarts and resumes from the last checkpoint, and nothing stored is lost`, async ({ page }) => {
     // A closed worker fires no event: only its watchdog notices, here after 6 s without an answer
     // (an update answers pings between its steps, so a loaded machine does not trip it).
-    if (kind === 'close') await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 6_000 }));
+    if (kind === 'close')
+      await page.addInitScript(() => void ((globalThis as unknown as { __swarmWatchdog: object }).__swarmWatchdog = { pingMs: 1_000, timeoutMs: 6_000 }));
     await page.goto(RUN);
     await ready(page);
     await page.getByTestId('play').click();
@@ -73,7 +75,10 @@ test('a NaN loss stops training with its cause; one click lowers the learning ra
   // The next update's loss is NaN (a test-only hook of the e2e build): the trainer's numeric guard stops it.
   await inject(page, 'nan');
   const notices = page.getByTestId('notices');
-  await expect(notices).toContainText(/Training stopped at update \d+: the loss became NaN or infinite\. The weights are back at their last good values; the likely cause is the learning rate \(0\.003\): lower it, e\.g\. to 0\.0003, then resume\./, { timeout: 60_000 });
+  await expect(notices).toContainText(
+    /Training stopped at update \d+: the loss became NaN or infinite\. The weights are back at their last good values; the likely cause is the learning rate \(0\.003\): lower it, e\.g\. to 0\.0003, then resume\./,
+    { timeout: 60_000 },
+  );
   await expect(page.getByTestId('run-state')).toHaveText('paused');
   await expect(page.getByTestId('session-fault')).toHaveCount(0);
   const stoppedAt = Number(/stopped at update (\d+)/.exec((await notices.textContent()) ?? '')?.[1]);

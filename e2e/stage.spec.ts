@@ -12,7 +12,15 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 async function trainUntil(page: Page, updates: number): Promise<void> {
@@ -100,7 +108,8 @@ test('embed mode shows only the views, and hide= takes away chosen parts', async
   await expect(page.getByTestId('play')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Open in Swarm Playground' })).toHaveAttribute('href', /tmaxStart=8/);
   await expect(page.getByRole('link', { name: 'Open in Swarm Playground' })).not.toHaveAttribute('href', /embed/);
-  for (const id of ['drawer', 'controls', 'tmax-start', 'library', 'organisations', 'lesson-toggle', 'backend-badge']) await expect(page.getByTestId(id)).toHaveCount(0);
+  for (const id of ['drawer', 'controls', 'tmax-start', 'library', 'organisations', 'lesson-toggle', 'backend-badge'])
+    await expect(page.getByTestId(id)).toHaveCount(0);
   await page.goto('about:blank');
   await page.goto(`/#${SMALL}&backend=wasm&embed&hide=bar,board`);
   await expect(page.getByTestId('curves')).toBeVisible();
@@ -187,7 +196,8 @@ test('screenshots for the docs', async ({ page }) => {
     for (let n = 1; n <= steps; n++) {
       await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${n} of`));
       // Live steps: an update or more on the curve; replayed ones: the replay on screen.
-      if (n === 1 || n === 4) await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+      if (n === 1 || n === 4)
+        await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
       if (n === 2) await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
       if (n === 3 || n === 5 || n === 6) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
       await page.evaluate(() => window.scrollTo(0, 0));

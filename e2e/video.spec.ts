@@ -49,27 +49,37 @@ test('exports a short WebM of the dashboard that states its duration, seeks and 
   expect(info.keyframes).toBeGreaterThan(0);
 
   // An ordinary player: Chromium's <video> shows the duration, seeks, and decodes a frame there.
-  const played = await page.evaluate(async (href) => {
-    const video = document.createElement('video');
-    video.muted = true;
-    video.src = href;
-    await new Promise((resolve, reject) => {
-      video.onloadedmetadata = resolve;
-      video.onerror = () => reject(new Error(`video error ${video.error?.code}`));
-    });
-    const duration = video.duration;
-    video.currentTime = duration * 0.6;
-    await new Promise((resolve) => (video.onseeked = resolve));
-    const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
-    const ctx = canvas.getContext('2d');
-    ctx?.drawImage(video, 0, 0);
-    const px = ctx?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
-    const colours = new Set<number>();
-    for (let i = 0; i < px.length; i += 4 * 97) colours.add((px[i] >> 4) * 256 + (px[i + 1] >> 4) * 16 + (px[i + 2] >> 4));
-    return { duration, seekableEnd: video.seekable.length ? video.seekable.end(0) : 0, currentTime: video.currentTime, size: [video.videoWidth, video.videoHeight], colours: colours.size, png: canvas.toDataURL('image/png') };
-  }, (await link.getAttribute('href')) ?? '');
+  const played = await page.evaluate(
+    async (href) => {
+      const video = document.createElement('video');
+      video.muted = true;
+      video.src = href;
+      await new Promise((resolve, reject) => {
+        video.onloadedmetadata = resolve;
+        video.onerror = () => reject(new Error(`video error ${video.error?.code}`));
+      });
+      const duration = video.duration;
+      video.currentTime = duration * 0.6;
+      await new Promise((resolve) => (video.onseeked = resolve));
+      const canvas = document.createElement('canvas');
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      const ctx = canvas.getContext('2d');
+      ctx?.drawImage(video, 0, 0);
+      const px = ctx?.getImageData(0, 0, canvas.width, canvas.height).data ?? new Uint8ClampedArray();
+      const colours = new Set<number>();
+      for (let i = 0; i < px.length; i += 4 * 97) colours.add((px[i] >> 4) * 256 + (px[i + 1] >> 4) * 16 + (px[i + 2] >> 4));
+      return {
+        duration,
+        seekableEnd: video.seekable.length ? video.seekable.end(0) : 0,
+        currentTime: video.currentTime,
+        size: [video.videoWidth, video.videoHeight],
+        colours: colours.size,
+        png: canvas.toDataURL('image/png'),
+      };
+    },
+    (await link.getAttribute('href')) ?? '',
+  );
   expect(Number.isFinite(played.duration)).toBe(true);
   expect(played.duration).toBeCloseTo(info.durationS ?? 0, 1);
   expect(played.seekableEnd).toBeGreaterThan(0);

@@ -25,12 +25,14 @@ function run(script: string, args: string[]): Promise<{ status: number | null; s
 async function limited<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]();
+      }
+    }),
+  );
   return out;
 }
 
@@ -50,7 +52,28 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/experiment.ts', ['--agents', '1e1', '--out', out], '"1e1" is not an integer from 1 to 16'],
   ['scripts/experiment.ts', ['--agents', '-3', '--out', out], '-3 is out of range'],
   ['scripts/experiment.ts', ['--out', ''], '--out needs a path'],
-  ['scripts/experiment.ts', ['--agents', '16', '--tasks-per-update', '64', '--group-size', '64', '--hidden', '512', '--scorer', '256', '--tmax-start', '200', '--tmax-end', '200', '--out', out], 'lower --tasks-per-update (64) or --group-size (64)'],
+  [
+    'scripts/experiment.ts',
+    [
+      '--agents',
+      '16',
+      '--tasks-per-update',
+      '64',
+      '--group-size',
+      '64',
+      '--hidden',
+      '512',
+      '--scorer',
+      '256',
+      '--tmax-start',
+      '200',
+      '--tmax-end',
+      '200',
+      '--out',
+      out,
+    ],
+    'lower --tasks-per-update (64) or --group-size (64)',
+  ],
   ['scripts/race.ts', ['--scaling', '1,,2'], 'item 2 of "1,,2" is empty'],
   ['scripts/race.ts', ['--agents', '0x8'], '"0x8" is not an integer'],
   ['scripts/race.ts', ['--swarm', ''], '--swarm needs a run file'],
@@ -65,7 +88,14 @@ const CASES: [script: string, args: string[], expected: string][] = [
 
 describe('bad command lines', () => {
   it('each ends with exit code 2 and a message naming the problem, no stack trace, nothing written', async () => {
-    const results = await limited(CASES.map(([script, args]) => () => run(script, args)), 3);
+    const results = await limited(
+      CASES.map(
+        ([script, args]) =>
+          () =>
+            run(script, args),
+      ),
+      3,
+    );
     results.forEach((r, i) => {
       const [script, args, expected] = CASES[i];
       const what = `${script} ${args.join(' ')}\n${r.stderr}`;
@@ -81,8 +111,25 @@ describe('bad command lines', () => {
     writeFileSync(empty, new Uint8Array(0));
     const bomb = join(dir, 'bomb.swarmrun.json.gz');
     writeFileSync(bomb, gzipSync(Buffer.alloc(210 * 2 ** 20)));
-    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--backend', 'cpu', '--quiet', '--out', join(dir, 'init')];
-    const [a, b] = await limited([() => run('scripts/experiment.ts', [...small, '--init-from', empty]), () => run('scripts/experiment.ts', [...small, '--init-from', bomb])], 2);
+    const small = [
+      '--agents',
+      '2',
+      '--updates',
+      '1',
+      '--tasks-per-update',
+      '1',
+      '--group-size',
+      '2',
+      '--backend',
+      'cpu',
+      '--quiet',
+      '--out',
+      join(dir, 'init'),
+    ];
+    const [a, b] = await limited(
+      [() => run('scripts/experiment.ts', [...small, '--init-from', empty]), () => run('scripts/experiment.ts', [...small, '--init-from', bomb])],
+      2,
+    );
     expect(a.status).toBe(2);
     expect(a.stderr).toContain('The file is empty.');
     expect(b.status).toBe(2);

@@ -84,7 +84,9 @@ async function main(): Promise<void> {
   const target = scripted - MARGIN;
   const setup = `${c.family}, ${c.agents} agents, seed ${c.seed}, deadline ${c.tmaxStart} -> ${c.tmaxEnd} over ${c.updates} updates${c.prior > 0 ? ` after ${c.prior} imitation updates` : ''}`;
   console.log(`time to coordination: ${setup}; wasm backend, one thread`);
-  console.log(`target: the scripted organisation's return at ${c.tmaxEnd} minutes on ${o.evalTasks} fresh tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`);
+  console.log(
+    `target: the scripted organisation's return at ${c.tmaxEnd} minutes on ${o.evalTasks} fresh tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`,
+  );
   console.log(`evaluating every ${o.every} s of training, budget ${o.budget} s\n`);
   console.log('  training s  updates  deadline  return');
   const trainer = new Trainer(c);
@@ -93,10 +95,19 @@ async function main(): Promise<void> {
   let nextEval = 0;
   let reached: Evaluation | null = null;
   const evaluate = async () => {
-    const r = await evaluatePolicy(trainer.policy, 'trained swarm', { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: o.evalTasks, seed: EVAL_SEED, ...trainer.evaluationSetup() });
+    const r = await evaluatePolicy(trainer.policy, 'trained swarm', {
+      family: c.family,
+      agents: c.agents,
+      tmax: c.tmaxEnd,
+      tasks: o.evalTasks,
+      seed: EVAL_SEED,
+      ...trainer.evaluationSetup(),
+    });
     const e: Evaluation = { seconds: trained / 1000, updates: trainer.update, tmax: trainer.tmaxAt(Math.max(0, trainer.update - 1)), ret: r.ret };
     evals.push(e);
-    console.log(`  ${e.seconds.toFixed(1).padStart(10)}  ${String(e.updates).padStart(7)}  ${String(e.tmax).padStart(8)}  ${e.ret.toFixed(3)}${e.ret >= target ? '  <- reached' : ''}`);
+    console.log(
+      `  ${e.seconds.toFixed(1).padStart(10)}  ${String(e.updates).padStart(7)}  ${String(e.tmax).padStart(8)}  ${e.ret.toFixed(3)}${e.ret >= target ? '  <- reached' : ''}`,
+    );
     if (e.ret >= target && !reached) reached = e;
   };
   try {

@@ -44,7 +44,12 @@ function parseOptions(argv: string[]): Options | 'help' {
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help';
-  return { rows: intFlag('rows', v.rows, 1, 200000), repeats: intFlag('repeats', v.repeats, 1, 100), backend: choiceFlag('backend', v.backend, NODE_BACKENDS), profile: v.profile };
+  return {
+    rows: intFlag('rows', v.rows, 1, 200000),
+    repeats: intFlag('repeats', v.repeats, 1, 100),
+    backend: choiceFlag('backend', v.backend, NODE_BACKENDS),
+    profile: v.profile,
+  };
 }
 
 /** R decision rows of a team of AGENTS: random observations, masks shaped as the env makes them, a legal choice each. */
@@ -115,10 +120,14 @@ async function main(): Promise<void> {
   for (const [, f] of ways) f();
   const times: number[][] = ways.map(() => []);
   for (let i = 0; i < o.repeats; i++) ways.forEach(([, f], w) => times[w].push(f()));
-  console.log(`backend ${o.backend}, ${R} decision rows of ${AGENTS} agents, gradient of a policy-gradient loss with an entropy bonus, median of ${o.repeats} alternating runs:`);
+  console.log(
+    `backend ${o.backend}, ${R} decision rows of ${AGENTS} agents, gradient of a policy-gradient loss with an entropy bonus, median of ${o.repeats} alternating runs:`,
+  );
   ways.forEach(([name], w) => console.log(`  ${name.padEnd(52)} ${median(times[w]).toFixed(1)} ms`));
   const now = times[2];
-  console.log(`  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the first round's and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the third round's (medians of the per-run ratios)`);
+  console.log(
+    `  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the first round's and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the third round's (medians of the per-run ratios)`,
+  );
   if (o.profile) await profile(ways[2][1]);
 }
 

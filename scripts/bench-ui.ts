@@ -283,7 +283,8 @@ async function measure(opts: Options): Promise<Report> {
     let last = -1;
     while ((await updateIndex(page)) < opts.afterUpdates) {
       if (Date.now() - warm0 > WARMUP_TIMEOUT_MS) throw new Error(`update ${opts.afterUpdates} not reached within ${WARMUP_TIMEOUT_MS / 60_000} min`);
-      if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'finished') throw new Error(`the run finished before update ${opts.afterUpdates}: raise updates= in --hash`);
+      if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'finished')
+        throw new Error(`the run finished before update ${opts.afterUpdates}: raise updates= in --hash`);
       const n = await updateIndex(page);
       if (Math.floor(n / 100) !== Math.floor(last / 100)) console.log(`  update ${n} after ${Math.round((Date.now() - warm0) / 1000)} s`);
       last = n;
@@ -291,7 +292,16 @@ async function measure(opts: Options): Promise<Report> {
     }
   }
   if (opts.trace) {
-    const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8', 'v8.execute', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'];
+    const categories = [
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+      'toplevel',
+      'v8',
+      'v8.execute',
+      'disabled-by-default-v8.gc',
+      'disabled-by-default-v8.cpu_profiler',
+      'blink.user_timing',
+    ];
     await browser.startTracing(page, { path: opts.trace, categories });
   }
   const start = await updateIndex(page);
@@ -318,8 +328,18 @@ async function measure(opts: Options): Promise<Report> {
     trace = { file: opts.trace, longTasks: traceLongTasks(events, LONG_TASK_MS) };
   }
   const pageReadout = {
-    rate: ((await page.locator('[data-testid=update-rate]').textContent().catch(() => null)) ?? 'no readout').trim(),
-    eta: ((await page.locator('[data-testid=update-eta]').textContent().catch(() => null)) ?? 'no readout').trim(),
+    rate: (
+      (await page
+        .locator('[data-testid=update-rate]')
+        .textContent()
+        .catch(() => null)) ?? 'no readout'
+    ).trim(),
+    eta: (
+      (await page
+        .locator('[data-testid=update-eta]')
+        .textContent()
+        .catch(() => null)) ?? 'no readout'
+    ).trim(),
   };
   // Pause, unless the run reached its last update meanwhile (then Train is disabled).
   if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'running') await page.locator('[data-testid=play]').click();
@@ -328,7 +348,10 @@ async function measure(opts: Options): Promise<Report> {
 
   const longTasks = probe.longTasks.filter((t) => t.start >= t0 && t.start < t1 && t.duration > LONG_TASK_MS);
   const stamps = probe.frames.filter((t) => t >= t0 && t <= t1);
-  const intervals = stamps.slice(1).map((t, i) => t - stamps[i]).sort((a, b) => a - b);
+  const intervals = stamps
+    .slice(1)
+    .map((t, i) => t - stamps[i])
+    .sort((a, b) => a - b);
   const rafFired = intervals.length > 0;
 
   const byScript = new Map<string, { invoker: string; source: string; count: number; totalMs: number; longestMs: number }>();
@@ -372,8 +395,21 @@ async function measure(opts: Options): Promise<Report> {
       p95Ms: p95 === null ? null : r1(p95),
       maxMs: rafFired ? r1(intervals[intervals.length - 1]) : null,
     },
-    longFrames: probe.longFrames.filter((f) => f.start >= t0 && f.start < t1).map((f) => ({ ...f, start: r1((f.start - t0) / 1000), duration: r1(f.duration), scriptMs: r1(f.scriptMs), renderMs: r1(f.renderMs), styleLayoutMs: r1(f.styleLayoutMs), scripts: f.scripts.map((s) => ({ ...s, duration: r1(s.duration) })) })),
-    longFrameScripts: [...byScript.values()].sort((a, b) => b.totalMs - a.totalMs).slice(0, 8).map((e) => ({ ...e, totalMs: r1(e.totalMs), longestMs: r1(e.longestMs) })),
+    longFrames: probe.longFrames
+      .filter((f) => f.start >= t0 && f.start < t1)
+      .map((f) => ({
+        ...f,
+        start: r1((f.start - t0) / 1000),
+        duration: r1(f.duration),
+        scriptMs: r1(f.scriptMs),
+        renderMs: r1(f.renderMs),
+        styleLayoutMs: r1(f.styleLayoutMs),
+        scripts: f.scripts.map((s) => ({ ...s, duration: r1(s.duration) })),
+      })),
+    longFrameScripts: [...byScript.values()]
+      .sort((a, b) => b.totalMs - a.totalMs)
+      .slice(0, 8)
+      .map((e) => ({ ...e, totalMs: r1(e.totalMs), longestMs: r1(e.longestMs) })),
     goal: { noLongTasks, p95Ms: GOAL_P95_MS, p95Met, pass: noLongTasks && p95Met === true },
     trace,
   };
@@ -400,7 +436,8 @@ function print(r: Report): void {
   ];
   if (r.longFrameScripts.length) {
     lines.push('', 'scripts in long animation frames (>50 ms), by total time:');
-    for (const s of r.longFrameScripts) lines.push(`  ${String(s.totalMs).padStart(8)} ms total, ${String(s.count).padStart(4)}x, longest ${s.longestMs} ms  ${s.invoker}  [${s.source}]`);
+    for (const s of r.longFrameScripts)
+      lines.push(`  ${String(s.totalMs).padStart(8)} ms total, ${String(s.count).padStart(4)}x, longest ${s.longestMs} ms  ${s.invoker}  [${s.source}]`);
   }
   if (r.longFrames.length) {
     lines.push('', 'long animation frames (>50 ms): scripts, then rendering (rAF callbacks, style, layout, paint):');

@@ -234,7 +234,10 @@ function benchEnv(plan: Plan): EnvResult {
 
   /** Encodes minute t of the episode into its own slice of the batch-sized buffers. */
   type Encoder = ((env: SprintEnv, t: number) => void) | null;
-  const dense = (encode: typeof encodeObservations): Encoder => (e, t) => encode(e, obs, t * R * OBS_DIM);
+  const dense =
+    (encode: typeof encodeObservations): Encoder =>
+    (e, t) =>
+      encode(e, obs, t * R * OBS_DIM);
   const episodes = (count: number, encode: Encoder): number => {
     const t0 = performance.now();
     for (let e = 0; e < count; e++) {
@@ -249,7 +252,13 @@ function benchEnv(plan: Plan): EnvResult {
 
   // The variants take turns repetition by repetition, so a busy machine slows them alike and their
   // ratio stays meaningful.
-  const encoders: Encoder[] = [dense(encodeObservations), dense(encodeObservationsReference), (e, t) => encodeSharedObservations(e, shared, t * B), null, dense(copyRowPerAgent)];
+  const encoders: Encoder[] = [
+    dense(encodeObservations),
+    dense(encodeObservationsReference),
+    (e, t) => encodeSharedObservations(e, shared, t * B),
+    null,
+    dense(copyRowPerAgent),
+  ];
   progress('environment: calibrating');
   const perRep = encoders.map((encode) => {
     episodes(3, encode);
@@ -267,9 +276,27 @@ function benchEnv(plan: Plan): EnvResult {
       perMinute[v].push(ms / (perRep[v] * minutes));
     });
   }
-  const [withObservations, withReferenceObservations, withSharedObservations, stepOnly, copyFloor] = encoders.map((_, v): EnvVariant => ({ episodesPerRep: perRep[v], perRepMs: perMinute[v], agentStepsPerSec: summarise(rate[v]), msPerMinute: summarise(perMinute[v]) }));
+  const [withObservations, withReferenceObservations, withSharedObservations, stepOnly, copyFloor] = encoders.map((_, v): EnvVariant => ({
+    episodesPerRep: perRep[v],
+    perRepMs: perMinute[v],
+    agentStepsPerSec: summarise(rate[v]),
+    msPerMinute: summarise(perMinute[v]),
+  }));
   const actorMinute = benchActorMinute(plan, env, tasks, actions, obs, shared);
-  return { family, agents, rollouts: B, deadline: DEADLINE, minutes, finishedRollouts, withObservations, withReferenceObservations, withSharedObservations, stepOnly, copyFloor, actorMinute };
+  return {
+    family,
+    agents,
+    rollouts: B,
+    deadline: DEADLINE,
+    minutes,
+    finishedRollouts,
+    withObservations,
+    withReferenceObservations,
+    withSharedObservations,
+    stepOnly,
+    copyFloor,
+    actorMinute,
+  };
 }
 
 /**
@@ -277,7 +304,14 @@ function benchEnv(plan: Plan): EnvResult {
  * As rollout collection does, each minute is encoded into its own slice of the batch-sized buffers
  * (`obs`, `shared`) and the actor's rows are packed from that slice.
  */
-function benchActorMinute(plan: Plan, env: SprintEnv, tasks: ReturnType<typeof generateTask>[], actions: Int32Array[], obs: Float32Array, shared: SharedObservations): ActorMinute {
+function benchActorMinute(
+  plan: Plan,
+  env: SprintEnv,
+  tasks: ReturnType<typeof generateTask>[],
+  actions: Int32Array[],
+  obs: Float32Array,
+  shared: SharedObservations,
+): ActorMinute {
   const { B, N } = env;
   const R = B * N;
   const minutes = actions.length;
@@ -616,9 +650,13 @@ function printEnv(r: EnvResult, plan: Plan): void {
   console.log(`  fast vs reference encoder, same repetitions: ${f(median(ratios), 2)}x the agent-steps per second (median of per-repetition ratios)`);
   const whole = r.withObservations.msPerMinute.median;
   const step = r.stepOnly.msPerMinute.median;
-  console.log(`  split of one minute: env.step ${f(step, 3)} ms, encodeObservations ~${f(whole - step, 3)} ms (${f((100 * (whole - step)) / whole, 0)}% of the minute)`);
+  console.log(
+    `  split of one minute: env.step ${f(step, 3)} ms, encodeObservations ~${f(whole - step, 3)} ms (${f((100 * (whole - step)) / whole, 0)}% of the minute)`,
+  );
   const copy = r.copyFloor.msPerMinute.median - step;
-  console.log(`  floor of a dense observation: copying one ${OBS_DIM}-float row per agent takes ~${f(copy, 3)} ms a minute (${f((100 * copy) / (whole - step), 0)}% of the encoder's time)`);
+  console.log(
+    `  floor of a dense observation: copying one ${OBS_DIM}-float row per agent takes ~${f(copy, 3)} ms a minute (${f((100 * copy) / (whole - step), 0)}% of the encoder's time)`,
+  );
   const sharedRatios = r.withObservations.perRepMs.map((d, i) => d / r.withSharedObservations.perRepMs[i]);
   console.log(
     `  shared blocks: encodeSharedObservations ~${f(r.withSharedObservations.msPerMinute.median - step, 3)} ms a minute; ` +
@@ -629,7 +667,9 @@ function printEnv(r: EnvResult, plan: Plan): void {
     `  the actor's input per minute (encode + pack the decision rows of all B x N agents, as collect does; masks not counted;` +
       ` ${a.episodesPerRep} episode(s) per path and repetition, taking turns):`,
   );
-  console.log(`    dense rows + packDecisions ${range(a.dense, 3)} ms; shared blocks + packSharedDecisions ${range(a.shared, 3)} ms; ${f(a.speedup, 2)}x faster (median of per-repetition ratios)`);
+  console.log(
+    `    dense rows + packDecisions ${range(a.dense, 3)} ms; shared blocks + packSharedDecisions ${range(a.shared, 3)} ms; ${f(a.speedup, 2)}x faster (median of per-repetition ratios)`,
+  );
 }
 
 function printTraining(results: TrainResult[]): void {
@@ -641,7 +681,14 @@ function printTraining(results: TrainResult[]): void {
   );
   table(
     ['backend', 'updates', 'collect ms', 'learn ms', 'total ms', 'updates/s'],
-    results.map((r) => [r.backend, `${r.updates} (+${r.warmup} warm-up)`, range(r.collectMs, 0), range(r.learnMs, 0), range(r.totalMs, 0), f(r.updatesPerSec, 2)]),
+    results.map((r) => [
+      r.backend,
+      `${r.updates} (+${r.warmup} warm-up)`,
+      range(r.collectMs, 0),
+      range(r.learnMs, 0),
+      range(r.totalMs, 0),
+      f(r.updatesPerSec, 2),
+    ]),
   );
 }
 
@@ -666,16 +713,20 @@ function printMatmul(byBackend: BackendResult[], mismatches: string[], plan: Pla
   const e0 = estimates[0];
   console.log(`\n  Learn step vs. matmul capability -- ESTIMATE, not a measurement of FLOPs:`);
   if (mismatches.length > 0) console.log(`  WARNING: the counted layers no longer match src/rl/policy.ts (${mismatches.join(', ')}); update policyLayers()`);
-  console.log(
-    `  counted ${e0.forwardFlopsPerRow} forward matmul FLOPs per row (policy.ts layers; biases and element-wise ops not counted)`,
-  );
+  console.log(`  counted ${e0.forwardFlopsPerRow} forward matmul FLOPs per row (policy.ts layers; biases and element-wise ops not counted)`);
   console.log(
     `  x ${e0.rows} rows (tasks x rollouts x agents x ${DEADLINE} minutes: an upper bound on live decisions)` +
       ` x ${e0.backwardFactor} (forward + backward) x ${e0.epochs} epochs = ${f(e0.learnGflop, 2)} GFLOP per learn step`,
   );
   table(
     ['backend', 'learn ms', 'achieved GFLOP/s', 'best matmul GFLOP/s', '% of best'],
-    estimates.map((e) => [e.backend, f(e.learnMs, 0), f(e.achievedGflops, 2), `${f(e.bestMatmulGflops, 2)} (${e.bestMatmulLabel})`, `${f(e.percentOfBest, 0)}%`]),
+    estimates.map((e) => [
+      e.backend,
+      f(e.learnMs, 0),
+      f(e.achievedGflops, 2),
+      `${f(e.bestMatmulGflops, 2)} (${e.bestMatmulLabel})`,
+      `${f(e.percentOfBest, 0)}%`,
+    ]),
   );
   for (const e of estimates.filter((x) => x.firstEpochFromActing > 0)) {
     console.log(

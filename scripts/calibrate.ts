@@ -15,9 +15,22 @@ import { formatTable } from './lib/table';
 const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1]`;
 
 function parseOptions(argv: string[]) {
-  const v = parseFlags(argv, { family: { type: 'string', default: 'long-coupled' }, agents: { type: 'string', default: '8' }, deadlines: { type: 'string', default: '40,70,80' }, tasks: { type: 'string', default: '64' }, seed: { type: 'string', default: '1' }, help: { type: 'boolean', default: false } });
+  const v = parseFlags(argv, {
+    family: { type: 'string', default: 'long-coupled' },
+    agents: { type: 'string', default: '8' },
+    deadlines: { type: 'string', default: '40,70,80' },
+    tasks: { type: 'string', default: '64' },
+    seed: { type: 'string', default: '1' },
+    help: { type: 'boolean', default: false },
+  });
   if (v.help) return 'help' as const;
-  return { family: choiceFlag('family', v.family, FAMILIES), agents: intFlag('agents', v.agents, 1, MAX_AGENTS), deadlines: intListFlag('deadlines', v.deadlines, 1, 1000), tasks: intFlag('tasks', v.tasks, 1, 10000), seed: intFlag('seed', v.seed, 0, 2147483647) };
+  return {
+    family: choiceFlag('family', v.family, FAMILIES),
+    agents: intFlag('agents', v.agents, 1, MAX_AGENTS),
+    deadlines: intListFlag('deadlines', v.deadlines, 1, 1000),
+    tasks: intFlag('tasks', v.tasks, 1, 10000),
+    seed: intFlag('seed', v.seed, 0, 2147483647),
+  };
 }
 
 async function main(): Promise<void> {

@@ -15,12 +15,43 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('npm run experiment', () => {
   it('trains, evaluates and writes its table, curves and weights', () => {
-    const r = run(['--agents', '2', '--updates', '3', '--prior', '1', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '2', '--tmax-start', '5', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', out]);
+    const r = run([
+      '--agents',
+      '2',
+      '--updates',
+      '3',
+      '--prior',
+      '1',
+      '--tasks-per-update',
+      '1',
+      '--group-size',
+      '2',
+      '--eval-tasks',
+      '2',
+      '--tmax-start',
+      '5',
+      '--tmax-end',
+      '10',
+      '--backend',
+      'cpu',
+      '--quiet',
+      '--out',
+      out,
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/scripted organisation/);
     expect(r.stdout).toMatch(/trained swarm/);
     const csv = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n');
-    expect(csv.map((l) => /^("[^"]*"|[^,]*)/.exec(l)![1])).toEqual(['organisation', 'random', 'single chain', 'best-of-N', 'scripted organisation', 'imitation prior', 'trained swarm', '"trained swarm, muted"']);
+    expect(csv.map((l) => /^("[^"]*"|[^,]*)/.exec(l)![1])).toEqual([
+      'organisation',
+      'random',
+      'single chain',
+      'best-of-N',
+      'scripted organisation',
+      'imitation prior',
+      'trained swarm',
+      '"trained swarm, muted"',
+    ]);
     expect(r.stdout).toMatch(/trained swarm, muted/);
     expect(r.stdout).toMatch(/Talk is worth [+-]\d\.\d{3} of the tests .* \d+% of its deliveries/);
     expect(readFileSync(join(out, 'training-seed1.csv'), 'utf8').trim().split('\n')).toHaveLength(5);
@@ -31,7 +62,27 @@ describe('npm run experiment', () => {
 
   it('continues from the last checkpoint of a run file with --init-from', () => {
     const from = join(out, 'run-seed1.swarmrun.json.gz');
-    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '1', '--tmax-start', '5', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', join(out, 'continued')];
+    const small = [
+      '--agents',
+      '2',
+      '--updates',
+      '1',
+      '--tasks-per-update',
+      '1',
+      '--group-size',
+      '2',
+      '--eval-tasks',
+      '1',
+      '--tmax-start',
+      '5',
+      '--tmax-end',
+      '10',
+      '--backend',
+      'cpu',
+      '--quiet',
+      '--out',
+      join(out, 'continued'),
+    ];
     const r = run([...small, '--init-from', from]);
     expect(r.status, r.stderr).toBe(0);
     const bad = run([...small, '--init-from', from, '--hidden', '16']);
@@ -41,7 +92,31 @@ describe('npm run experiment', () => {
 
   it('trains and evaluates under a structure preset, with its numbers in the curves and the run file', () => {
     const dir = join(out, 'ceo');
-    const r = run(['--structure', 'ceo', '--budget', '30', '--agents', '3', '--updates', '2', '--tasks-per-update', '1', '--group-size', '2', '--eval-tasks', '2', '--tmax-start', '5', '--tmax-end', '10', '--backend', 'cpu', '--quiet', '--out', dir]);
+    const r = run([
+      '--structure',
+      'ceo',
+      '--budget',
+      '30',
+      '--agents',
+      '3',
+      '--updates',
+      '2',
+      '--tasks-per-update',
+      '1',
+      '--group-size',
+      '2',
+      '--eval-tasks',
+      '2',
+      '--tmax-start',
+      '5',
+      '--tmax-end',
+      '10',
+      '--backend',
+      'cpu',
+      '--quiet',
+      '--out',
+      dir,
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/structure ceo \(budget 30 agent-minutes\)/);
     expect(r.stdout).toMatch(/scripted structure/);

@@ -141,7 +141,27 @@ function initFrom(trainer: Trainer, path: string): void {
   }
 }
 
-const CURVE_COLUMNS: (keyof UpdateMetrics)[] = ['update', 'phase', 'tmax', 'ret', 'retStd', 'messages', 'messageRate', 'handoffs', 'useful', 'duplicate', 'blocked', 'emptyReads', 'idle', 'claims', 'entropy', 'loss', 'gradNorm', 'collectMs', 'learnMs'];
+const CURVE_COLUMNS: (keyof UpdateMetrics)[] = [
+  'update',
+  'phase',
+  'tmax',
+  'ret',
+  'retStd',
+  'messages',
+  'messageRate',
+  'handoffs',
+  'useful',
+  'duplicate',
+  'blocked',
+  'emptyReads',
+  'idle',
+  'claims',
+  'entropy',
+  'loss',
+  'gradNorm',
+  'collectMs',
+  'learnMs',
+];
 
 interface SeedResult {
   seed: number;
@@ -177,10 +197,24 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   }
   const trainSeconds = (performance.now() - t0) / 1000 - evalSeconds - recording.seconds;
   const orgs = await compareOrganisations({ ...evalOpts, policy: trainer.policy, ...trainer.evaluationSetup() });
-  if (imitation) orgs.splice(orgs.findIndex((o) => o.org === 'trained swarm'), 0, imitation);
+  if (imitation)
+    orgs.splice(
+      orgs.findIndex((o) => o.org === 'trained swarm'),
+      0,
+      imitation,
+    );
   const on = orgs.find((o) => o.org === 'trained swarm');
   const off = orgs.find((o) => o.org === 'trained swarm, muted');
-  if (on && off) recording.recorder.addTalk({ updates: trainer.update, tmax: config.tmaxEnd, tasks: opts.evalTasks, ret: on.ret, muted: off.ret, neededShare: on.neededShare, messages: on.messages });
+  if (on && off)
+    recording.recorder.addTalk({
+      updates: trainer.update,
+      tmax: config.tmaxEnd,
+      tasks: opts.evalTasks,
+      ret: on.ret,
+      muted: off.ret,
+      neededShare: on.neededShare,
+      messages: on.messages,
+    });
   writeFileSync(join(opts.out, `policy-seed${seed}.json`), JSON.stringify(trainer.policy.toJSON()));
   recording.write(join(opts.out, `run-seed${seed}.swarmrun.json.gz`), trainer);
   const structure = STRUCTURE_METRICS.filter((k) => curve.some((m) => m.structure?.[k] !== undefined));
@@ -209,7 +243,9 @@ function describeStructure(c: Config): string {
 function structureLine(results: SeedResult[]): string | null {
   const parts: string[] = [];
   for (const k of STRUCTURE_METRICS) {
-    const xs = results.flatMap((r) => r.curve.slice(-Math.max(1, Math.ceil(r.curve.length / 10))).map((m) => m.structure?.[k])).filter((x): x is number => x !== undefined);
+    const xs = results
+      .flatMap((r) => r.curve.slice(-Math.max(1, Math.ceil(r.curve.length / 10))).map((m) => m.structure?.[k]))
+      .filter((x): x is number => x !== undefined);
     if (xs.length) parts.push(`${k} ${mean(xs).toFixed(2)}`);
   }
   return parts.length ? `Structure numbers in training (last tenth of the updates): ${parts.join(', ')}` : null;
@@ -231,7 +267,18 @@ async function main(): Promise<void> {
   const results: SeedResult[] = [];
   for (const [i, seed] of opts.seeds.entries()) results.push(await runSeed(opts, seed, i));
 
-  const header = ['organisation', 'return at deadline', 'min to 90%', 'reached 90%', 'msgs/episode', 'msgs/agent-min', 'handoffs', 'needed deliveries', 'useful work', 'duplicate work'];
+  const header = [
+    'organisation',
+    'return at deadline',
+    'min to 90%',
+    'reached 90%',
+    'msgs/episode',
+    'msgs/agent-min',
+    'handoffs',
+    'needed deliveries',
+    'useful work',
+    'duplicate work',
+  ];
   const rows: string[][] = [];
   const csvRows: (string | number | null)[][] = [];
   for (const org of ORGANISATIONS) {
@@ -251,7 +298,20 @@ async function main(): Promise<void> {
       mean(col('useful')).toFixed(1),
       mean(col('duplicate')).toFixed(1),
     ]);
-    csvRows.push([org, mean(col('ret')), std(col('ret')), t90s.length ? mean(t90s) : null, mean(col('reached90')), mean(col('messages')), mean(col('messageRate')), mean(col('handoffs')), mean(col('neededShare')), mean(col('useful')), mean(col('duplicate')), mean(col('blocked'))]);
+    csvRows.push([
+      org,
+      mean(col('ret')),
+      std(col('ret')),
+      t90s.length ? mean(t90s) : null,
+      mean(col('reached90')),
+      mean(col('messages')),
+      mean(col('messageRate')),
+      mean(col('handoffs')),
+      mean(col('neededShare')),
+      mean(col('useful')),
+      mean(col('duplicate')),
+      mean(col('blocked')),
+    ]);
   }
   const talkLine = talkSummary(results);
   const secs = results.map((r) => r.trainSeconds);
@@ -271,7 +331,23 @@ async function main(): Promise<void> {
   process.stdout.write(report + '\n');
   writeFileSync(
     join(opts.out, 'summary.csv'),
-    toCsv(['organisation', 'return_mean', 'return_sd', 'minutes_to_90', 'reached_90', 'messages_per_episode', 'messages_per_agent_minute', 'handoffs', 'needed_share', 'useful_work', 'duplicate_work', 'blocked_work'], csvRows),
+    toCsv(
+      [
+        'organisation',
+        'return_mean',
+        'return_sd',
+        'minutes_to_90',
+        'reached_90',
+        'messages_per_episode',
+        'messages_per_agent_minute',
+        'handoffs',
+        'needed_share',
+        'useful_work',
+        'duplicate_work',
+        'blocked_work',
+      ],
+      csvRows,
+    ),
   );
   writeFileSync(
     join(opts.out, 'summary.json'),

@@ -40,7 +40,12 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (families.some((f) => !f)) throw new UsageError(`--families: "${values.families}" has an empty item`);
   const bad = families.filter((f) => !FAMILIES.includes(f));
   if (bad.length) throw new UsageError(`unknown task families: ${bad.join(', ')} (known: ${FAMILIES.join(', ')})`);
-  return { families, updates: numberFlag('updates', values.updates, SCHEMA.updates as NumberRule), prior: numberFlag('prior', values.prior, SCHEMA.prior as NumberRule), out: pathFlag('out', values.out, 'a folder') };
+  return {
+    families,
+    updates: numberFlag('updates', values.updates, SCHEMA.updates as NumberRule),
+    prior: numberFlag('prior', values.prior, SCHEMA.prior as NumberRule),
+    out: pathFlag('out', values.out, 'a folder'),
+  };
 }
 
 async function main(): Promise<void> {
@@ -51,7 +56,12 @@ async function main(): Promise<void> {
     const { start, end } = calibratedSchedule(family);
     const config = { ...defaultConfig(), family, tmaxStart: start, tmaxEnd: end, updates: values.updates, prior: values.prior };
     const trainer = new Trainer(config);
-    const recording = new TrainingRecording(config, { name: `Pretrained swarm: ${family} tasks, ${config.agents} agents`, maxEpisodes: 48, checkpointEvery: 1_000_000, maxCheckpoints: 1 });
+    const recording = new TrainingRecording(config, {
+      name: `Pretrained swarm: ${family} tasks, ${config.agents} agents`,
+      maxEpisodes: 48,
+      checkpointEvery: 1_000_000,
+      maxCheckpoints: 1,
+    });
     const bar = new ProgressBar(family, trainer.totalUpdates);
     while (!trainer.finished) {
       const result = await trainer.step();
@@ -61,7 +71,9 @@ async function main(): Promise<void> {
     const talk = await recording.measureTalk(trainer);
     const path = join(values.out, `${family}.swarmrun.json.gz`);
     recording.write(path, trainer);
-    console.log(`${family}: talk is worth ${(talk.ret - talk.muted).toFixed(3)} (${talk.ret.toFixed(3)} talking vs ${talk.muted.toFixed(3)} muted, 16 tasks at ${talk.tmax} min); ${Math.round(100 * talk.neededShare)}% of deliveries needed`);
+    console.log(
+      `${family}: talk is worth ${(talk.ret - talk.muted).toFixed(3)} (${talk.ret.toFixed(3)} talking vs ${talk.muted.toFixed(3)} muted, 16 tasks at ${talk.tmax} min); ${Math.round(100 * talk.neededShare)}% of deliveries needed`,
+    );
     const last = recording.recorder.snapshot().metrics.at(-1);
     console.log(`${family}: final return ${last?.ret.toFixed(3)} at Tmax ${last?.tmax} -> ${path}`);
     trainer.dispose();

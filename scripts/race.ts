@@ -89,18 +89,44 @@ async function main(): Promise<void> {
   const common = { tasks: family, threshold: o.threshold, horizon, count: o.tasks, seed: 1 };
   const t0 = performance.now();
   const race = await raceOrganisations({ ...common, agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });
-  const own = loaded?.config && (o.family === null || o.agents === null) ? ` (${[o.family === null ? 'family' : '', o.agents === null ? 'agents' : ''].filter(Boolean).join(' and ')} of the swarm's run)` : '';
-  console.log(`${family} tasks, ${agents} agents${own}, ${o.tasks} tasks each; acceptable = ${Math.round(o.threshold * 100)}% of the tests; the same ${agents * horizon} agent-minutes for everyone`);
+  const own =
+    loaded?.config && (o.family === null || o.agents === null)
+      ? ` (${[o.family === null ? 'family' : '', o.agents === null ? 'agents' : ''].filter(Boolean).join(' and ')} of the swarm's run)`
+      : '';
+  console.log(
+    `${family} tasks, ${agents} agents${own}, ${o.tasks} tasks each; acceptable = ${Math.round(o.threshold * 100)}% of the tests; the same ${agents * horizon} agent-minutes for everyone`,
+  );
   console.log(
     formatTable(
-      ['organisation', 'agents', 'minutes allowed', `median minutes to ${Math.round(o.threshold * 100)}%`, 'middle half', 'tasks reached', 'agent-minutes used'],
-      race.map((r) => [r.org, String(r.parallel), String(r.horizon), minutes(r.time), spread(r.time), `${Math.round(r.time.reached * 100)}%`, r.compute === null ? '-' : String(Math.round(r.compute))]),
+      [
+        'organisation',
+        'agents',
+        'minutes allowed',
+        `median minutes to ${Math.round(o.threshold * 100)}%`,
+        'middle half',
+        'tasks reached',
+        'agent-minutes used',
+      ],
+      race.map((r) => [
+        r.org,
+        String(r.parallel),
+        String(r.horizon),
+        minutes(r.time),
+        spread(r.time),
+        `${Math.round(r.time.reached * 100)}%`,
+        r.compute === null ? '-' : String(Math.round(r.compute)),
+      ]),
     ),
   );
   const scaling = await scaleOrganisations({ ...common, agentCounts: o.scaling, swarm: policy ? () => new PolicyActor(policy, 1) : undefined });
   const orgs = [...new Set(scaling.map((p) => p.org))];
   console.log(`\nmedian minutes to ${Math.round(o.threshold * 100)}% against the number of agents`);
-  console.log(formatTable(['organisation', ...o.scaling.map((n) => `${n} agents`)], orgs.map((org) => [org, ...o.scaling.map((n) => minutes(scaling.find((p) => p.org === org && p.agents === n)!.time))])));
+  console.log(
+    formatTable(
+      ['organisation', ...o.scaling.map((n) => `${n} agents`)],
+      orgs.map((org) => [org, ...o.scaling.map((n) => minutes(scaling.find((p) => p.org === org && p.agents === n)!.time))]),
+    ),
+  );
   console.log(`\n(${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 }
 

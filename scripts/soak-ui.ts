@@ -130,20 +130,28 @@ async function updateCount(page: Page): Promise<number> {
 
 async function sample(page: Page, cdp: CDPSession, t0: number, from: number, seconds: number): Promise<Sample> {
   const to = await page.evaluate(() => performance.now());
-  const probe = await page.evaluate(([a, b, limit]) => {
-    const p = (window as unknown as { __soak: { longTasks: [number, number][]; frames: number[] } }).__soak;
-    const frames = p.frames.filter((f) => f >= a && f < b);
-    const longTasks = p.longTasks.filter(([s, d]) => s >= a && s < b && d > limit).length;
-    // Drop what was read so the arrays do not grow with the soak.
-    p.frames = p.frames.filter((f) => f >= b);
-    p.longTasks = p.longTasks.filter(([s]) => s >= b);
-    return { frames, longTasks };
-  }, [from, to, LONG_TASK_MS]);
-  const intervals = probe.frames.slice(1).map((f, i) => f - probe.frames[i]).sort((x, y) => x - y);
+  const probe = await page.evaluate(
+    ([a, b, limit]) => {
+      const p = (window as unknown as { __soak: { longTasks: [number, number][]; frames: number[] } }).__soak;
+      const frames = p.frames.filter((f) => f >= a && f < b);
+      const longTasks = p.longTasks.filter(([s, d]) => s >= a && s < b && d > limit).length;
+      // Drop what was read so the arrays do not grow with the soak.
+      p.frames = p.frames.filter((f) => f >= b);
+      p.longTasks = p.longTasks.filter(([s]) => s >= b);
+      return { frames, longTasks };
+    },
+    [from, to, LONG_TASK_MS],
+  );
+  const intervals = probe.frames
+    .slice(1)
+    .map((f, i) => f - probe.frames[i])
+    .sort((x, y) => x - y);
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
-  const worker = await page.evaluate(() => (globalThis as unknown as { __swarmFaults?: { memory(): Promise<{ tensors: number } | null> } }).__swarmFaults?.memory() ?? null);
+  const worker = await page.evaluate(
+    () => (globalThis as unknown as { __swarmFaults?: { memory(): Promise<{ tensors: number } | null> } }).__swarmFaults?.memory() ?? null,
+  );
   const storage = await page.evaluate(async () => (navigator.storage?.estimate ? ((await navigator.storage.estimate()).usage ?? null) : null));
   return {
     t: r1((to - t0) / 1000),
@@ -171,9 +179,12 @@ function printProfile(label: string, w: ProfiledWindow): void {
   const wallMs = (w.profile.endTime - w.profile.startTime) / 1000;
   const busyMs = times.filter(isBusy).reduce((a, e) => a + e.selfMs, 0);
   const per = (ms: number) => (w.updates > 0 ? (ms / w.updates).toFixed(2) : '-');
-  console.log(`\n${label} window (ending at ${w.sample.t} s, ${w.updates} updates in it, ${w.sample.updates} in all): main thread busy ${Math.round(busyMs)} of ${Math.round(wallMs)} ms (${Math.round((busyMs / wallMs) * 100)}%), ${per(busyMs)} ms per update`);
+  console.log(
+    `\n${label} window (ending at ${w.sample.t} s, ${w.updates} updates in it, ${w.sample.updates} in all): main thread busy ${Math.round(busyMs)} of ${Math.round(wallMs)} ms (${Math.round((busyMs / wallMs) * 100)}%), ${per(busyMs)} ms per update`,
+  );
   console.log('   self ms  ms/update  function (where)');
-  for (const e of times.filter(isBusy).slice(0, PROFILE_TOP)) console.log(`${e.selfMs.toFixed(0).padStart(10)}  ${per(e.selfMs).padStart(9)}  ${e.name}${e.where ? ` (${e.where})` : ''}`);
+  for (const e of times.filter(isBusy).slice(0, PROFILE_TOP))
+    console.log(`${e.selfMs.toFixed(0).padStart(10)}  ${per(e.selfMs).padStart(9)}  ${e.name}${e.where ? ` (${e.where})` : ''}`);
 }
 
 function siblingPath(file: string, tag: string): string {
@@ -189,7 +200,9 @@ async function soak(opts: Options, h: PreviewHarness): Promise<{ samples: Sample
   const url = `${h.origin}/#${opts.hash}`;
   console.log(`opening ${url}`);
   await page.goto(url);
-  await page.waitForFunction(() => !/Choosing/.test(document.querySelector('[data-testid=backend-badge]')?.textContent ?? 'Choosing'), undefined, { timeout: 120_000 });
+  await page.waitForFunction(() => !/Choosing/.test(document.querySelector('[data-testid=backend-badge]')?.textContent ?? 'Choosing'), undefined, {
+    timeout: 120_000,
+  });
   console.log(`backend: ${(await page.locator('[data-testid=backend-badge]').textContent())?.trim()}`);
   await page.locator('[data-testid=play]').click();
   await page.mouse.move(0, 0);
@@ -239,7 +252,9 @@ function compare(samples: readonly Sample[]): void {
     console.log(`\nthe run reached ${samples.at(-1)?.updates ?? 0} updates: too few to compare update 100 with update 1,000 (soak longer)`);
     return;
   }
-  console.log(`\nafter ~100 updates (window ending at ${a.t} s, ${a.updates} updates) vs the last window (${b.t} s, ${b.updates} updates), goal within ${TOLERANCE * 100}%:`);
+  console.log(
+    `\nafter ~100 updates (window ending at ${a.t} s, ${a.updates} updates) vs the last window (${b.t} s, ${b.updates} updates), goal within ${TOLERANCE * 100}%:`,
+  );
   const keys: (keyof Sample)[] = ['heapMB', 'tensors', 'domNodes', 'listeners', 'frameP50Ms', 'frameP95Ms', 'longTasksPerMin', 'storageMB'];
   for (const k of keys) {
     const x = a[k];
@@ -250,7 +265,9 @@ function compare(samples: readonly Sample[]): void {
     }
     const change = x === 0 ? (y === 0 ? 0 : Infinity) : (y - x) / x;
     const ok = Math.abs(change) <= TOLERANCE || (k === 'longTasksPerMin' && y <= x);
-    console.log(`  ${k.padEnd(16)} ${String(x).padStart(8)} -> ${String(y).padStart(8)}  (${change === Infinity ? 'from 0' : `${change >= 0 ? '+' : ''}${Math.round(change * 1000) / 10}%`})  ${k === 'storageMB' ? '(bounded by the recorder\'s thinning, not held to 10%)' : ok ? 'within' : 'OUTSIDE'}`);
+    console.log(
+      `  ${k.padEnd(16)} ${String(x).padStart(8)} -> ${String(y).padStart(8)}  (${change === Infinity ? 'from 0' : `${change >= 0 ? '+' : ''}${Math.round(change * 1000) / 10}%`})  ${k === 'storageMB' ? "(bounded by the recorder's thinning, not held to 10%)" : ok ? 'within' : 'OUTSIDE'}`,
+    );
   }
 }
 

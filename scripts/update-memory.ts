@@ -25,7 +25,21 @@ function parseOptions(argv: string[]) {
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help' as const;
-  const { config, issues } = configFromStrings({ family: 'long-coupled', agents: v.agents, tasksPerUpdate: v['tasks-per-update'], groupSize: v['group-size'], hidden: v.hidden, scorer: v.scorer, tmaxStart: v.tmax, tmaxEnd: v.tmax, epochs: '1' }, 'strict', defaultConfig());
+  const { config, issues } = configFromStrings(
+    {
+      family: 'long-coupled',
+      agents: v.agents,
+      tasksPerUpdate: v['tasks-per-update'],
+      groupSize: v['group-size'],
+      hidden: v.hidden,
+      scorer: v.scorer,
+      tmaxStart: v.tmax,
+      tmaxEnd: v.tmax,
+      epochs: '1',
+    },
+    'strict',
+    defaultConfig(),
+  );
   if (issues.length) throw new UsageError(issues.map((i) => `--${i.key}: ${i.message}`).join('; '));
   return config;
 }
@@ -38,7 +52,19 @@ async function main(): Promise<void> {
   await trainer.step();
   const { agents, tasksPerUpdate, groupSize, hidden, scorer, tmaxEnd } = config;
   const estimate = estimateUpdateBytes(config) / 2 ** 30;
-  console.log(JSON.stringify({ agents, tasksPerUpdate, groupSize, hidden, scorer, tmax: tmaxEnd, seconds: +((performance.now() - t0) / 1000).toFixed(1), estimateGB: +estimate.toFixed(2), rssGB: +(process.memoryUsage().rss / 2 ** 30).toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      agents,
+      tasksPerUpdate,
+      groupSize,
+      hidden,
+      scorer,
+      tmax: tmaxEnd,
+      seconds: +((performance.now() - t0) / 1000).toFixed(1),
+      estimateGB: +estimate.toFixed(2),
+      rssGB: +(process.memoryUsage().rss / 2 ** 30).toFixed(2),
+    }),
+  );
   trainer.dispose();
 }
 

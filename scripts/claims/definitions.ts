@@ -36,7 +36,10 @@ export interface EvalNumbers extends WorkSummary {
 }
 
 /** One update of the training curve, as cached. */
-export type CurvePoint = Pick<UpdateMetrics, 'update' | 'phase' | 'tmax' | 'ret' | 'messages' | 'messageRate' | 'handoffs' | 'useful' | 'duplicate' | 'claims' | 'entropy'>;
+export type CurvePoint = Pick<
+  UpdateMetrics,
+  'update' | 'phase' | 'tmax' | 'ret' | 'messages' | 'messageRate' | 'handoffs' | 'useful' | 'duplicate' | 'claims' | 'entropy'
+>;
 
 /** Everything measured for one condition and seed: the cache record. */
 export interface ConditionRun {
@@ -149,8 +152,34 @@ export const SUITE_NAMES = ['long', 'short'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export const SUITES: Record<SuiteName, Suite> = {
-  long: { name: 'long', coupled: 'long-coupled', parallel: 'long-parallel', search: 'long-search', start: 20, end: 80, updates: 300, sideUpdates: 200, prior: 100, latency: { agents: 4, updates: 200, short: 80, long: 160 }, continueUpdates: 50, entropy: 0.0002 },
-  short: { name: 'short', coupled: 'coupled', parallel: 'parallel', search: 'search', start: 8, end: 24, updates: 600, sideUpdates: 300, prior: 150, latency: { agents: 4, updates: 250, short: 40, long: 80 }, continueUpdates: 100, entropy: 0.001 },
+  long: {
+    name: 'long',
+    coupled: 'long-coupled',
+    parallel: 'long-parallel',
+    search: 'long-search',
+    start: 20,
+    end: 80,
+    updates: 300,
+    sideUpdates: 200,
+    prior: 100,
+    latency: { agents: 4, updates: 200, short: 80, long: 160 },
+    continueUpdates: 50,
+    entropy: 0.0002,
+  },
+  short: {
+    name: 'short',
+    coupled: 'coupled',
+    parallel: 'parallel',
+    search: 'search',
+    start: 8,
+    end: 24,
+    updates: 600,
+    sideUpdates: 300,
+    prior: 150,
+    latency: { agents: 4, updates: 250, short: 40, long: 80 },
+    continueUpdates: 100,
+    entropy: 0.001,
+  },
 };
 
 /** Every training condition the claims of `suite` use, by id. Every condition pins its family, schedule and updates, so a change of the defaults leaves it alone. */
@@ -163,14 +192,47 @@ export function conditionsOf(S: Suite): Record<string, Condition> {
   return {
     coupled: { id: 'coupled', label: `default: ${S.coupled}, 8 agents, ${S.updates} updates, deadline ${S.start} -> ${S.end}`, overrides: base },
     'coupled-fixed': { id: 'coupled-fixed', label: `fixed deadline ${S.end} from the start`, overrides: { ...base, ...fixed } },
-    'coupled-individual': { id: 'coupled-individual', label: 'individual rewards (each agent: the tests its own work passed)', overrides: { ...base, rewards: 'individual' } },
-    'coupled-prior': { id: 'coupled-prior', label: `${S.prior} imitation updates, then the default ${S.updates} RLCR updates`, overrides: { ...base, prior: S.prior } },
-    parallel: { id: 'parallel', label: `${S.parallel} tasks, ${S.sideUpdates} updates, deadline ${S.start} -> ${S.end}`, overrides: { ...base, family: S.parallel, updates: S.sideUpdates } },
-    search: { id: 'search', label: `${S.search} tasks, ${S.sideUpdates} updates, deadline ${S.start} -> ${S.end}`, overrides: { ...base, family: S.search, updates: S.sideUpdates } },
-    [`deadline-${L.short}`]: { id: `deadline-${L.short}`, label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.short}, no penalty`, overrides: { ...latency, tmaxStart: L.short, tmaxEnd: L.short } },
-    [`penalty-${L.short}`]: { id: `penalty-${L.short}`, label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.short}, latency penalty c = 1`, overrides: { ...latency, tmaxStart: L.short, tmaxEnd: L.short, latencyPenalty: 1 } },
-    [`penalty-${L.long}`]: { id: `penalty-${L.long}`, label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.long}, latency penalty c = 1`, overrides: { ...latency, tmaxStart: L.long, tmaxEnd: L.long, latencyPenalty: 1 } },
-    'critic-1-1': { id: 'critic-1-1', label: `continues \`coupled\` for ${S.continueUpdates} updates at deadline ${S.end} with critic + GAE, gamma = lambda = 1`, from: 'coupled', overrides: { ...cont, gamma: 1, lambda: 1 } },
+    'coupled-individual': {
+      id: 'coupled-individual',
+      label: 'individual rewards (each agent: the tests its own work passed)',
+      overrides: { ...base, rewards: 'individual' },
+    },
+    'coupled-prior': {
+      id: 'coupled-prior',
+      label: `${S.prior} imitation updates, then the default ${S.updates} RLCR updates`,
+      overrides: { ...base, prior: S.prior },
+    },
+    parallel: {
+      id: 'parallel',
+      label: `${S.parallel} tasks, ${S.sideUpdates} updates, deadline ${S.start} -> ${S.end}`,
+      overrides: { ...base, family: S.parallel, updates: S.sideUpdates },
+    },
+    search: {
+      id: 'search',
+      label: `${S.search} tasks, ${S.sideUpdates} updates, deadline ${S.start} -> ${S.end}`,
+      overrides: { ...base, family: S.search, updates: S.sideUpdates },
+    },
+    [`deadline-${L.short}`]: {
+      id: `deadline-${L.short}`,
+      label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.short}, no penalty`,
+      overrides: { ...latency, tmaxStart: L.short, tmaxEnd: L.short },
+    },
+    [`penalty-${L.short}`]: {
+      id: `penalty-${L.short}`,
+      label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.short}, latency penalty c = 1`,
+      overrides: { ...latency, tmaxStart: L.short, tmaxEnd: L.short, latencyPenalty: 1 },
+    },
+    [`penalty-${L.long}`]: {
+      id: `penalty-${L.long}`,
+      label: `${L.agents} agents, ${L.updates} updates, fixed deadline ${L.long}, latency penalty c = 1`,
+      overrides: { ...latency, tmaxStart: L.long, tmaxEnd: L.long, latencyPenalty: 1 },
+    },
+    'critic-1-1': {
+      id: 'critic-1-1',
+      label: `continues \`coupled\` for ${S.continueUpdates} updates at deadline ${S.end} with critic + GAE, gamma = lambda = 1`,
+      from: 'coupled',
+      overrides: { ...cont, gamma: 1, lambda: 1 },
+    },
     'critic-lambda': { id: 'critic-lambda', label: 'as critic-1-1 with lambda = 0.95', from: 'coupled', overrides: { ...cont, gamma: 1, lambda: 0.95 } },
     'critic-gamma': { id: 'critic-gamma', label: 'as critic-1-1 with gamma = 0.95', from: 'coupled', overrides: { ...cont, gamma: 0.95, lambda: 1 } },
   };
@@ -190,7 +252,8 @@ const raceOf = (b: Baseline, name: RaceResult['org']): RaceResult => {
 };
 const median = (t: TimeSummary) => asNumber(t.median);
 const fmtTime = (xs: number[]) => pm(xs, 1);
-const vs = (la: string, a: number[], lb: string, b: number[], digits = 3) => `${la} ${pm(a, digits)} (${perSeed(a, digits)}) vs ${lb} ${pm(b, digits)} (${perSeed(b, digits)})`;
+const vs = (la: string, a: number[], lb: string, b: number[], digits = 3) =>
+  `${la} ${pm(a, digits)} (${perSeed(a, digits)}) vs ${lb} ${pm(b, digits)} (${perSeed(b, digits)})`;
 
 /** Rolling mean over the last `w` values. */
 export function rolling(xs: readonly number[], w: number): number[] {
@@ -273,12 +336,39 @@ function part(name: string, rule: string, numbers: string, outcome: Outcome): Pa
   return { name, rule, numbers, outcome };
 }
 
-function orgRow(name: string, ret: number[], t90: (number | null)[], reached: number[], raceMed: number[], raceReached: number[], msgs: number[], handoffs: number[]): string[] {
+function orgRow(
+  name: string,
+  ret: number[],
+  t90: (number | null)[],
+  reached: number[],
+  raceMed: number[],
+  raceReached: number[],
+  msgs: number[],
+  handoffs: number[],
+): string[] {
   const t = t90.filter((x): x is number => x !== null);
-  return [name, pm(ret), t.length ? mean(t).toFixed(1) : '-', `${(100 * mean(reached)).toFixed(0)}%`, fmtTime(raceMed), `${(100 * mean(raceReached)).toFixed(0)}%`, mean(msgs).toFixed(1), mean(handoffs).toFixed(1)];
+  return [
+    name,
+    pm(ret),
+    t.length ? mean(t).toFixed(1) : '-',
+    `${(100 * mean(reached)).toFixed(0)}%`,
+    fmtTime(raceMed),
+    `${(100 * mean(raceReached)).toFixed(0)}%`,
+    mean(msgs).toFixed(1),
+    mean(handoffs).toFixed(1),
+  ];
 }
 
-const ORG_HEADER = ['organisation', 'return at deadline', 'min to 90% (reached)', 'reached 90% by deadline', 'median min to 90%, equal compute', 'reached in horizon', 'msgs/episode', 'handoffs'];
+const ORG_HEADER = [
+  'organisation',
+  'return at deadline',
+  'min to 90% (reached)',
+  'reached 90% by deadline',
+  'median min to 90%, equal compute',
+  'reached in horizon',
+  'msgs/episode',
+  'handoffs',
+];
 
 // ---------- the claims ----------
 
@@ -305,7 +395,8 @@ async function medians(tasks: readonly Task[], seed: number, horizon: number): P
   return { 'single chain': m('single chain'), 'best-of-N': m('best-of-N'), 'scripted organisation': m('scripted organisation') };
 }
 
-const articleOrder = (m: Record<(typeof C8_ORGS)[number], number>) => m['best-of-N'] < m['scripted organisation'] && m['scripted organisation'] < m['single chain'];
+const articleOrder = (m: Record<(typeof C8_ORGS)[number], number>) =>
+  m['best-of-N'] < m['scripted organisation'] && m['scripted organisation'] < m['single chain'];
 
 const DISCOVERY_RATIO = 0.5;
 
@@ -353,8 +444,18 @@ export function claimsOf(S: Suite): readonly Claim[] {
       );
       const minutes = Array.from({ length: c.tmaxEnd + 1 }, (_, t) => t);
       const curves: Series[] = [
-        ...(['single chain', 'best-of-N', 'scripted organisation'] as const).map((name) => seedSeries(name, minutes, base.map((b) => org(b, name).curve))),
-        seedSeries('trained swarm', minutes, runs.map((r) => r.final.curve)),
+        ...(['single chain', 'best-of-N', 'scripted organisation'] as const).map((name) =>
+          seedSeries(
+            name,
+            minutes,
+            base.map((b) => org(b, name).curve),
+          ),
+        ),
+        seedSeries(
+          'trained swarm',
+          minutes,
+          runs.map((r) => r.final.curve),
+        ),
       ];
       const bars = barChart({
         title: `Return at the ${c.tmaxEnd}-minute deadline (${c.family}, ${c.agents} agents; ± sd over seeds)`,
@@ -366,7 +467,10 @@ export function claimsOf(S: Suite): readonly Claim[] {
             values: {
               'single chain': { mean: mean(chain), sd: std(chain) },
               'best-of-N': { mean: mean(best), sd: std(best) },
-              'scripted organisation': { mean: mean(base.map((b) => org(b, 'scripted organisation').ret)), sd: std(base.map((b) => org(b, 'scripted organisation').ret)) },
+              'scripted organisation': {
+                mean: mean(base.map((b) => org(b, 'scripted organisation').ret)),
+                sd: std(base.map((b) => org(b, 'scripted organisation').ret)),
+              },
               'trained swarm': { mean: mean(trained), sd: std(trained) },
             },
           },
@@ -374,16 +478,45 @@ export function claimsOf(S: Suite): readonly Claim[] {
         yDomain: [0, 1],
       });
       return {
-        tables: [{ caption: `Evaluation on ${ctx.scale.evalTasks} fresh ${c.family} tasks per seed, ${c.agents} agents, deadline ${c.tmaxEnd} min; "equal compute": the N-agent organisations get ${raceHorizon(c.tmaxEnd)} minutes, the single chain ${raceHorizon(c.tmaxEnd) * c.agents}.`, header: ORG_HEADER, rows }],
+        tables: [
+          {
+            caption: `Evaluation on ${ctx.scale.evalTasks} fresh ${c.family} tasks per seed, ${c.agents} agents, deadline ${c.tmaxEnd} min; "equal compute": the N-agent organisations get ${raceHorizon(c.tmaxEnd)} minutes, the single chain ${raceHorizon(c.tmaxEnd) * c.agents}.`,
+            header: ORG_HEADER,
+            rows,
+          },
+        ],
         parts: [
-          part('trained swarm > single chain', 'return at the deadline, trained - single chain > 0', vs('trained', trained, 'chain', chain), exceeds(trained, chain)),
-          part('trained swarm > best-of-N', 'return at the deadline, trained - best-of-N > 0', vs('trained', trained, 'best-of-N', best), exceeds(trained, best)),
+          part(
+            'trained swarm > single chain',
+            'return at the deadline, trained - single chain > 0',
+            vs('trained', trained, 'chain', chain),
+            exceeds(trained, chain),
+          ),
+          part(
+            'trained swarm > best-of-N',
+            'return at the deadline, trained - best-of-N > 0',
+            vs('trained', trained, 'best-of-N', best),
+            exceeds(trained, best),
+          ),
         ],
         plots: [
           { file: 'returns.svg', caption: 'Return at the deadline', svg: bars },
-          { file: 'anytime.svg', caption: 'Anytime curves up to the deadline (mean over tasks; band: ± sd over seeds)', svg: lineChart({ title: `Share of tests passing against minutes (${S.coupled})`, xLabel: 'minutes', yLabel: 'share of tests passing', series: curves, yDomain: [0, 1], refLines: [{ y: 0.9, label: '90% of tests' }] }) },
+          {
+            file: 'anytime.svg',
+            caption: 'Anytime curves up to the deadline (mean over tasks; band: ± sd over seeds)',
+            svg: lineChart({
+              title: `Share of tests passing against minutes (${S.coupled})`,
+              xLabel: 'minutes',
+              yLabel: 'share of tests passing',
+              series: curves,
+              yDomain: [0, 1],
+              refLines: [{ y: 0.9, label: '90% of tests' }],
+            }),
+          },
         ],
-        notes: ['The "equal compute" column lets each organisation run past the deadline; the trained swarm then sees the longer horizon as its deadline, which it never saw in training.'],
+        notes: [
+          'The "equal compute" column lets each organisation run past the deadline; the trained swarm then sees the longer horizon as its deadline, which it never saw in training.',
+        ],
       };
     },
   };
@@ -391,7 +524,8 @@ export function claimsOf(S: Suite): readonly Claim[] {
   const C2: Claim = {
     id: 'C2',
     title: 'On parallel and search tasks talk does not pay, and the swarm talks less there',
-    statement: 'On parallel tasks (independent modules) and search tasks (luck), messages do not raise the return, and the trained swarm sends fewer messages per agent-minute there than on coupled tasks.',
+    statement:
+      'On parallel tasks (independent modules) and search tasks (luck), messages do not raise the return, and the trained swarm sends fewer messages per agent-minute there than on coupled tasks.',
     conditions: ['parallel', 'search', 'coupled'],
     async evaluate(ctx) {
       const fams = ['parallel', 'search', 'coupled'] as const;
@@ -418,10 +552,30 @@ export function claimsOf(S: Suite): readonly Claim[] {
         ];
       });
       const parts = [
-        part('talk does not pay on parallel tasks', `return with messages - return with messages masked out < ${TALK_LIMIT}`, `gain ${pm(gain('parallel'))} (${perSeed(gain('parallel'))})`, below(gain('parallel'), TALK_LIMIT)),
-        part('talk does not pay on search tasks', `return with messages - return with messages masked out < ${TALK_LIMIT}`, `gain ${pm(gain('search'))} (${perSeed(gain('search'))})`, below(gain('search'), TALK_LIMIT)),
-        part('fewer messages on parallel than on coupled tasks', 'messages per agent-minute, coupled - parallel > 0', vs('coupled', rate('coupled'), 'parallel', rate('parallel')), exceeds(rate('coupled'), rate('parallel'))),
-        part('fewer messages on search than on coupled tasks', 'messages per agent-minute, coupled - search > 0', vs('coupled', rate('coupled'), 'search', rate('search')), exceeds(rate('coupled'), rate('search'))),
+        part(
+          'talk does not pay on parallel tasks',
+          `return with messages - return with messages masked out < ${TALK_LIMIT}`,
+          `gain ${pm(gain('parallel'))} (${perSeed(gain('parallel'))})`,
+          below(gain('parallel'), TALK_LIMIT),
+        ),
+        part(
+          'talk does not pay on search tasks',
+          `return with messages - return with messages masked out < ${TALK_LIMIT}`,
+          `gain ${pm(gain('search'))} (${perSeed(gain('search'))})`,
+          below(gain('search'), TALK_LIMIT),
+        ),
+        part(
+          'fewer messages on parallel than on coupled tasks',
+          'messages per agent-minute, coupled - parallel > 0',
+          vs('coupled', rate('coupled'), 'parallel', rate('parallel')),
+          exceeds(rate('coupled'), rate('parallel')),
+        ),
+        part(
+          'fewer messages on search than on coupled tasks',
+          'messages per agent-minute, coupled - search > 0',
+          vs('coupled', rate('coupled'), 'search', rate('search')),
+          exceeds(rate('coupled'), rate('search')),
+        ),
       ];
       const bars = (title: string, yLabel: string, pick: (r: ConditionRun) => number, muted?: (r: ConditionRun) => number) =>
         barChart({
@@ -430,7 +584,9 @@ export function claimsOf(S: Suite): readonly Claim[] {
           series: muted ? ['with messages', 'messages masked out'] : ['trained swarm'],
           groups: fams.map((f) => {
             const a = ctx.runs(f).map(pick);
-            const values: Record<string, { mean: number; sd: number }> = muted ? { 'with messages': { mean: mean(a), sd: std(a) } } : { 'trained swarm': { mean: mean(a), sd: std(a) } };
+            const values: Record<string, { mean: number; sd: number }> = muted
+              ? { 'with messages': { mean: mean(a), sd: std(a) } }
+              : { 'trained swarm': { mean: mean(a), sd: std(a) } };
             if (muted) {
               const b = ctx.runs(f).map(muted);
               values['messages masked out'] = { mean: mean(b), sd: std(b) };
@@ -439,13 +595,34 @@ export function claimsOf(S: Suite): readonly Claim[] {
           }),
         });
       return {
-        tables: [{ caption: `Trained swarms, ${ctx.config('coupled').agents} agents, evaluated at the final deadline on ${ctx.scale.evalTasks} fresh tasks per seed; "masked": the same policy with DMs, posts and reads masked out (claims stay).`, header: ['family', 'updates', 'return', 'return, messages masked', 'gain from talk', 'msgs/episode', 'msgs/agent-min', 'handoffs'], rows }],
+        tables: [
+          {
+            caption: `Trained swarms, ${ctx.config('coupled').agents} agents, evaluated at the final deadline on ${ctx.scale.evalTasks} fresh tasks per seed; "masked": the same policy with DMs, posts and reads masked out (claims stay).`,
+            header: ['family', 'updates', 'return', 'return, messages masked', 'gain from talk', 'msgs/episode', 'msgs/agent-min', 'handoffs'],
+            rows,
+          },
+        ],
         parts,
         plots: [
-          { file: 'message-rate.svg', caption: 'Messages per agent-minute by family', svg: bars('Messages per agent-minute of the trained swarm', 'messages per agent-minute', (r) => r.final.messageRate) },
-          { file: 'talk-value.svg', caption: 'Return with and without messages', svg: bars('Return at the deadline, with and without messages', 'share of tests passing', (r) => r.final.ret, (r) => r.muted.ret) },
+          {
+            file: 'message-rate.svg',
+            caption: 'Messages per agent-minute by family',
+            svg: bars('Messages per agent-minute of the trained swarm', 'messages per agent-minute', (r) => r.final.messageRate),
+          },
+          {
+            file: 'talk-value.svg',
+            caption: 'Return with and without messages',
+            svg: bars(
+              'Return at the deadline, with and without messages',
+              'share of tests passing',
+              (r) => r.final.ret,
+              (r) => r.muted.ret,
+            ),
+          },
         ],
-        notes: [`The parallel and search swarms train for ${S.sideUpdates} updates (the coupled one for ${S.updates}) to fit the compute budget; the schedule still grows ${S.start} -> ${S.end} minutes over their run.`],
+        notes: [
+          `The parallel and search swarms train for ${S.sideUpdates} updates (the coupled one for ${S.updates}) to fit the compute budget; the schedule still grows ${S.start} -> ${S.end} minutes over their run.`,
+        ],
       };
     },
   };
@@ -496,7 +673,13 @@ export function claimsOf(S: Suite): readonly Claim[] {
         ),
       ];
       const x = (runs: ConditionRun[]) => rlcr(runs[0]).map((p) => p.update + 1);
-      const ret = (runs: ConditionRun[]) => runs.map((r) => rolling(rlcr(r).map((p) => p.ret), 25));
+      const ret = (runs: ConditionRun[]) =>
+        runs.map((r) =>
+          rolling(
+            rlcr(r).map((p) => p.ret),
+            25,
+          ),
+        );
       const chainLine = meanSeries(grow.map((run, s) => rlcr(run).map((p) => refs[s].get(p.tmax)!.chain.ret)));
       return {
         tables: [
@@ -505,12 +688,26 @@ export function claimsOf(S: Suite): readonly Claim[] {
             header: ['schedule', 'return', 'handoffs', 'msgs/episode', 'duplicate work', 'crossover update', 'training min/seed'],
             rows: [row(`growing ${S.start} -> ${S.end}`, grow, cross), row(`fixed ${S.end}`, fixed, crossFixed)],
           },
-          { caption: 'First 10% of the growing run: mean training return against the single chain at the same deadlines.', header: ['seed', 'swarm', 'single chain'], rows: early.map((e, s) => [String(grow[s].seed), e.swarm.toFixed(3), e.chain.toFixed(3)]) },
+          {
+            caption: 'First 10% of the growing run: mean training return against the single chain at the same deadlines.',
+            header: ['seed', 'swarm', 'single chain'],
+            rows: early.map((e, s) => [String(grow[s].seed), e.swarm.toFixed(3), e.chain.toFixed(3)]),
+          },
         ],
         parts: [
           part('growing deadline: higher return', `return at ${S.end} min, growing - fixed > 0`, vs('growing', gRet, 'fixed', fRet), exceeds(gRet, fRet)),
-          part('growing deadline: more unblocking handoffs', `handoffs per episode at ${S.end} min, growing - fixed > 0`, vs('growing', gH, 'fixed', fH, 1), exceeds(gH, fH)),
-          part('early on a lone agent out-progresses the swarm', 'mean over the first 10% of updates: single chain return - swarm training return > 0 (same deadlines)', vs('chain', chainEarly, 'swarm', swarmEarly), exceeds(chainEarly, swarmEarly)),
+          part(
+            'growing deadline: more unblocking handoffs',
+            `handoffs per episode at ${S.end} min, growing - fixed > 0`,
+            vs('growing', gH, 'fixed', fH, 1),
+            exceeds(gH, fH),
+          ),
+          part(
+            'early on a lone agent out-progresses the swarm',
+            'mean over the first 10% of updates: single chain return - swarm training return > 0 (same deadlines)',
+            vs('chain', chainEarly, 'swarm', swarmEarly),
+            exceeds(chainEarly, swarmEarly),
+          ),
         ],
         plots: [
           {
@@ -520,7 +717,11 @@ export function claimsOf(S: Suite): readonly Claim[] {
               title: 'Training return: growing against fixed deadline',
               xLabel: 'update',
               yLabel: 'return at the training deadline',
-              series: [seedSeries(`growing ${S.start} -> ${S.end}`, x(grow), ret(grow)), seedSeries(`fixed ${S.end}`, x(fixed), ret(fixed)), { name: 'single chain (growing deadline)', x: x(grow), y: chainLine, dashed: true }],
+              series: [
+                seedSeries(`growing ${S.start} -> ${S.end}`, x(grow), ret(grow)),
+                seedSeries(`fixed ${S.end}`, x(fixed), ret(fixed)),
+                { name: 'single chain (growing deadline)', x: x(grow), y: chainLine, dashed: true },
+              ],
               yDomain: [0, 1],
             }),
           },
@@ -571,7 +772,12 @@ export function claimsOf(S: Suite): readonly Claim[] {
           },
         ],
         parts: [
-          part('the penalty teaches speed', `median minutes to 90% at deadline ${L.short}: no penalty - penalty > 0`, vs('no penalty', speed(`deadline-${L.short}`), 'penalty', s40, 1), exceeds(speed(`deadline-${L.short}`), s40)),
+          part(
+            'the penalty teaches speed',
+            `median minutes to 90% at deadline ${L.short}: no penalty - penalty > 0`,
+            vs('no penalty', speed(`deadline-${L.short}`), 'penalty', s40, 1),
+            exceeds(speed(`deadline-${L.short}`), s40),
+          ),
           part(
             'its result changes strongly with Tmax',
             `|median minutes to 90% at Tmax ${L.long} / at Tmax ${L.short} - 1| >= ${SPEED_CHANGE} in every seed, same direction (mixed: only the mean ratio)`,
@@ -587,7 +793,10 @@ export function claimsOf(S: Suite): readonly Claim[] {
               title: 'Minutes to 90% of the tests (lower is faster)',
               yLabel: 'median minutes to 90%',
               series: ['minutes to 90%'],
-              groups: ids.map((id) => ({ label: id, values: { 'minutes to 90%': { mean: mean(speed(id).filter(Number.isFinite)), sd: std(speed(id).filter(Number.isFinite)) } } })),
+              groups: ids.map((id) => ({
+                label: id,
+                values: { 'minutes to 90%': { mean: mean(speed(id).filter(Number.isFinite)), sd: std(speed(id).filter(Number.isFinite)) } },
+              })),
             }),
           },
         ],
@@ -637,25 +846,70 @@ export function claimsOf(S: Suite): readonly Claim[] {
       });
       const hChange = (id: string) => change(id, (e) => e.handoffs);
       const x = (id: string) => rlcr(ctx.runs(id)[0]).map((_, i) => i + 1);
-      const series = (pick: (p: CurvePoint) => number) => ids.map((id) => seedSeries(id, x(id), ctx.runs(id).map((r) => rolling(rlcr(r).map(pick), 10))));
+      const series = (pick: (p: CurvePoint) => number) =>
+        ids.map((id) =>
+          seedSeries(
+            id,
+            x(id),
+            ctx.runs(id).map((r) => rolling(rlcr(r).map(pick), 10)),
+          ),
+        );
       const start = mean(parent.map((r) => r.final.handoffs));
       return {
-        tables: [{ caption: `From the trained \`coupled\` swarm (same seed), ${S.continueUpdates} more updates at deadline ${S.end} with a critic; evaluation at ${S.end} minutes on ${ctx.scale.evalTasks} fresh tasks per seed (start -> end).`, header: ['continuation', 'return', 'handoffs', 'handoff change', 'msgs/episode'], rows }],
+        tables: [
+          {
+            caption: `From the trained \`coupled\` swarm (same seed), ${S.continueUpdates} more updates at deadline ${S.end} with a critic; evaluation at ${S.end} minutes on ${ctx.scale.evalTasks} fresh tasks per seed (start -> end).`,
+            header: ['continuation', 'return', 'handoffs', 'handoff change', 'msgs/episode'],
+            rows,
+          },
+        ],
         parts: [
-          part('lambda < 1 collapses handoffs', `relative change of handoffs per episode <= ${COLLAPSE}`, `change ${perSeed(hChange('critic-lambda'))}`, below(hChange('critic-lambda'), COLLAPSE + 1e-12)),
-          part('gamma < 1 collapses handoffs', `relative change of handoffs per episode <= ${COLLAPSE}`, `change ${perSeed(hChange('critic-gamma'))}`, below(hChange('critic-gamma'), COLLAPSE + 1e-12)),
-          part('gamma = lambda = 1 keeps them', `relative change of handoffs per episode > ${COLLAPSE}`, `change ${perSeed(hChange('critic-1-1'))}`, exceeds(hChange('critic-1-1'), hChange('critic-1-1').map(() => COLLAPSE))),
+          part(
+            'lambda < 1 collapses handoffs',
+            `relative change of handoffs per episode <= ${COLLAPSE}`,
+            `change ${perSeed(hChange('critic-lambda'))}`,
+            below(hChange('critic-lambda'), COLLAPSE + 1e-12),
+          ),
+          part(
+            'gamma < 1 collapses handoffs',
+            `relative change of handoffs per episode <= ${COLLAPSE}`,
+            `change ${perSeed(hChange('critic-gamma'))}`,
+            below(hChange('critic-gamma'), COLLAPSE + 1e-12),
+          ),
+          part(
+            'gamma = lambda = 1 keeps them',
+            `relative change of handoffs per episode > ${COLLAPSE}`,
+            `change ${perSeed(hChange('critic-1-1'))}`,
+            exceeds(
+              hChange('critic-1-1'),
+              hChange('critic-1-1').map(() => COLLAPSE),
+            ),
+          ),
         ],
         plots: [
           {
             file: 'handoffs.svg',
-            caption: 'Unblocking handoffs per episode during the continuation (training batches, rolling mean of 10; band ± sd over seeds); dotted: the trained swarm before it',
-            svg: lineChart({ title: 'Handoffs per episode under critic + GAE', xLabel: 'continuation update', yLabel: 'handoffs per episode', series: series((p) => p.handoffs), refLines: [{ y: start, label: 'before (evaluation)' }] }),
+            caption:
+              'Unblocking handoffs per episode during the continuation (training batches, rolling mean of 10; band ± sd over seeds); dotted: the trained swarm before it',
+            svg: lineChart({
+              title: 'Handoffs per episode under critic + GAE',
+              xLabel: 'continuation update',
+              yLabel: 'handoffs per episode',
+              series: series((p) => p.handoffs),
+              refLines: [{ y: start, label: 'before (evaluation)' }],
+            }),
           },
           {
             file: 'return.svg',
             caption: 'Training return during the continuation',
-            svg: lineChart({ title: 'Return under critic + GAE', xLabel: 'continuation update', yLabel: `return at ${S.end} min`, series: series((p) => p.ret), yDomain: [0, 1], refLines: [{ y: mean(parent.map((r) => r.final.ret)), label: 'before (evaluation)' }] }),
+            svg: lineChart({
+              title: 'Return under critic + GAE',
+              xLabel: 'continuation update',
+              yLabel: `return at ${S.end} min`,
+              series: series((p) => p.ret),
+              yDomain: [0, 1],
+              refLines: [{ y: mean(parent.map((r) => r.final.ret)), label: 'before (evaluation)' }],
+            }),
           },
         ],
         notes: ['The value head starts untrained when the continuation begins; the critic conditions differ only in gamma and lambda.'],
@@ -666,23 +920,60 @@ export function claimsOf(S: Suite): readonly Claim[] {
   const C6: Claim = {
     id: 'C6',
     title: 'The flat collective advantage produces more helping than individual rewards',
-    statement: 'Trained with one team return per rollout, the swarm makes more unblocking handoffs than when each agent is rewarded for the tests its own work passed.',
+    statement:
+      'Trained with one team return per rollout, the swarm makes more unblocking handoffs than when each agent is rewarded for the tests its own work passed.',
     conditions: ['coupled', 'coupled-individual'],
     async evaluate(ctx) {
       const col = ctx.runs('coupled');
       const ind = ctx.runs('coupled-individual');
       const h = (runs: ConditionRun[]) => runs.map((r) => r.final.handoffs);
-      const row = (name: string, runs: ConditionRun[]) => [name, pm(runs.map((r) => r.final.ret)), pm(h(runs), 1), pm(runs.map((r) => r.final.messages), 1), pm(runs.map((r) => r.final.duplicate), 1)];
+      const row = (name: string, runs: ConditionRun[]) => [
+        name,
+        pm(runs.map((r) => r.final.ret)),
+        pm(h(runs), 1),
+        pm(
+          runs.map((r) => r.final.messages),
+          1,
+        ),
+        pm(
+          runs.map((r) => r.final.duplicate),
+          1,
+        ),
+      ];
       const x = rlcr(col[0]).map((p) => p.update + 1);
-      const roll = (runs: ConditionRun[]) => runs.map((r) => rolling(rlcr(r).map((p) => p.handoffs), 25));
+      const roll = (runs: ConditionRun[]) =>
+        runs.map((r) =>
+          rolling(
+            rlcr(r).map((p) => p.handoffs),
+            25,
+          ),
+        );
       return {
-        tables: [{ caption: `${S.coupled} tasks, ${ctx.config('coupled').agents} agents, ${S.updates} updates; evaluation at ${S.end} minutes on ${ctx.scale.evalTasks} fresh tasks per seed.`, header: ['rewards', 'return', 'handoffs', 'msgs/episode', 'duplicate work'], rows: [row('collective (flat)', col), row('individual', ind)] }],
-        parts: [part('collective rewards: more unblocking handoffs', 'handoffs per episode, collective - individual > 0', vs('collective', h(col), 'individual', h(ind), 1), exceeds(h(col), h(ind)))],
+        tables: [
+          {
+            caption: `${S.coupled} tasks, ${ctx.config('coupled').agents} agents, ${S.updates} updates; evaluation at ${S.end} minutes on ${ctx.scale.evalTasks} fresh tasks per seed.`,
+            header: ['rewards', 'return', 'handoffs', 'msgs/episode', 'duplicate work'],
+            rows: [row('collective (flat)', col), row('individual', ind)],
+          },
+        ],
+        parts: [
+          part(
+            'collective rewards: more unblocking handoffs',
+            'handoffs per episode, collective - individual > 0',
+            vs('collective', h(col), 'individual', h(ind), 1),
+            exceeds(h(col), h(ind)),
+          ),
+        ],
         plots: [
           {
             file: 'handoffs.svg',
             caption: 'Unblocking handoffs per episode in training (rolling mean of 25; band ± sd over seeds)',
-            svg: lineChart({ title: 'Handoffs: collective against individual rewards', xLabel: 'update', yLabel: 'handoffs per episode (training)', series: [seedSeries('collective', x, roll(col)), seedSeries('individual', x, roll(ind))] }),
+            svg: lineChart({
+              title: 'Handoffs: collective against individual rewards',
+              xLabel: 'update',
+              yLabel: 'handoffs per episode (training)',
+              series: [seedSeries('collective', x, roll(col)), seedSeries('individual', x, roll(ind))],
+            }),
           },
         ],
         notes: [],
@@ -700,31 +991,109 @@ export function claimsOf(S: Suite): readonly Claim[] {
       const cps = runs[0].checkpoints.map((c) => c.update);
       const at = (i: number, pick: (e: EvalNumbers) => number) => runs.map((r) => pick(r.checkpoints[i].eval));
       const last = cps.length - 1;
-      const tenth = Math.max(0, Math.min(last, cps.findIndex((u) => u >= 0.1 * cps[last])));
+      const tenth = Math.max(
+        0,
+        Math.min(
+          last,
+          cps.findIndex((u) => u >= 0.1 * cps[last]),
+        ),
+      );
       const par = (e: EvalNumbers) => e.parallelism;
       const msg = (e: EvalNumbers) => e.messages;
       const hand = (e: EvalNumbers) => e.handoffs;
-      const rows = cps.map((u, i) => [String(u), pm(at(i, (e) => e.ret)), pm(at(i, par), 2), pm(at(i, msg), 1), pm(at(i, hand), 1), pm(at(i, (e) => e.duplicate), 1)]);
+      const rows = cps.map((u, i) => [
+        String(u),
+        pm(at(i, (e) => e.ret)),
+        pm(at(i, par), 2),
+        pm(at(i, msg), 1),
+        pm(at(i, hand), 1),
+        pm(
+          at(i, (e) => e.duplicate),
+          1,
+        ),
+      ]);
       const perRun = (pick: (e: EvalNumbers) => number) => runs.map((r) => r.checkpoints.map((c) => pick(c.eval)));
       const x = rlcr(runs[0]).map((p) => p.update + 1);
       const train = (pick: (p: CurvePoint) => number) => runs.map((r) => rolling(rlcr(r).map(pick), 25));
       return {
-        tables: [{ caption: `Checkpoints of the default coupled run (RLCR updates done), each evaluated at the ${S.end}-minute deadline on ${ctx.scale.checkpointTasks} fresh tasks per seed. Useful work at once: useful agent-minutes per minute played.`, header: ['update', 'return', 'useful work at once', 'msgs/episode', 'handoffs', 'duplicate work'], rows }],
+        tables: [
+          {
+            caption: `Checkpoints of the default coupled run (RLCR updates done), each evaluated at the ${S.end}-minute deadline on ${ctx.scale.checkpointTasks} fresh tasks per seed. Useful work at once: useful agent-minutes per minute played.`,
+            header: ['update', 'return', 'useful work at once', 'msgs/episode', 'handoffs', 'duplicate work'],
+            rows,
+          },
+        ],
         parts: [
-          part('useful parallel work grows', `useful work at once, update ${cps[last]} - update 0 > 0`, vs(`update ${cps[last]}`, at(last, par), 'update 0', at(0, par), 2), exceeds(at(last, par), at(0, par))),
-          part('messages grow', `messages per episode, update ${cps[last]} - update ${cps[tenth]} > 0 (from the first checkpoint after the uniform random start)`, vs(`update ${cps[last]}`, at(last, msg), `update ${cps[tenth]}`, at(tenth, msg), 1), exceeds(at(last, msg), at(tenth, msg))),
-          part('unblocking handoffs grow', `handoffs per episode, update ${cps[last]} - update 0 > 0`, vs(`update ${cps[last]}`, at(last, hand), 'update 0', at(0, hand), 1), exceeds(at(last, hand), at(0, hand))),
+          part(
+            'useful parallel work grows',
+            `useful work at once, update ${cps[last]} - update 0 > 0`,
+            vs(`update ${cps[last]}`, at(last, par), 'update 0', at(0, par), 2),
+            exceeds(at(last, par), at(0, par)),
+          ),
+          part(
+            'messages grow',
+            `messages per episode, update ${cps[last]} - update ${cps[tenth]} > 0 (from the first checkpoint after the uniform random start)`,
+            vs(`update ${cps[last]}`, at(last, msg), `update ${cps[tenth]}`, at(tenth, msg), 1),
+            exceeds(at(last, msg), at(tenth, msg)),
+          ),
+          part(
+            'unblocking handoffs grow',
+            `handoffs per episode, update ${cps[last]} - update 0 > 0`,
+            vs(`update ${cps[last]}`, at(last, hand), 'update 0', at(0, hand), 1),
+            exceeds(at(last, hand), at(0, hand)),
+          ),
         ],
         plots: [
-          { file: 'parallel-work.svg', caption: `Useful work at once at the fixed ${S.end}-minute deadline, at checkpoints`, svg: lineChart({ title: 'Useful parallel work against training', xLabel: 'update', yLabel: 'useful agent-minutes per minute', series: [seedSeries('useful work at once', cps, perRun(par))] }) },
-          { file: 'messages.svg', caption: 'Messages and unblocking handoffs per episode at the fixed deadline, at checkpoints', svg: lineChart({ title: 'Communication against training', xLabel: 'update', yLabel: 'per episode', series: [seedSeries('messages', cps, perRun(msg)), seedSeries('unblocking handoffs', cps, perRun(hand))] }) },
+          {
+            file: 'parallel-work.svg',
+            caption: `Useful work at once at the fixed ${S.end}-minute deadline, at checkpoints`,
+            svg: lineChart({
+              title: 'Useful parallel work against training',
+              xLabel: 'update',
+              yLabel: 'useful agent-minutes per minute',
+              series: [seedSeries('useful work at once', cps, perRun(par))],
+            }),
+          },
+          {
+            file: 'messages.svg',
+            caption: 'Messages and unblocking handoffs per episode at the fixed deadline, at checkpoints',
+            svg: lineChart({
+              title: 'Communication against training',
+              xLabel: 'update',
+              yLabel: 'per episode',
+              series: [seedSeries('messages', cps, perRun(msg)), seedSeries('unblocking handoffs', cps, perRun(hand))],
+            }),
+          },
           {
             file: 'training-scaling.svg',
             caption: `The same from the training batches (rolling mean of 25 updates; the deadline grows ${S.start} -> ${S.end} meanwhile, so these also grow with the deadline)`,
-            svg: lineChart({ title: 'Per-update training metrics', xLabel: 'update', yLabel: 'per episode', series: [seedSeries('useful agent-minutes', x, train((p) => p.useful)), seedSeries('messages', x, train((p) => p.messages)), seedSeries('handoffs', x, train((p) => p.handoffs))] }),
+            svg: lineChart({
+              title: 'Per-update training metrics',
+              xLabel: 'update',
+              yLabel: 'per episode',
+              series: [
+                seedSeries(
+                  'useful agent-minutes',
+                  x,
+                  train((p) => p.useful),
+                ),
+                seedSeries(
+                  'messages',
+                  x,
+                  train((p) => p.messages),
+                ),
+                seedSeries(
+                  'handoffs',
+                  x,
+                  train((p) => p.handoffs),
+                ),
+              ],
+            }),
           },
         ],
-        notes: ['The untrained policy (update 0) picks actions almost uniformly and so sends many random messages; the message rule therefore starts at the first checkpoint after it.'],
+        notes: [
+          'The untrained policy (update 0) picks actions almost uniformly and so sends many random messages; the message rule therefore starts at the first checkpoint after it.',
+        ],
       };
     },
   };
@@ -732,7 +1101,8 @@ export function claimsOf(S: Suite): readonly Claim[] {
   const C8: Claim = {
     id: 'C8',
     title: 'Which organisation is fastest depends on the task: the article’s ordering on a task mix chosen for it, another on coupled tasks',
-    statement: 'At equal compute (8 agents), on a mix of search and coupled tasks chosen for it, best-of-N reaches 90% of the tests first, the communicating (scripted) organisation second and the single chain last, as in the article (28 / 46 / 100 minutes); on coupled tasks the ordering changes.',
+    statement:
+      'At equal compute (8 agents), on a mix of search and coupled tasks chosen for it, best-of-N reaches 90% of the tests first, the communicating (scripted) organisation second and the single chain last, as in the article (28 / 46 / 100 minutes); on coupled tasks the ordering changes.',
     conditions: [],
     async evaluate(ctx) {
       const n = ctx.scale.evalTasks;
@@ -741,7 +1111,9 @@ export function claimsOf(S: Suite): readonly Claim[] {
       const grid: { share: number; m: Record<(typeof C8_ORGS)[number], number>; margin: number }[] = [];
       for (const share of MIX_SHARES) {
         const m = await medians(taskMix(share, calSearch, calCoupled, n), 0, H);
-        const margin = articleOrder(m) ? Math.min(m['scripted organisation'] - m['best-of-N'], m['single chain'] - m['scripted organisation']) / m['single chain'] : -Infinity;
+        const margin = articleOrder(m)
+          ? Math.min(m['scripted organisation'] - m['best-of-N'], m['single chain'] - m['scripted organisation']) / m['single chain']
+          : -Infinity;
         grid.push({ share, m, margin });
       }
       const chosen = grid.reduce((a, b) => (b.margin > a.margin ? b : a));
@@ -761,47 +1133,121 @@ export function claimsOf(S: Suite): readonly Claim[] {
         evalGrid.push(row);
       }
       const col = (rs: Record<string, number>[], o: string) => rs.map((r) => r[o]);
-      const setRow = (name: string, rs: Record<string, number>[]) => [name, ...C8_ORGS.map((o) => fmtTime(col(rs, o))), rs.length ? `${rs.filter((r) => articleOrder(r as Record<(typeof C8_ORGS)[number], number>)).length}/${rs.length}` : '-'];
+      const setRow = (name: string, rs: Record<string, number>[]) => [
+        name,
+        ...C8_ORGS.map((o) => fmtTime(col(rs, o))),
+        rs.length ? `${rs.filter((r) => articleOrder(r as Record<(typeof C8_ORGS)[number], number>)).length}/${rs.length}` : '-',
+      ];
       const none: Outcome = 'fail';
       const parts = [
-        part('on the mix, best-of-N is faster than the communicating organisation', 'median minutes to 90%, organisation - best-of-N > 0', share === null ? 'no mix on the calibration grid gives the ordering' : vs('organisation', col(mix, 'scripted organisation'), 'best-of-N', col(mix, 'best-of-N'), 1), share === null ? none : exceeds(col(mix, 'scripted organisation'), col(mix, 'best-of-N'))),
-        part('on the mix, the communicating organisation is faster than the single chain', 'median minutes to 90%, single chain - organisation > 0', share === null ? 'no mix on the calibration grid gives the ordering' : vs('chain', col(mix, 'single chain'), 'organisation', col(mix, 'scripted organisation'), 1), share === null ? none : exceeds(col(mix, 'single chain'), col(mix, 'scripted organisation'))),
-        part('on coupled tasks the ordering changes: the organisation beats best-of-N', 'median minutes to 90% on coupled tasks, best-of-N - organisation > 0', vs('best-of-N', col(coupled, 'best-of-N'), 'organisation', col(coupled, 'scripted organisation'), 1), exceeds(col(coupled, 'best-of-N'), col(coupled, 'scripted organisation'))),
+        part(
+          'on the mix, best-of-N is faster than the communicating organisation',
+          'median minutes to 90%, organisation - best-of-N > 0',
+          share === null
+            ? 'no mix on the calibration grid gives the ordering'
+            : vs('organisation', col(mix, 'scripted organisation'), 'best-of-N', col(mix, 'best-of-N'), 1),
+          share === null ? none : exceeds(col(mix, 'scripted organisation'), col(mix, 'best-of-N')),
+        ),
+        part(
+          'on the mix, the communicating organisation is faster than the single chain',
+          'median minutes to 90%, single chain - organisation > 0',
+          share === null
+            ? 'no mix on the calibration grid gives the ordering'
+            : vs('chain', col(mix, 'single chain'), 'organisation', col(mix, 'scripted organisation'), 1),
+          share === null ? none : exceeds(col(mix, 'single chain'), col(mix, 'scripted organisation')),
+        ),
+        part(
+          'on coupled tasks the ordering changes: the organisation beats best-of-N',
+          'median minutes to 90% on coupled tasks, best-of-N - organisation > 0',
+          vs('best-of-N', col(coupled, 'best-of-N'), 'organisation', col(coupled, 'scripted organisation'), 1),
+          exceeds(col(coupled, 'best-of-N'), col(coupled, 'scripted organisation')),
+        ),
       ];
       const scaling = await scaleOrganisations({ tasks: S.coupled, count: Math.min(n, 32), horizon: H, seed: ctx.seeds[0] });
       const counts = [...new Set(scaling.map((p) => p.agents))];
-      const scalingSeries: Series[] = C8_ORGS.map((o) => ({ name: o, x: counts, y: counts.map((a) => asNumber(scaling.find((p) => p.org === o && p.agents === a)!.time.median)) }));
-      const gridSeries: Series[] = C8_ORGS.map((o) => seedSeries(o, MIX_SHARES, evalGrid.map((row) => row.map((r) => r[o]))));
-      const barGroup = (label: string, rs: Record<string, number>[]) => ({ label, values: Object.fromEntries(C8_ORGS.map((o) => [o, { mean: mean(col(rs, o).filter(Number.isFinite)), sd: std(col(rs, o).filter(Number.isFinite)) }])) });
+      const scalingSeries: Series[] = C8_ORGS.map((o) => ({
+        name: o,
+        x: counts,
+        y: counts.map((a) => asNumber(scaling.find((p) => p.org === o && p.agents === a)!.time.median)),
+      }));
+      const gridSeries: Series[] = C8_ORGS.map((o) =>
+        seedSeries(
+          o,
+          MIX_SHARES,
+          evalGrid.map((row) => row.map((r) => r[o])),
+        ),
+      );
+      const barGroup = (label: string, rs: Record<string, number>[]) => ({
+        label,
+        values: Object.fromEntries(C8_ORGS.map((o) => [o, { mean: mean(col(rs, o).filter(Number.isFinite)), sd: std(col(rs, o).filter(Number.isFinite)) }])),
+      });
       return {
         tables: [
           {
             caption: `Median minutes to 90% of the tests over ${n} fresh tasks per seed (± sd over ${ctx.seeds.length} seeds of the work draws); 8 agents; equal compute: ${H} minutes for the 8-agent organisations, ${8 * H} for the single chain. Last column: seeds with the article's ordering (best-of-N < organisation < chain).`,
             header: ['task set', ...C8_ORGS, 'article ordering'],
-            rows: [setRow(share === null ? 'mix: none found' : `mix: ${Math.round(100 * share)}% search, rest coupled`, mix), setRow('search only', search), setRow('coupled only', coupled)],
+            rows: [
+              setRow(share === null ? 'mix: none found' : `mix: ${Math.round(100 * share)}% search, rest coupled`, mix),
+              setRow('search only', search),
+              setRow('coupled only', coupled),
+            ],
           },
           {
             caption: `Choosing the mix: median minutes to 90% on ${n} calibration tasks (seeds disjoint from evaluation); the share with the largest margin of the article's ordering is used.`,
             header: ['search share', ...C8_ORGS, 'article ordering', 'margin'],
-            rows: grid.map((g) => [`${Math.round(100 * g.share)}%`, ...C8_ORGS.map((o) => (Number.isFinite(g.m[o]) ? g.m[o].toFixed(1) : 'never')), articleOrder(g.m) ? 'yes' : 'no', Number.isFinite(g.margin) ? g.margin.toFixed(3) : '-']),
+            rows: grid.map((g) => [
+              `${Math.round(100 * g.share)}%`,
+              ...C8_ORGS.map((o) => (Number.isFinite(g.m[o]) ? g.m[o].toFixed(1) : 'never')),
+              articleOrder(g.m) ? 'yes' : 'no',
+              Number.isFinite(g.margin) ? g.margin.toFixed(3) : '-',
+            ]),
           },
           {
             caption: `Scaling: median minutes to 90% on coupled tasks against the number of agents (seed ${ctx.seeds[0]}; budget agents x ${H} agent-minutes).`,
             header: ['agents', ...C8_ORGS],
-            rows: counts.map((a) => [String(a), ...C8_ORGS.map((o) => {
-              const v = scaling.find((p) => p.org === o && p.agents === a)!.time.median;
-              return v === null ? 'never' : v.toFixed(1);
-            })]),
+            rows: counts.map((a) => [
+              String(a),
+              ...C8_ORGS.map((o) => {
+                const v = scaling.find((p) => p.org === o && p.agents === a)!.time.median;
+                return v === null ? 'never' : v.toFixed(1);
+              }),
+            ]),
           },
         ],
         parts,
         plots: [
-          { file: 'time-to-90.svg', caption: 'Median minutes to 90% of the tests', svg: barChart({ title: 'Minutes to 90% of the tests at equal compute (8 agents)', yLabel: 'median minutes to 90%', series: [...C8_ORGS], groups: [...(share === null ? [] : [barGroup(`mix (${Math.round(100 * share)}% search)`, mix)]), barGroup('search', search), barGroup('coupled', coupled)] }) },
-          { file: 'mix-grid.svg', caption: 'Median minutes to 90% against the share of search tasks in the mix (evaluation tasks, ± sd over seeds)', svg: lineChart({ title: 'Which organisation is fastest depends on the task mix', xLabel: 'share of search tasks', yLabel: 'median minutes to 90%', series: gridSeries }) },
-          { file: 'scaling.svg', caption: `Minutes to 90% against the number of agents (${S.coupled})`, svg: lineChart({ title: `Minutes to 90% against agents (${S.coupled})`, xLabel: 'agents', yLabel: 'median minutes to 90%', series: scalingSeries }) },
+          {
+            file: 'time-to-90.svg',
+            caption: 'Median minutes to 90% of the tests',
+            svg: barChart({
+              title: 'Minutes to 90% of the tests at equal compute (8 agents)',
+              yLabel: 'median minutes to 90%',
+              series: [...C8_ORGS],
+              groups: [
+                ...(share === null ? [] : [barGroup(`mix (${Math.round(100 * share)}% search)`, mix)]),
+                barGroup('search', search),
+                barGroup('coupled', coupled),
+              ],
+            }),
+          },
+          {
+            file: 'mix-grid.svg',
+            caption: 'Median minutes to 90% against the share of search tasks in the mix (evaluation tasks, ± sd over seeds)',
+            svg: lineChart({
+              title: 'Which organisation is fastest depends on the task mix',
+              xLabel: 'share of search tasks',
+              yLabel: 'median minutes to 90%',
+              series: gridSeries,
+            }),
+          },
+          {
+            file: 'scaling.svg',
+            caption: `Minutes to 90% against the number of agents (${S.coupled})`,
+            svg: lineChart({ title: `Minutes to 90% against agents (${S.coupled})`, xLabel: 'agents', yLabel: 'median minutes to 90%', series: scalingSeries }),
+          },
         ],
         notes: [
-          'The communicating organisation here is the scripted one (claims, DMs, posts); it needs no training. The trained swarm\'s minutes to 90% at equal compute are in C1.',
+          "The communicating organisation here is the scripted one (claims, DMs, posts); it needs no training. The trained swarm's minutes to 90% at equal compute are in C1.",
           'A luck module draws once per minute however many agents work on it, so on search tasks only independent attempts (best-of-N) gain from more agents; the organisation is second on the mix only thanks to its coupled share.',
         ],
       };
@@ -819,16 +1265,33 @@ export function claimsOf(S: Suite): readonly Claim[] {
       const refs = await referencesAt(ctx, 'coupled');
       const base = await ctx.baselines('coupled-prior');
       const scripted = base.map((b) => org(b, 'scripted organisation').ret);
-      const disc = (runs: ConditionRun[]) => runs.map((r, s) => asNumber(discoveryUpdate(r.curve, (t) => refs[s].get(t)!.scripted.handoffs, 25, DISCOVERY_RATIO)));
+      const disc = (runs: ConditionRun[]) =>
+        runs.map((r, s) => asNumber(discoveryUpdate(r.curve, (t) => refs[s].get(t)!.scripted.handoffs, 25, DISCOVERY_RATIO)));
       const dScratch = disc(scratch);
       const dPrior = disc(prior);
       const pRet = prior.map((r) => r.final.ret);
       const imitation = prior.map((r) => r.checkpoints[0].eval.ret);
-      const row = (name: string, runs: ConditionRun[], d: number[]) => [name, pm(d, 0), pm(runs.map((r) => r.checkpoints[0].eval.ret)), pm(runs.map((r) => r.final.ret)), pm(runs.map((r) => r.final.handoffs), 1), pm(runs.map((r) => r.trainSeconds / 60), 1)];
+      const row = (name: string, runs: ConditionRun[], d: number[]) => [
+        name,
+        pm(d, 0),
+        pm(runs.map((r) => r.checkpoints[0].eval.ret)),
+        pm(runs.map((r) => r.final.ret)),
+        pm(
+          runs.map((r) => r.final.handoffs),
+          1,
+        ),
+        pm(
+          runs.map((r) => r.trainSeconds / 60),
+          1,
+        ),
+      ];
       const ratioSeries = (runs: ConditionRun[]) =>
         runs.map((r, s) => {
           const pts = rlcr(r);
-          const roll = rolling(pts.map((p) => p.handoffs), 25);
+          const roll = rolling(
+            pts.map((p) => p.handoffs),
+            25,
+          );
           return roll.map((v, i) => v / Math.max(1e-9, refs[s].get(pts[i].tmax)!.scripted.handoffs));
         });
       return {
@@ -840,18 +1303,43 @@ export function claimsOf(S: Suite): readonly Claim[] {
           },
         ],
         parts: [
-          part('the prior discovers coordination in far fewer updates', `updates to discovery: ${DISCOVERY_RATIO} x scratch - prior > 0 (at most half)`, vs('prior', dPrior, 'scratch', dScratch, 0), exceeds(dScratch.map((d) => DISCOVERY_RATIO * d), dPrior)),
-          part('RLCR improves on the imitated behaviour', `return at ${S.end} min, prior + RLCR - scripted organisation > 0`, `${vs('prior + RLCR', pRet, 'scripted', scripted)}; imitation alone ${pm(imitation)}`, exceeds(pRet, scripted)),
+          part(
+            'the prior discovers coordination in far fewer updates',
+            `updates to discovery: ${DISCOVERY_RATIO} x scratch - prior > 0 (at most half)`,
+            vs('prior', dPrior, 'scratch', dScratch, 0),
+            exceeds(
+              dScratch.map((d) => DISCOVERY_RATIO * d),
+              dPrior,
+            ),
+          ),
+          part(
+            'RLCR improves on the imitated behaviour',
+            `return at ${S.end} min, prior + RLCR - scripted organisation > 0`,
+            `${vs('prior + RLCR', pRet, 'scripted', scripted)}; imitation alone ${pm(imitation)}`,
+            exceeds(pRet, scripted),
+          ),
         ],
         plots: [
           {
             file: 'discovery.svg',
-            caption: 'Handoffs relative to the scripted organisation at the same deadline (rolling mean of 25 RLCR updates; band ± sd over seeds), against RLCR updates',
+            caption:
+              'Handoffs relative to the scripted organisation at the same deadline (rolling mean of 25 RLCR updates; band ± sd over seeds), against RLCR updates',
             svg: lineChart({
               title: 'Coordination: handoffs / scripted organisation’s handoffs',
               xLabel: 'RLCR update',
               yLabel: 'handoff ratio',
-              series: [seedSeries('from scratch', rlcr(scratch[0]).map((_, i) => i + 1), ratioSeries(scratch)), seedSeries('imitation prior', rlcr(prior[0]).map((_, i) => i + 1), ratioSeries(prior))],
+              series: [
+                seedSeries(
+                  'from scratch',
+                  rlcr(scratch[0]).map((_, i) => i + 1),
+                  ratioSeries(scratch),
+                ),
+                seedSeries(
+                  'imitation prior',
+                  rlcr(prior[0]).map((_, i) => i + 1),
+                  ratioSeries(prior),
+                ),
+              ],
               refLines: [{ y: DISCOVERY_RATIO, label: 'discovery threshold' }],
             }),
           },

@@ -5,7 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIMS, CONDITIONS, useSuite } from './definitions';
-import { claimsUsage, ConditionStore, conditionsFor, fullConfig, parseClaimArgs, parseTrainOneArgs, runClaims, SCALE_NAMES, SCALES, scaleWithSeeds, trainOneArgv, trainOneFromArgs, writeSummary } from './runner';
+import {
+  claimsUsage,
+  ConditionStore,
+  conditionsFor,
+  fullConfig,
+  parseClaimArgs,
+  parseTrainOneArgs,
+  runClaims,
+  SCALE_NAMES,
+  SCALES,
+  scaleWithSeeds,
+  trainOneArgv,
+  trainOneFromArgs,
+  writeSummary,
+} from './runner';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-claims-'));
 
@@ -23,13 +37,15 @@ describe('claim definitions', () => {
     expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 20 });
   });
 
-  it('runs the first round\'s setting with --claim-suite short, into its own folder, with the same condition ids', () => {
+  it("runs the first round's setting with --claim-suite short, into its own folder, with the same condition ids", () => {
     try {
       expect(parseClaimArgs(['--claim', 'C5', '--claim-suite', 'short'])).toMatchObject({ out: join('results', 'claims-short') });
       expect(fullConfig('critic-lambda')).toMatchObject({ family: 'coupled', agents: 8, critic: true, lambda: 0.95, tmaxStart: 24, updates: 100, prior: 0 });
       expect(fullConfig('coupled')).toMatchObject({ family: 'coupled', tmaxStart: 8, tmaxEnd: 24, updates: 600 });
       expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-40', 'penalty-40', 'penalty-80']);
-      expect(parseTrainOneArgs(trainOneArgv({ scale: 'full', out: 'o', condition: 'penalty-40', seed: 1, backend: 'cpu', quiet: true })).condition).toBe('penalty-40');
+      expect(parseTrainOneArgs(trainOneArgv({ scale: 'full', out: 'o', condition: 'penalty-40', seed: 1, backend: 'cpu', quiet: true })).condition).toBe(
+        'penalty-40',
+      );
       expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, short/);
     } finally {
       useSuite('long');
@@ -40,7 +56,11 @@ describe('claim definitions', () => {
 
   it('reads the command line', () => {
     expect(parseClaimArgs(['--claim', 'all']).claims).toHaveLength(9);
-    expect(parseClaimArgs(['--claim', 'c3,C1', '--claim-scale', 'smoke'])).toMatchObject({ claims: ['C1', 'C3'], scale: 'smoke', out: join('results', 'claims-smoke') });
+    expect(parseClaimArgs(['--claim', 'c3,C1', '--claim-scale', 'smoke'])).toMatchObject({
+      claims: ['C1', 'C3'],
+      scale: 'smoke',
+      out: join('results', 'claims-smoke'),
+    });
     expect(() => parseClaimArgs(['--claim', 'C10'])).toThrow(/unknown claim "C10"/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--agents', '4'])).toThrow(/--agents cannot be combined/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--claim-scale', 'huge'])).toThrow(/claim-scale/);
@@ -51,16 +71,21 @@ describe('claim definitions', () => {
     expect(parseClaimArgs(['--claim', 'C1'])).toMatchObject({ seeds: [1, 2, 3], jobs: 1, out: join('results', 'claims') });
     expect(parseClaimArgs(['--claim', 'C1', '--seeds', '1,2,3'])).toMatchObject({ seeds: [1, 2, 3], out: join('results', 'claims') });
     expect(parseClaimArgs(['--claim', 'C1', '--seeds', '7,8,9'])).toMatchObject({ seeds: [7, 8, 9], out: join('results', 'claims-seeds-7-8-9') });
-    expect(parseClaimArgs(['--claim', 'C1', '--seeds=3,2,1', '--claim-scale', 'smoke'])).toMatchObject({ seeds: [3, 2, 1], out: join('results', 'claims-smoke-seeds-3-2-1') });
+    expect(parseClaimArgs(['--claim', 'C1', '--seeds=3,2,1', '--claim-scale', 'smoke'])).toMatchObject({
+      seeds: [3, 2, 1],
+      out: join('results', 'claims-smoke-seeds-3-2-1'),
+    });
     expect(parseClaimArgs(['--claim', 'C1', '--seeds', '0', '--out', 'x'])).toMatchObject({ seeds: [0], out: 'x' });
-    for (const bad of ['1,,2', '0x8', '1e1', '-1', '1.5', '', ' 1', '1,', '2147483648', 'a']) expect(() => parseClaimArgs(['--claim', 'C1', `--seeds=${bad}`]), bad).toThrow(/^--seeds: .* is not a comma-separated list of seeds/);
+    for (const bad of ['1,,2', '0x8', '1e1', '-1', '1.5', '', ' 1', '1,', '2147483648', 'a'])
+      expect(() => parseClaimArgs(['--claim', 'C1', `--seeds=${bad}`]), bad).toThrow(/^--seeds: .* is not a comma-separated list of seeds/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--seeds', '4,5,4'])).toThrow(/^--seeds: "4,5,4" lists seed 4 twice$/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--seeds'])).toThrow(/--seeds needs a value/);
   });
 
   it('reads --jobs from 1 to 16 and lists both flags in the help', () => {
     expect(parseClaimArgs(['--claim', 'C1', '--jobs', '16']).jobs).toBe(16);
-    for (const bad of ['0', '17', '2.5', '-1', 'two', '', '0x2']) expect(() => parseClaimArgs(['--claim', 'C1', `--jobs=${bad}`]), bad).toThrow(/^--jobs: .*(is not|is out of range:) an integer from 1 to 16$/);
+    for (const bad of ['0', '17', '2.5', '-1', 'two', '', '0x2'])
+      expect(() => parseClaimArgs(['--claim', 'C1', `--jobs=${bad}`]), bad).toThrow(/^--jobs: .*(is not|is out of range:) an integer from 1 to 16$/);
     expect(() => parseClaimArgs(['--claim', 'C1', '--jobs'])).toThrow(/--jobs needs a value/);
     expect(claimsUsage()).toMatch(/--jobs +runs to train at once, each in its own child process, 1\.\.16/);
     expect(claimsUsage()).toMatch(/--seeds +comma-separated training seeds/);
@@ -70,13 +95,18 @@ describe('claim definitions', () => {
     const o = { scale: 'smoke', out: join(out, 'x y'), condition: 'critic-gamma', seed: 7, backend: 'cpu', quiet: true, key: '0123456789abcdef' } as const;
     expect(parseTrainOneArgs(trainOneArgv(o))).toEqual(o);
     expect(parseTrainOneArgs(trainOneArgv({ ...o, quiet: false, key: undefined }))).toEqual({ ...o, quiet: false, key: undefined });
-    expect(() => parseTrainOneArgs(['--scale', 'smoke', '--condition', 'nope', '--seed', '1,2', '--backend', 'cpu'])).toThrow(/--out is required\n--condition: unknown condition "nope"\n--seed: "1,2" is not one seed/);
+    expect(() => parseTrainOneArgs(['--scale', 'smoke', '--condition', 'nope', '--seed', '1,2', '--backend', 'cpu'])).toThrow(
+      /--out is required\n--condition: unknown condition "nope"\n--seed: "1,2" is not one seed/,
+    );
   });
 
   it('the summary names the seeds, and marks a verdict measured on other seeds', () => {
     const dir = join(out, 'summary');
     mkdirSync(join(dir, 'C2'), { recursive: true });
-    writeFileSync(join(dir, 'C2', 'verdict.json'), JSON.stringify({ id: 'C2', verdict: 'partly', parts: [{ outcome: 'pass' }, { outcome: 'fail' }], scale: 'full', seeds: [4, 5] }));
+    writeFileSync(
+      join(dir, 'C2', 'verdict.json'),
+      JSON.stringify({ id: 'C2', verdict: 'partly', parts: [{ outcome: 'pass' }, { outcome: 'fail' }], scale: 'full', seeds: [4, 5] }),
+    );
     const text = writeSummary(dir, SCALES.full);
     expect(text).toMatch(/^# Claims \(scale `full`, seeds 1, 2, 3\)\n\nEach claim is run with `npm run experiment -- --claim <id> --claim-scale full`;/);
     expect(text).toMatch(/\| \[C2\]\(C2\/README.md\) \| .* \| partly reproduced \(seeds 4, 5\) \| pass, fail \|/);
@@ -139,16 +169,26 @@ describe('claims runner, smoke scale', () => {
   });
 
   it('runs from the experiment command line (a claim without training), on other seeds', () => {
-    const r = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--backend', 'cpu', '--seeds', '4,5', '--jobs', '2', '--out', join(out, 'cli')], { encoding: 'utf8' });
+    const r = spawnSync(
+      join('node_modules', '.bin', 'tsx'),
+      ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--backend', 'cpu', '--seeds', '4,5', '--jobs', '2', '--out', join(out, 'cli')],
+      { encoding: 'utf8' },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/C8: (reproduced|partly reproduced|not reproduced)/);
     expect(existsSync(join(out, 'cli', 'C8', 'mix-grid.svg'))).toBe(true);
-    expect(readFileSync(join(out, 'cli', 'C8', 'README.md'), 'utf8')).toContain('seeds 4, 5).\n\n```sh\nnpm run experiment -- --claim C8 --claim-scale smoke --seeds 4,5\n```');
-    expect(readFileSync(join(out, 'cli', 'README.md'), 'utf8')).toMatch(/^# Claims \(scale `smoke`, seeds 4, 5\)\n\nEach claim is run with `npm run experiment -- --claim <id> --claim-scale smoke --seeds 4,5`/);
+    expect(readFileSync(join(out, 'cli', 'C8', 'README.md'), 'utf8')).toContain(
+      'seeds 4, 5).\n\n```sh\nnpm run experiment -- --claim C8 --claim-scale smoke --seeds 4,5\n```',
+    );
+    expect(readFileSync(join(out, 'cli', 'README.md'), 'utf8')).toMatch(
+      /^# Claims \(scale `smoke`, seeds 4, 5\)\n\nEach claim is run with `npm run experiment -- --claim <id> --claim-scale smoke --seeds 4,5`/,
+    );
   });
 
   it('stops with exit code 2 on a bad seed list', () => {
-    const r = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'], { encoding: 'utf8' });
+    const r = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: --seeds: "1,,2" is not a comma-separated list of seeds .*: an empty entry\n/);
   });

@@ -28,7 +28,23 @@ import { choiceFlag, collect, intFlag, parseFlags, readFlags, UsageError } from 
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
 import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
 import { formatTable } from '../lib/table';
-import { ACTIVE_SUITE, CLAIM_IDS, CLAIMS, CONDITIONS, DEFAULT_SUITE, evaluateClaim, SUITE_NAMES, useSuite, type SuiteName, type Baseline, type ClaimContext, type ClaimReport, type ConditionRun, type CurvePoint, type EvalNumbers } from './definitions';
+import {
+  ACTIVE_SUITE,
+  CLAIM_IDS,
+  CLAIMS,
+  CONDITIONS,
+  DEFAULT_SUITE,
+  evaluateClaim,
+  SUITE_NAMES,
+  useSuite,
+  type SuiteName,
+  type Baseline,
+  type ClaimContext,
+  type ClaimReport,
+  type ConditionRun,
+  type CurvePoint,
+  type EvalNumbers,
+} from './definitions';
 import { RULES_TEXT, type Verdict } from './rules';
 import { runJobs, runTsxChild, type TrainJob } from './schedule';
 
@@ -217,7 +233,14 @@ export class ConditionStore {
   key(id: string, seed: number): string {
     const parent = CONDITIONS[id].from ? this.key(CONDITIONS[id].from!, seed) : null;
     const config = { ...this.config(id), seed };
-    const what = { v: CACHE_VERSION, config: Object.fromEntries(CONFIG_KEYS.map((k) => [k, config[k]])), parent, evalTasks: this.scale.evalTasks, checkpointTasks: this.scale.checkpointTasks, checkpoints: CHECKPOINTS };
+    const what = {
+      v: CACHE_VERSION,
+      config: Object.fromEntries(CONFIG_KEYS.map((k) => [k, config[k]])),
+      parent,
+      evalTasks: this.scale.evalTasks,
+      checkpointTasks: this.scale.checkpointTasks,
+      checkpoints: CHECKPOINTS,
+    };
     return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16);
   }
 
@@ -265,7 +288,8 @@ export class ConditionStore {
     let start: SwarmPolicy | undefined;
     if (parentKey) {
       const parentFile = join(this.cacheDir, `${parentKey}.policy.json`);
-      if (!existsSync(parentFile)) throw new Error(`${id} seed ${seed} continues ${CONDITIONS[id].from} seed ${seed}, which is not in the cache (${parentFile})`);
+      if (!existsSync(parentFile))
+        throw new Error(`${id} seed ${seed} continues ${CONDITIONS[id].from} seed ${seed}, which is not in the cache (${parentFile})`);
       start = SwarmPolicy.fromJSON(JSON.parse(readFileSync(parentFile, 'utf8')));
     }
     const trainer = new Trainer(config, start);
@@ -285,7 +309,19 @@ export class ConditionStore {
     while (!trainer.finished) {
       await checkpoint();
       const { metrics: m } = await trainer.step();
-      curve.push({ update: m.update, phase: m.phase, tmax: m.tmax, ret: round(m.ret), messages: round(m.messages), messageRate: round(m.messageRate), handoffs: round(m.handoffs), useful: round(m.useful), duplicate: round(m.duplicate), claims: round(m.claims), entropy: round(m.entropy) });
+      curve.push({
+        update: m.update,
+        phase: m.phase,
+        tmax: m.tmax,
+        ret: round(m.ret),
+        messages: round(m.messages),
+        messageRate: round(m.messageRate),
+        handoffs: round(m.handoffs),
+        useful: round(m.useful),
+        duplicate: round(m.duplicate),
+        claims: round(m.claims),
+        entropy: round(m.entropy),
+      });
       bar?.update(trainer.update, `${m.phase} Tmax ${m.tmax}  return ${m.ret.toFixed(2)}  msgs ${m.messages.toFixed(1)}  handoffs ${m.handoffs.toFixed(1)}`);
     }
     await checkpoint();
@@ -317,7 +353,9 @@ export class ConditionStore {
     writeAtomic(join(this.cacheDir, `${key}.policy.json`), JSON.stringify(trainer.policy.toJSON()));
     writeAtomic(file, JSON.stringify(record));
     trainer.dispose();
-    this.log(`${id} seed ${seed}: trained in ${formatDuration(trainSeconds)}, return ${final.ret.toFixed(3)}, handoffs ${final.handoffs.toFixed(1)}, msgs ${final.messages.toFixed(1)}`);
+    this.log(
+      `${id} seed ${seed}: trained in ${formatDuration(trainSeconds)}, return ${final.ret.toFixed(3)}, handoffs ${final.handoffs.toFixed(1)}, msgs ${final.messages.toFixed(1)}`,
+    );
     return record;
   }
 }
@@ -362,7 +400,12 @@ class Context implements ClaimContext {
       const out: Baseline[] = [];
       for (const seed of this.seeds) {
         const orgs = await compareOrganisations({ family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.scale.evalTasks, seed });
-        const race = await raceOrganisations({ tasks: evaluationTasks(c.family, this.scale.evalTasks), agents: c.agents, horizon: raceHorizon(c.tmaxEnd), seed });
+        const race = await raceOrganisations({
+          tasks: evaluationTasks(c.family, this.scale.evalTasks),
+          agents: c.agents,
+          horizon: raceHorizon(c.tmaxEnd),
+          seed,
+        });
         out.push({ orgs, race });
       }
       return out;
@@ -388,20 +431,45 @@ const VERDICT_MARK: Record<Verdict, string> = { reproduced: 'reproduced', partly
 
 /** The markdown page of one claim. */
 export function renderReport(r: ClaimReport, scale: Scale, store: ConditionStore, runs: Map<string, ConditionRun[]>): string {
-  const lines = [`# ${r.id}: ${r.title}`, '', `**Claim.** ${r.statement}`, '', `**Verdict: ${VERDICT_MARK[r.verdict]}** (scale \`${scale.name}\`, seeds ${scale.seeds.join(', ')}).`, ''];
+  const lines = [
+    `# ${r.id}: ${r.title}`,
+    '',
+    `**Claim.** ${r.statement}`,
+    '',
+    `**Verdict: ${VERDICT_MARK[r.verdict]}** (scale \`${scale.name}\`, seeds ${scale.seeds.join(', ')}).`,
+    '',
+  ];
   lines.push('```sh', claimCommand(r.id, scale), '```', '');
   if (r.conditions.length) {
     lines.push('## Training conditions', '');
     const rows = r.conditions.map((id) => {
       const c = store.config(id);
       const secs = (runs.get(id) ?? []).map((x) => x.trainSeconds);
-      return [`\`${id}\``, CONDITIONS[id].label, c.family, String(c.agents), String(c.prior ? `${c.prior} + ${c.updates}` : c.updates), `${c.tmaxStart} -> ${c.tmaxEnd}`, secs.length ? formatDuration(mean(secs)) : '-'];
+      return [
+        `\`${id}\``,
+        CONDITIONS[id].label,
+        c.family,
+        String(c.agents),
+        String(c.prior ? `${c.prior} + ${c.updates}` : c.updates),
+        `${c.tmaxStart} -> ${c.tmaxEnd}`,
+        secs.length ? formatDuration(mean(secs)) : '-',
+      ];
     });
     lines.push(mdTable(['condition', 'what', 'family', 'agents', 'updates', 'deadline', 'training time per seed'], rows), '');
   }
   lines.push('## Results', '');
   for (const t of r.tables) lines.push(t.caption, '', mdTable(t.header, t.rows), '');
-  lines.push('## Verdict by part', '', mdTable(['part', 'rule', 'measured (mean ± sd over seeds; per seed)', 'outcome'], r.parts.map((p) => [p.name, p.rule, p.numbers, p.outcome])), '', RULES_TEXT, '');
+  lines.push(
+    '## Verdict by part',
+    '',
+    mdTable(
+      ['part', 'rule', 'measured (mean ± sd over seeds; per seed)', 'outcome'],
+      r.parts.map((p) => [p.name, p.rule, p.numbers, p.outcome]),
+    ),
+    '',
+    RULES_TEXT,
+    '',
+  );
   if (r.plots.length) {
     lines.push('## Plots', '');
     for (const p of r.plots) lines.push(`![${p.caption}](${p.file})`, '', `*${p.caption}*`, '');
@@ -471,19 +539,44 @@ export const TRAIN_ONE_ENTRY = fileURLToPath(new URL('./train-one.ts', import.me
 
 /** The command-line arguments of `train-one.ts` for `o` (read back by `parseTrainOneArgs`). */
 export function trainOneArgv(o: TrainOneOptions): string[] {
-  return ['--suite', ACTIVE_SUITE.name, '--scale', o.scale, '--out', o.out, '--condition', o.condition, '--seed', String(o.seed), '--backend', o.backend, ...(o.key ? ['--key', o.key] : []), ...(o.quiet ? ['--quiet'] : [])];
+  return [
+    '--suite',
+    ACTIVE_SUITE.name,
+    '--scale',
+    o.scale,
+    '--out',
+    o.out,
+    '--condition',
+    o.condition,
+    '--seed',
+    String(o.seed),
+    '--backend',
+    o.backend,
+    ...(o.key ? ['--key', o.key] : []),
+    ...(o.quiet ? ['--quiet'] : []),
+  ];
 }
 
 /** Reads the flags of `train-one.ts`; throws a UsageError for a bad command line. */
 export function parseTrainOneArgs(argv: string[]): TrainOneOptions {
-  const v = parseFlags(argv, { suite: { type: 'string' }, scale: { type: 'string' }, out: { type: 'string' }, condition: { type: 'string' }, seed: { type: 'string' }, backend: { type: 'string' }, key: { type: 'string' }, quiet: { type: 'boolean' } });
+  const v = parseFlags(argv, {
+    suite: { type: 'string' },
+    scale: { type: 'string' },
+    out: { type: 'string' },
+    condition: { type: 'string' },
+    seed: { type: 'string' },
+    backend: { type: 'string' },
+    key: { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
   const errors: string[] = [];
   for (const k of ['scale', 'out', 'condition', 'seed', 'backend'] as const) if (v[k] === undefined) errors.push(`--${k} is required`);
   if (v.scale !== undefined && !SCALE_NAMES.includes(v.scale as ScaleName)) errors.push(`--scale: "${v.scale}" is not one of ${SCALE_NAMES.join(', ')}`);
   if (v.suite !== undefined && !SUITE_NAMES.includes(v.suite as SuiteName)) errors.push(`--suite: "${v.suite}" is not one of ${SUITE_NAMES.join(', ')}`);
   else useSuite((v.suite ?? DEFAULT_SUITE.name) as SuiteName);
   if (v.condition !== undefined && !Object.hasOwn(CONDITIONS, v.condition)) errors.push(`--condition: unknown condition "${v.condition}"`);
-  if (v.backend !== undefined && !NODE_BACKENDS.includes(v.backend as NodeBackend)) errors.push(`--backend: "${v.backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
+  if (v.backend !== undefined && !NODE_BACKENDS.includes(v.backend as NodeBackend))
+    errors.push(`--backend: "${v.backend}" is not one of ${NODE_BACKENDS.join(', ')}`);
   let seed = NaN;
   if (v.seed !== undefined) {
     const seeds = parseSeeds(v.seed);
@@ -491,7 +584,15 @@ export function parseTrainOneArgs(argv: string[]): TrainOneOptions {
     else seed = seeds[0];
   }
   if (errors.length) throw new UsageError(errors.join('\n'));
-  return { scale: v.scale as ScaleName, out: v.out!, condition: v.condition!, seed, backend: v.backend as NodeBackend, quiet: v.quiet ?? false, ...(v.key !== undefined ? { key: v.key } : {}) };
+  return {
+    scale: v.scale as ScaleName,
+    out: v.out!,
+    condition: v.condition!,
+    seed,
+    backend: v.backend as NodeBackend,
+    quiet: v.quiet ?? false,
+    ...(v.key !== undefined ? { key: v.key } : {}),
+  };
 }
 
 /**
@@ -510,7 +611,10 @@ export async function trainOneFromArgs(argv: string[]): Promise<number> {
   try {
     const store = new ConditionStore(SCALES[o.scale], o.out, { quiet: o.quiet, lineBars: true });
     const key = store.key(o.condition, o.seed);
-    if (o.key !== undefined && o.key !== key) throw new Error(`its cache key here is ${key}, the runner expected ${o.key}: the claim definitions or the code changed since the runner started (or a setting was not passed on); start the run again`);
+    if (o.key !== undefined && o.key !== key)
+      throw new Error(
+        `its cache key here is ${key}, the runner expected ${o.key}: the claim definitions or the code changed since the runner started (or a setting was not passed on); start the run again`,
+      );
     await useBackend(o.backend);
     if (store.cached(o.condition, o.seed)) toStderr(`${o.condition} seed ${o.seed}: already in the cache`);
     else await store.train(o.condition, o.seed);
@@ -524,7 +628,8 @@ export async function trainOneFromArgs(argv: string[]): Promise<number> {
 /** The backend this process's TF.js runs on, when it is one the child processes can use. */
 function currentBackend(): NodeBackend {
   const name = tf.getBackend();
-  if (!NODE_BACKENDS.includes(name as NodeBackend)) throw new Error(`--jobs: the child processes cannot use this process's TF.js backend "${name}" (one of ${NODE_BACKENDS.join(', ')})`);
+  if (!NODE_BACKENDS.includes(name as NodeBackend))
+    throw new Error(`--jobs: the child processes cannot use this process's TF.js backend "${name}" (one of ${NODE_BACKENDS.join(', ')})`);
   return name as NodeBackend;
 }
 
@@ -533,15 +638,25 @@ function currentBackend(): NodeBackend {
  * once; a continuation starts once its parent's run for the same seed is cached. Throws, naming the
  * condition and seed, when a child fails (no further child starts after that).
  */
-async function trainInChildren(store: ConditionStore, needed: readonly string[], opts: { scale: ScaleName; out: string; jobs: number; backend: NodeBackend; quiet: boolean }, log: (line: string) => void): Promise<void> {
+async function trainInChildren(
+  store: ConditionStore,
+  needed: readonly string[],
+  opts: { scale: ScaleName; out: string; jobs: number; backend: NodeBackend; quiet: boolean },
+  log: (line: string) => void,
+): Promise<void> {
   const todo: TrainJob[] = needed.flatMap((condition) =>
-    store.scale.seeds.filter((seed) => !store.cached(condition, seed)).map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
+    store.scale.seeds
+      .filter((seed) => !store.cached(condition, seed))
+      .map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
   );
   await runJobs(
     todo,
     opts.jobs,
     async (job) => {
-      await runTsxChild(TRAIN_ONE_ENTRY, trainOneArgv({ scale: opts.scale, out: opts.out, condition: job.condition, seed: job.seed, backend: opts.backend, quiet: opts.quiet, key: job.key }));
+      await runTsxChild(
+        TRAIN_ONE_ENTRY,
+        trainOneArgv({ scale: opts.scale, out: opts.out, condition: job.condition, seed: job.seed, backend: opts.backend, quiet: opts.quiet, key: job.key }),
+      );
       if (!store.cached(job.condition, job.seed)) throw new Error('its child process exited without writing the run to the cache');
     },
     log,
@@ -560,8 +675,16 @@ export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
   const needed = conditionsFor(opts.claims);
   const missing = needed.flatMap((id) => scale.seeds.filter((s) => !store.cached(id, s)).map((s) => `${id}/${s}`));
   const how = missing.length && jobs > 1 ? `, ${Math.min(jobs, missing.length)} at a time in child processes` : '';
-  log(`claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seed${scale.seeds.length === 1 ? '' : 's'} (${scale.seeds.join(', ')}), ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}${how}`);
-  if (missing.length && jobs > 1) await trainInChildren(store, needed, { scale: opts.scale, out: opts.out, jobs, backend: opts.backend ?? currentBackend(), quiet: opts.quiet ?? false }, log);
+  log(
+    `claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seed${scale.seeds.length === 1 ? '' : 's'} (${scale.seeds.join(', ')}), ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}${how}`,
+  );
+  if (missing.length && jobs > 1)
+    await trainInChildren(
+      store,
+      needed,
+      { scale: opts.scale, out: opts.out, jobs, backend: opts.backend ?? currentBackend(), quiet: opts.quiet ?? false },
+      log,
+    );
   const reports: ClaimReport[] = [];
   const failed: string[] = [];
   for (const claim of CLAIMS.filter((c) => opts.claims.includes(c.id))) {
@@ -608,7 +731,11 @@ const CLAIM_FLAGS: Record<string, string> = {
 
 /** Help text of the claims mode. */
 export function claimsUsage(): string {
-  return ['Usage: npm run experiment -- --claim <C1..C9|all> [--claim-scale smoke|full] [--seeds 1,2,3] [--jobs N] [flags]', '', ...Object.entries(CLAIM_FLAGS).map(([k, h]) => `  --${k.padEnd(17)} ${h}`)].join('\n');
+  return [
+    'Usage: npm run experiment -- --claim <C1..C9|all> [--claim-scale smoke|full] [--seeds 1,2,3] [--jobs N] [flags]',
+    '',
+    ...Object.entries(CLAIM_FLAGS).map(([k, h]) => `  --${k.padEnd(17)} ${h}`),
+  ].join('\n');
 }
 
 /**
@@ -619,7 +746,8 @@ export function parseSeeds(text: string): number[] | string {
   const max = SCHEMA.seed.kind === 'int' ? SCHEMA.seed.max : 2147483647;
   const parts = text.split(',');
   const bad = parts.find((p) => !/^[0-9]+$/.test(p) || Number(p) > max);
-  if (bad !== undefined) return `"${text}" is not a comma-separated list of seeds (integers from 0 to ${max}, decimal digits only, e.g. 7,8,9)${bad === '' ? ': an empty entry' : `: "${bad}"`}`;
+  if (bad !== undefined)
+    return `"${text}" is not a comma-separated list of seeds (integers from 0 to ${max}, decimal digits only, e.g. 7,8,9)${bad === '' ? ': an empty entry' : `: "${bad}"`}`;
   const seeds = parts.map(Number);
   const twice = seeds.find((s, i) => seeds.indexOf(s) !== i);
   if (twice !== undefined) return `"${text}" lists seed ${twice} twice`;
@@ -652,7 +780,13 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
   });
   const errors = problems.map((p) => (p.kind === 'unknown' ? `${p.flag} cannot be combined with --claim (claims set their own training settings)` : p.message));
   const text = (values.claim ?? '').trim();
-  const claims = text.toLowerCase() === 'all' ? [...CLAIM_IDS] : text.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const claims =
+    text.toLowerCase() === 'all'
+      ? [...CLAIM_IDS]
+      : text
+          .split(',')
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean);
   if (!claims.length) errors.push(`--claim needs one of ${CLAIM_IDS.join(', ')} or all`);
   for (const c of claims) if (!CLAIM_IDS.includes(c)) errors.push(`--claim: unknown claim "${c}" (one of ${CLAIM_IDS.join(', ')} or all)`);
   const suite = collect(errors, () => choiceFlag('claim-suite', values['claim-suite'], SUITE_NAMES));
@@ -668,7 +802,15 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
   const jobs = collect(errors, () => intFlag('jobs', values.jobs, 1, MAX_JOBS));
   if (errors.length || !scale || !backend || !jobs) throw new Error(errors.join('\n'));
   const scaled = scaleWithSeeds(scale, seeds);
-  return { claims: CLAIM_IDS.filter((c) => claims.includes(c)), scale, seeds: scaled.seeds, jobs, out: values.out ?? defaultOut(scaled), backend, quiet: values.quiet };
+  return {
+    claims: CLAIM_IDS.filter((c) => claims.includes(c)),
+    scale,
+    seeds: scaled.seeds,
+    jobs,
+    out: values.out ?? defaultOut(scaled),
+    backend,
+    quiet: values.quiet,
+  };
 }
 
 /** The `--claim` mode of `scripts/experiment.ts`: exits 2 on a bad command line. */

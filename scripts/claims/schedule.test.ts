@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { JobsFailedError, runJobs, type TrainJob } from './schedule';
 
-const job = (condition: string, seed: number, parent?: string): TrainJob => ({ condition, seed, key: `${condition}/${seed}`, parentKey: parent ? `${parent}/${seed}` : null });
+const job = (condition: string, seed: number, parent?: string): TrainJob => ({
+  condition,
+  seed,
+  key: `${condition}/${seed}`,
+  parentKey: parent ? `${parent}/${seed}` : null,
+});
 
 /** A fake `start` whose jobs finish only when the test says so; `started(n)` resolves once n jobs have started. */
 function harness() {

@@ -44,7 +44,12 @@ export class JobsFailedError extends Error {
  * failure no further job starts; the running ones are awaited (their runs still land in the cache),
  * and the promise rejects with a JobsFailedError. Duplicate keys run once.
  */
-export function runJobs(all: readonly TrainJob[], jobs: number, start: (job: TrainJob) => Promise<void>, log: (line: string) => void = () => {}): Promise<void> {
+export function runJobs(
+  all: readonly TrainJob[],
+  jobs: number,
+  start: (job: TrainJob) => Promise<void>,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error(`jobs must be a positive integer, not ${jobs}`);
   const queue: TrainJob[] = [];
   for (const j of all) if (!queue.some((q) => q.key === j.key)) queue.push(j);
@@ -65,7 +70,10 @@ export function runJobs(all: readonly TrainJob[], jobs: number, start: (job: Tra
               unfinished.delete(job.key);
             },
             (e: unknown) => {
-              if (!failures.length && (running.size > 1 || queue.length)) log(`${job.condition} seed ${job.seed} failed: starting no further runs${running.size > 1 ? `, waiting for the ${running.size - 1} running` : ''}`);
+              if (!failures.length && (running.size > 1 || queue.length))
+                log(
+                  `${job.condition} seed ${job.seed} failed: starting no further runs${running.size > 1 ? `, waiting for the ${running.size - 1} running` : ''}`,
+                );
               failures.push({ job, error: e instanceof Error ? e : new Error(String(e)) });
             },
           )
@@ -76,7 +84,8 @@ export function runJobs(all: readonly TrainJob[], jobs: number, start: (job: Tra
       }
       if (running.size) return;
       if (failures.length) reject(new JobsFailedError(failures, queue.splice(0)));
-      else if (queue.length) reject(new Error(`cannot start ${queue.map((j) => `${j.condition} seed ${j.seed}`).join(', ')}: their parents never finish (a cycle)`));
+      else if (queue.length)
+        reject(new Error(`cannot start ${queue.map((j) => `${j.condition} seed ${j.seed}`).join(', ')}: their parents never finish (a cycle)`));
       else resolve();
     };
     pump();

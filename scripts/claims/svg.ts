@@ -146,17 +146,17 @@ export function lineChart(spec: LineChartSpec): string {
   const height = spec.height ?? 400;
   const box: Box = { left: 64, top: 36, right: width - legendW, bottom: height - 48 };
   const xs = spec.series.flatMap((s) => s.x.filter(Number.isFinite));
-  const ys = [
-    ...spec.series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter(Number.isFinite)),
-    ...(spec.refLines ?? []).map((r) => r.y),
-    0,
-  ];
+  const ys = [...spec.series.flatMap((s) => [...s.y, ...(s.hi ?? [])].filter(Number.isFinite)), ...(spec.refLines ?? []).map((r) => r.y), 0];
   const xMin = xs.length ? Math.min(...xs) : 0;
   const xMax = xs.length ? Math.max(...xs) : 1;
   const x = scaleLinear()
     .domain([xMin, xMax > xMin ? xMax : xMin + 1])
     .range([box.left, box.right]);
-  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice().clamp(true);
+  const y = scaleLinear()
+    .domain(spec.yDomain ?? dataDomain(ys))
+    .range([box.bottom, box.top])
+    .nice()
+    .clamp(true);
   const body: string[] = [];
   const yTicks = y.ticks(6);
   body.push(...yAxis(y, yTicks, box, spec.yLabel, fmtTick(yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1)));
@@ -187,7 +187,10 @@ export function lineChart(spec: LineChartSpec): string {
       .defined((j) => Number.isFinite(s.x[j]) && Number.isFinite(s.y[j]))
       .x((j) => x(s.x[j]))
       .y((j) => y(s.y[j]))(idx);
-    if (path) body.push(`<path class="series" data-name="${escapeXml(s.name)}" d="${path}" fill="none" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    if (path)
+      body.push(
+        `<path class="series" data-name="${escapeXml(s.name)}" d="${path}" fill="none" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+      );
     items.push({ name: s.name, color, dashed: s.dashed });
   });
   body.push(...legend(items, box.right + 16, box.top + 8));
@@ -202,7 +205,10 @@ export function barChart(spec: BarChartSpec): string {
   const box: Box = { left: 64, top: 36, right: width - legendW, bottom: height - 48 };
   const vals = spec.groups.flatMap((g) => Object.values(g.values).flatMap((v) => [v.mean, v.mean + (v.sd ?? 0), v.mean - (v.sd ?? 0)])).filter(Number.isFinite);
   const ys = [...vals, ...(spec.refLines ?? []).map((r) => r.y), 0];
-  const y = scaleLinear().domain(spec.yDomain ?? dataDomain(ys)).range([box.bottom, box.top]).nice();
+  const y = scaleLinear()
+    .domain(spec.yDomain ?? dataDomain(ys))
+    .range([box.bottom, box.top])
+    .nice();
   const gx = scaleBand<string>()
     .domain(spec.groups.map((g) => g.label))
     .range([box.left, box.right])
@@ -214,7 +220,8 @@ export function barChart(spec: BarChartSpec): string {
   body.push(...yAxis(y, yTicks, box, spec.yLabel, fmtTick(yTicks.length > 1 ? yTicks[1] - yTicks[0] : 1)));
   const y0 = y(Math.max(y.domain()[0], Math.min(0, y.domain()[1])));
   body.push(`<g class="x-axis">`, `<line x1="${box.left}" x2="${box.right}" y1="${num(y0)}" y2="${num(y0)}" stroke="#333"/>`);
-  for (const g of spec.groups) body.push(`<text x="${num((gx(g.label) ?? 0) + gx.bandwidth() / 2)}" y="${box.bottom + 18}" text-anchor="middle" fill="#333">${escapeXml(g.label)}</text>`);
+  for (const g of spec.groups)
+    body.push(`<text x="${num((gx(g.label) ?? 0) + gx.bandwidth() / 2)}" y="${box.bottom + 18}" text-anchor="middle" fill="#333">${escapeXml(g.label)}</text>`);
   body.push('</g>');
   spec.series.forEach((name, i) => {
     const color = PALETTE[i % PALETTE.length];
@@ -224,16 +231,27 @@ export function barChart(spec: BarChartSpec): string {
       const left = (gx(g.label) ?? 0) + (bx(name) ?? 0);
       const top = Math.min(y(v.mean), y0);
       const h = Math.abs(y(v.mean) - y0);
-      body.push(`<rect class="bar" data-name="${escapeXml(name)}" x="${num(left)}" y="${num(top)}" width="${num(bx.bandwidth())}" height="${num(h)}" fill="${color}"/>`);
+      body.push(
+        `<rect class="bar" data-name="${escapeXml(name)}" x="${num(left)}" y="${num(top)}" width="${num(bx.bandwidth())}" height="${num(h)}" fill="${color}"/>`,
+      );
       if (v.sd && Number.isFinite(v.sd) && v.sd > 0) {
         const cx = num(left + bx.bandwidth() / 2);
         const hi = num(y(v.mean + v.sd));
         const lo = num(y(v.mean - v.sd));
-        body.push(`<path class="err" d="M${cx},${lo}V${hi}M${num(left + bx.bandwidth() * 0.3)},${hi}H${num(left + bx.bandwidth() * 0.7)}M${num(left + bx.bandwidth() * 0.3)},${lo}H${num(left + bx.bandwidth() * 0.7)}" stroke="#222" fill="none"/>`);
+        body.push(
+          `<path class="err" d="M${cx},${lo}V${hi}M${num(left + bx.bandwidth() * 0.3)},${hi}H${num(left + bx.bandwidth() * 0.7)}M${num(left + bx.bandwidth() * 0.3)},${lo}H${num(left + bx.bandwidth() * 0.7)}" stroke="#222" fill="none"/>`,
+        );
       }
     }
   });
   body.push(...refLineMarks(spec.refLines ?? [], y, box));
-  body.push(...legend(spec.series.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length] })), box.right + 16, box.top + 8, 'box'));
+  body.push(
+    ...legend(
+      spec.series.map((name, i) => ({ name, color: PALETTE[i % PALETTE.length] })),
+      box.right + 16,
+      box.top + 8,
+      'box',
+    ),
+  );
   return frame(width, height, spec.title, body);
 }

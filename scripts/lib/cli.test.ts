@@ -23,7 +23,13 @@ describe('readFlags', () => {
   });
   it('names an unknown flag once, with the word after it swallowed', () => {
     const { problems } = readFlags(['--agentz', '3', '--to-string=1', '-x', '--constructor', '--__proto__', 'y'], OPTIONS);
-    expect(problems.map((p) => p.message)).toEqual(['unknown flag --agentz', 'unknown flag --to-string', 'unknown flag -x', 'unknown flag --constructor', 'unknown flag --__proto__']);
+    expect(problems.map((p) => p.message)).toEqual([
+      'unknown flag --agentz',
+      'unknown flag --to-string',
+      'unknown flag -x',
+      'unknown flag --constructor',
+      'unknown flag --__proto__',
+    ]);
     expect(problems.every((p) => p.kind === 'unknown')).toBe(true);
   });
   it('refuses a flag without its value, a value given to a boolean, and a stray argument', () => {

@@ -37,8 +37,12 @@ describe('selfTimes', () => {
     expect(selfTimes({ nodes: PROFILE.nodes, startTime: 0, endTime: 5 })).toEqual([]);
   });
 
-  it('counts everything but idle as busy, the renderer\'s own work and the garbage collector included', () => {
-    expect(selfTimes(PROFILE).filter(isBusy).map((e) => e.name)).toEqual(['draw', '(anonymous)', '(garbage collector)']);
+  it("counts everything but idle as busy, the renderer's own work and the garbage collector included", () => {
+    expect(
+      selfTimes(PROFILE)
+        .filter(isBusy)
+        .map((e) => e.name),
+    ).toEqual(['draw', '(anonymous)', '(garbage collector)']);
     expect(isBusy({ name: '(program)', where: '', selfMs: 1 })).toBe(true);
   });
 });

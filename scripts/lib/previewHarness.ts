@@ -4,7 +4,15 @@ import { chromium, type Browser } from '@playwright/test';
 
 /** Debian's Chromium, used when installed; otherwise Playwright's own. */
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--enable-unsafe-webgpu',
+];
 
 /** Runs a command with the terminal's output; rejects when it fails. */
 function run(cmd: string, args: string[]): Promise<void> {

@@ -28,7 +28,11 @@ describe('TrainingRecording', () => {
     const r = decodeRunFile(readFileSync(path));
     if (!r.ok) throw new Error(r.error);
     expect(r.run.name).toBe('cli test');
-    expect(r.run.metrics.map((m) => [m.update, m.tmax])).toEqual([[0, 5], [1, 6], [2, 7]]);
+    expect(r.run.metrics.map((m) => [m.update, m.tmax])).toEqual([
+      [0, 5],
+      [1, 6],
+      [2, 7],
+    ]);
     expect(r.run.episodes.items.map((e) => e.update)).toEqual([0, 1, 2]);
     const e = r.run.episodes.items[2];
     expect(e.modules.length).toBeGreaterThan(0);

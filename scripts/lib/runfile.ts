@@ -33,7 +33,14 @@ export class TrainingRecording {
       references = await referenceReturns(this.config.family, this.config.agents, metrics.tmax);
       this.references.set(metrics.tmax, references);
     }
-    this.recorder.push({ metrics, events: result.events, modules: showcaseModules(result.showcaseTask, result.showcaseWork), total: trainer.totalUpdates, references, structure: structureInfo(result.structure) });
+    this.recorder.push({
+      metrics,
+      events: result.events,
+      modules: showcaseModules(result.showcaseTask, result.showcaseWork),
+      total: trainer.totalUpdates,
+      references,
+      structure: structureInfo(result.structure),
+    });
     if (this.recorder.wantsCheckpoint(trainer.update)) this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
     this.seconds += (performance.now() - t0) / 1000;
   }
@@ -45,7 +52,15 @@ export class TrainingRecording {
   async measureTalk(trainer: Trainer, tasks = 16, seed = 1): Promise<TalkRecord> {
     const c = this.config;
     const v = await talkValue(trainer.policy, { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks, seed, ...trainer.evaluationSetup() });
-    const record: TalkRecord = { updates: trainer.update, tmax: c.tmaxEnd, tasks, ret: v.ret, muted: v.muted, neededShare: v.neededShare, messages: v.messages };
+    const record: TalkRecord = {
+      updates: trainer.update,
+      tmax: c.tmaxEnd,
+      tasks,
+      ret: v.ret,
+      muted: v.muted,
+      neededShare: v.neededShare,
+      messages: v.messages,
+    };
     this.recorder.addTalk(record);
     return record;
   }

@@ -4,15 +4,26 @@ import { formatTable, toCsv } from './table';
 
 describe('output helpers', () => {
   it('aligns a table', () => {
-    expect(formatTable(['org', 'ret'], [['chain', '0.5'], ['scripted', '0.95']]).split('\n')).toEqual([
-      'org        ret',
-      '--------  ----',
-      'chain      0.5',
-      'scripted  0.95',
-    ]);
+    expect(
+      formatTable(
+        ['org', 'ret'],
+        [
+          ['chain', '0.5'],
+          ['scripted', '0.95'],
+        ],
+      ).split('\n'),
+    ).toEqual(['org        ret', '--------  ----', 'chain      0.5', 'scripted  0.95']);
   });
   it('quotes CSV cells with commas or quotes', () => {
-    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], [1, null]])).toBe('a,b\n"x,y","say ""hi"""\n1,\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          [1, null],
+        ],
+      ),
+    ).toBe('a,b\n"x,y","say ""hi"""\n1,\n');
   });
   it('formats durations', () => {
     expect(formatDuration(75)).toBe('1:15');

@@ -7,7 +7,11 @@ import { mean } from '../../src/sim/evaluate';
  * brought the receiver an interface it needed. Null without a trained swarm.
  */
 export function talkSummary(results: readonly { seed: number; orgs: readonly OrgSummary[] }[]): string | null {
-  const pairs = results.map((r) => ({ seed: r.seed, on: r.orgs.find((o) => o.org === 'trained swarm'), off: r.orgs.find((o) => o.org === 'trained swarm, muted') }));
+  const pairs = results.map((r) => ({
+    seed: r.seed,
+    on: r.orgs.find((o) => o.org === 'trained swarm'),
+    off: r.orgs.find((o) => o.org === 'trained swarm, muted'),
+  }));
   if (pairs.some((p) => !p.on || !p.off)) return null;
   const gains = pairs.map((p) => p.on!.ret - p.off!.ret);
   const sign = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(x).toFixed(3)}`;

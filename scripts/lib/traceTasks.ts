@@ -47,9 +47,11 @@ export interface TraceTask {
 }
 
 const GC = /GC|Scavenge|MarkCompact|MarkSweep|Sweep|Finalize|Heap/i;
-const STYLE_LAYOUT = /^(UpdateLayoutTree|Layout|RecalculateStyles|UpdateLayerTree|ScheduleStyleRecalculation|InvalidateLayout|HitTest|LocalFrameView::|Document::updateStyle|IntersectionObserverController)/;
+const STYLE_LAYOUT =
+  /^(UpdateLayoutTree|Layout|RecalculateStyles|UpdateLayerTree|ScheduleStyleRecalculation|InvalidateLayout|HitTest|LocalFrameView::|Document::updateStyle|IntersectionObserverController)/;
 const PAINT = /^(Paint|PrePaint|Commit|Layerize|CompositeLayers|UpdateLayer|RasterTask|PaintImage|Decode|ProxyMain::BeginMainFrame::commit)/;
-const SCRIPT = /^(FunctionCall|EvaluateScript|v8\.|V8\.(?!GC)|RunMicrotasks|TimerFire|FireAnimationFrame|EventDispatch|FireIdleCallback|XHR|ParseHTML|CompileScript|CompileCode|v8::|ParseAuthorStyleSheet|MessagePort|HandlePostMessage)/;
+const SCRIPT =
+  /^(FunctionCall|EvaluateScript|v8\.|V8\.(?!GC)|RunMicrotasks|TimerFire|FireAnimationFrame|EventDispatch|FireIdleCallback|XHR|ParseHTML|CompileScript|CompileCode|v8::|ParseAuthorStyleSheet|MessagePort|HandlePostMessage)/;
 
 /** Which part an event's own time counts to. */
 export function partOf(e: TraceEvent): TaskPart {
@@ -88,7 +90,8 @@ function spans(events: readonly TraceEvent[]): Span[] {
 /** The main threads of renderers ("CrRendererMain"), as "pid:tid". */
 function mainThreads(events: readonly TraceEvent[]): Set<string> {
   const out = new Set<string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain') out.add(`${e.pid}:${e.tid}`);
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain') out.add(`${e.pid}:${e.tid}`);
   return out;
 }
 
@@ -197,13 +200,22 @@ export function longTasks(events: readonly TraceEvent[], thresholdMs = 50, topFu
         f.ms += (next - s.ts) / 1000;
         fns.set(key, f);
       }
-      const cause = inside.filter((s) => s.start < task.start + 1000 && !TASK_NAMES.has(s.e.name)).slice(0, 3).map((s) => s.e.name);
+      const cause = inside
+        .filter((s) => s.start < task.start + 1000 && !TASK_NAMES.has(s.e.name))
+        .slice(0, 3)
+        .map((s) => s.e.name);
       out.push({
         startMs: (task.start - t0) / 1000,
         durationMs: (task.end - task.start) / 1000,
         cause: cause.join(' > ') || task.e.name,
-        parts: [...parts].filter(([, us]) => us > 0).map(([part, us]) => ({ part, ms: us / 1000 })).sort((a, b) => b.ms - a.ms),
-        functions: [...fns.values()].filter((f) => f.name !== '(idle)' && f.name !== '(root)').sort((a, b) => b.ms - a.ms).slice(0, topFunctions),
+        parts: [...parts]
+          .filter(([, us]) => us > 0)
+          .map(([part, us]) => ({ part, ms: us / 1000 }))
+          .sort((a, b) => b.ms - a.ms),
+        functions: [...fns.values()]
+          .filter((f) => f.name !== '(idle)' && f.name !== '(root)')
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, topFunctions),
       });
     }
   }

@@ -7,7 +7,9 @@ describe('resumeWithSaferRate', () => {
     const store = createAppStore();
     const calls: string[] = [];
     store.setState({ config: { ...store.getState().config, lr: 0.003 } });
-    store.getState().setError('Training stopped at update 4', { kind: 'numeric', site: 'loss', update: 4, lr: 0.003, gradClip: 1, message: 'Training stopped at update 4' });
+    store
+      .getState()
+      .setError('Training stopped at update 4', { kind: 'numeric', site: 'loss', update: 4, lr: 0.003, gradClip: 1, message: 'Training stopped at update 4' });
     store.setState({
       actions: {
         ...store.getState().actions,

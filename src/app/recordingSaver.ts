@@ -104,7 +104,9 @@ export class RecordingSaver {
       } catch (e) {
         if (e instanceof WorkerFaultError) return;
         const quota = e instanceof LibraryError && e.code === 'quota';
-        const text = quota ? `The library is full: ${message(e)} This run is kept in memory and training goes on; use "Export this run" to keep it as a file.` : `${message(e)}${this.unsaved ? ' Use "Export this run" to keep it as a file.' : ''}`;
+        const text = quota
+          ? `The library is full: ${message(e)} This run is kept in memory and training goes on; use "Export this run" to keep it as a file.`
+          : `${message(e)}${this.unsaved ? ' Use "Export this run" to keep it as a file.' : ''}`;
         this.deps.store.getState().setLibrary({ libraryMessage: { kind: 'error', text } });
       }
     };

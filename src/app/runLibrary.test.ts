@@ -52,7 +52,10 @@ describe('replayRun', () => {
     await controller.replayRun(id);
     expect(store.getState().replay).toBeNull();
     expect(store.getState().opening).toBeNull();
-    expect(store.getState().libraryMessage).toEqual({ kind: 'error', text: expect.stringMatching(new RegExp(`^The stored run ${id} cannot be read. The file is truncated or corrupt`)) });
+    expect(store.getState().libraryMessage).toEqual({
+      kind: 'error',
+      text: expect.stringMatching(new RegExp(`^The stored run ${id} cannot be read. The file is truncated or corrupt`)),
+    });
   });
 
   it('opening another run stops the one being opened: only the later one shows, with no error', async () => {
@@ -75,7 +78,10 @@ describe('openPretrained', () => {
   it('reads the shipped file in the run-file worker and replays it; a damaged one says so', async () => {
     const shipped = encodeRunFile(run('pretrained'));
     const fetched: string[] = [];
-    vi.stubGlobal('fetch', async (url: string) => (fetched.push(url), new Response((fetched.length === 1 ? shipped : shipped.slice(0, 50)) as Uint8Array<ArrayBuffer>)));
+    vi.stubGlobal(
+      'fetch',
+      async (url: string) => (fetched.push(url), new Response((fetched.length === 1 ? shipped : shipped.slice(0, 50)) as Uint8Array<ArrayBuffer>)),
+    );
     await controller.openPretrained('coupled');
     expect(store.getState().libraryMessage).toBeNull();
     expect(fetched[0]).toMatch(/pretrained\/coupled\.swarmrun\.json\.gz$/);
@@ -98,6 +104,9 @@ describe('compareWith', () => {
     expect(store.getState().overlay).toBeNull();
     await controller.compareWith(id + 100);
     expect(store.getState().overlay).toBeNull();
-    expect(store.getState().libraryMessage).toEqual({ kind: 'error', text: `The run to compare with could not be read: There is no run ${id + 100} in the library.` });
+    expect(store.getState().libraryMessage).toEqual({
+      kind: 'error',
+      text: `The run to compare with could not be read: There is no run ${id + 100} in the library.`,
+    });
   });
 });

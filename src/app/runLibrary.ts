@@ -51,10 +51,13 @@ export function setActiveRunId(id: RunId | null): void {
 }
 
 function fileNameFor(name: string, created: string): string {
-  const stem = name.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'run';
+  const stem =
+    name
+      .replace(/[^a-zA-Z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'run';
   return `${stem}-${created.slice(0, 10)}.swarmrun.json.gz`;
 }
-
 
 /** What the run library's controller is built from. */
 export interface RunLibraryDeps {
@@ -209,7 +212,9 @@ export class RunLibraryController {
    */
   private readonly openInReplay = async (name: string, read: (options: OpenOptions) => Promise<RunFile>, id: RunId | null): Promise<void> => {
     this.cancelOpen();
-    const run = await withProgress(this.store, 'opening', name, (onProgress, signal) => read({ onProgress, signal }).catch((e: unknown) => (signal.aborted ? null : Promise.reject(e))));
+    const run = await withProgress(this.store, 'opening', name, (onProgress, signal) =>
+      read({ onProgress, signal }).catch((e: unknown) => (signal.aborted ? null : Promise.reject(e))),
+    );
     if (run) this.store.getState().enterReplay(run, id);
   };
 

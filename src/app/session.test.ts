@@ -179,7 +179,11 @@ let dbCount = 0;
 function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number } = {}) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
-  const saver = new RecordingSaver({ store: store, library: () => libOpen, refresh: async () => store.getState().setLibrary({ runs: await (await libOpen).list() }) });
+  const saver = new RecordingSaver({
+    store: store,
+    library: () => libOpen,
+    refresh: async () => store.getState().setLibrary({ runs: await (await libOpen).list() }),
+  });
   const page = fakePage();
   let clock = 0;
   const session = new TrainingSession({
@@ -241,7 +245,7 @@ describe('TrainingSession', () => {
     expect(store.getState().error).toBeNull();
   });
 
-  it('works on the store it is handed and leaves the page\'s store alone', async () => {
+  it("works on the store it is handed and leaves the page's store alone", async () => {
     const untouched = pageStore.getState();
     const { a } = open();
     await until(() => store.getState().backend !== null, 'ready');
@@ -407,7 +411,14 @@ describe('TrainingSession', () => {
     const { workers, a } = open();
     await until(() => store.getState().backend !== null, 'ready');
     await a.step();
-    const fault: TrainingFault = { kind: 'numeric', site: 'loss', update: 1, lr: 0.003, gradClip: 1, message: faultMessage('loss', 1, { lr: 0.003, gradClip: 1 }) };
+    const fault: TrainingFault = {
+      kind: 'numeric',
+      site: 'loss',
+      update: 1,
+      lr: 0.003,
+      gradClip: 1,
+      message: faultMessage('loss', 1, { lr: 0.003, gradClip: 1 }),
+    };
     workers[0].faultNextStart = fault;
     await a.start();
     expect(store.getState().error).toBe(fault.message);

@@ -5,7 +5,18 @@ import { rebuildsTrainer, type Config } from '../rl/config';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { raceHorizon } from '../sim/race';
 import { WorkerFaultError, type TrainerClient } from '../worker/client';
-import { BACKENDS, type ThreadRequest, type BackendChoice, type BackendName, type RaceRequest, type RaceSwarm, type RunState, type TalkReport, type TrainingFault, type UpdateMessage } from '../worker/protocol';
+import {
+  BACKENDS,
+  type ThreadRequest,
+  type BackendChoice,
+  type BackendName,
+  type RaceRequest,
+  type RaceSwarm,
+  type RunState,
+  type TalkReport,
+  type TrainingFault,
+  type UpdateMessage,
+} from '../worker/protocol';
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import type { RunId } from '../store/runDatabase';
 import type { RecordingSaver } from './recordingSaver';
@@ -313,7 +324,9 @@ export class TrainingSession {
       c.terminate();
       this.client = null;
       s.setRunState('idle');
-      s.setFault(`${message(error)} The trainer failed ${this.faultTimes.length} times in a minute, so it was not restarted. Choose another backend to start it again; the run so far is kept in the library.`);
+      s.setFault(
+        `${message(error)} The trainer failed ${this.faultTimes.length} times in a minute, so it was not restarted. Choose another backend to start it again; the run so far is kept in the library.`,
+      );
       return;
     }
     // Wait for saves in flight: they may carry a newer checkpoint than the one in hand.
@@ -366,11 +379,13 @@ export class TrainingSession {
     start: () => (this.refused() ? Promise.resolve() : this.command((c) => c.api.start(), 'start')),
     pause: () => this.command((c) => c.api.pause()),
     step: () =>
-      this.refused() ? Promise.resolve() : this.command(async (c) => {
-        const fault = await c.api.step();
-        if (!fault && this.store.getState().error) this.store.getState().setError(null);
-        return fault;
-      }, 'step'),
+      this.refused()
+        ? Promise.resolve()
+        : this.command(async (c) => {
+            const fault = await c.api.step();
+            if (!fault && this.store.getState().error) this.store.getState().setError(null);
+            return fault;
+          }, 'step'),
     reset: () => {
       this.held = [];
       const s = this.store.getState();
@@ -506,7 +521,12 @@ export function replaySwarm(run: RunFile, index: number): RaceSwarm {
   if (!items.length) throw new Error('this recorded run holds no policy weights, so its swarm cannot race');
   const update = (run.metrics[Math.min(index, run.metrics.length - 1)]?.update ?? 0) + 1;
   const cp = [...items].reverse().find((c) => c.updates <= update) ?? items[0];
-  return { name: run.name, config: run.configChanges.filter((c) => c.update <= cp.updates).at(-1)?.config ?? run.config, updates: cp.updates, weights: cp.weights };
+  return {
+    name: run.name,
+    config: run.configChanges.filter((c) => c.update <= cp.updates).at(-1)?.config ?? run.config,
+    updates: cp.updates,
+    weights: cp.weights,
+  };
 }
 
 /** The backend after `b` in the order of preference (the last one stays); wasm, which runs everywhere, when unknown. */
@@ -515,4 +535,3 @@ export function nextBackend(b: BackendName | null): BackendChoice {
   const i = BACKENDS.indexOf(b);
   return BACKENDS[Math.min(BACKENDS.length - 1, i + 1)];
 }
-

@@ -29,7 +29,13 @@ describe('Trainer.loadWeights', () => {
     const recorder = new RunRecorder(tiny);
     while (!source.finished) {
       const r = await source.step();
-      recorder.push({ metrics: r.metrics, events: r.events, modules: showcaseModules(r.showcaseTask, r.showcaseWork), total: source.totalUpdates, references: { chain: 0, bestOfN: 0, scripted: 0 } });
+      recorder.push({
+        metrics: r.metrics,
+        events: r.events,
+        modules: showcaseModules(r.showcaseTask, r.showcaseWork),
+        total: source.totalUpdates,
+        references: { chain: 0, bestOfN: 0, scripted: 0 },
+      });
     }
     recorder.addCheckpoint(source.update, source.policy.toJSON());
     const read = decodeRunFile(encodeRunFile(recorder.snapshot()));

@@ -6,7 +6,16 @@
 import type { Family } from '../sim/task';
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
-export const PRETRAINED = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'coupled', 'parallel', 'search', 'mixed'] as const satisfies readonly Family[];
+export const PRETRAINED = [
+  'long-coupled',
+  'long-parallel',
+  'long-search',
+  'long-mixed',
+  'coupled',
+  'parallel',
+  'search',
+  'mixed',
+] as const satisfies readonly Family[];
 
 /** A task family with a shipped pretrained swarm. */
 export type PretrainedFamily = (typeof PRETRAINED)[number];

@@ -12,7 +12,18 @@ import type { StructureView } from '../sim/structure';
 import type { Task } from '../sim/task';
 import { runName } from './runName';
 import { cleanRunName, compactWeights } from './runFile';
-import { RUN_FORMAT, RUN_VERSION, type Checkpoint, type ConfigChange, type ModuleInfo, type RunFile, type ShowcaseEpisode, type StructureInfo, type TalkRecord, type ThinningRule } from './runFormat';
+import {
+  RUN_FORMAT,
+  RUN_VERSION,
+  type Checkpoint,
+  type ConfigChange,
+  type ModuleInfo,
+  type RunFile,
+  type ShowcaseEpisode,
+  type StructureInfo,
+  type TalkRecord,
+  type ThinningRule,
+} from './runFormat';
 
 /** What the trainer streams after every update (the worker's `UpdateMessage` fits). */
 export interface RecordedUpdate {
@@ -76,7 +87,8 @@ export class Thinned<T> {
   private latest: { pos: number; item: T } | null = null;
 
   constructor(every: number, maxKept: number) {
-    if (!(Number.isInteger(every) && every >= 1 && Number.isInteger(maxKept) && maxKept >= 1)) throw new Error(`thinning needs positive integers (every ${every}, maxKept ${maxKept})`);
+    if (!(Number.isInteger(every) && every >= 1 && Number.isInteger(maxKept) && maxKept >= 1))
+      throw new Error(`thinning needs positive integers (every ${every}, maxKept ${maxKept})`);
     this.every = every;
     this.maxKept = maxKept;
     this.stride = every;
@@ -201,7 +213,13 @@ export class RunRecorder {
    * thinning and measurements. The next update it accepts follows the run's last one.
    */
   static resume(run: RunFile): RunRecorder {
-    const r = new RunRecorder(run.config, { name: run.name, created: new Date(run.created), maxEpisodes: run.episodes.rule.maxKept, checkpointEvery: run.checkpoints.rule.every, maxCheckpoints: run.checkpoints.rule.maxKept });
+    const r = new RunRecorder(run.config, {
+      name: run.name,
+      created: new Date(run.created),
+      maxEpisodes: run.episodes.rule.maxKept,
+      checkpointEvery: run.checkpoints.rule.every,
+      maxCheckpoints: run.checkpoints.rule.maxKept,
+    });
     r.changes.push(...run.configChanges.map((c) => ({ update: c.update, config: { ...c.config } })));
     r.current = r.changes[r.changes.length - 1]?.config ?? r.config;
     r.metrics.push(...run.metrics.map((m) => ({ ...m })));
@@ -233,7 +251,8 @@ export class RunRecorder {
    */
   push(u: RecordedUpdate): void {
     const m = u.metrics;
-    if (this.metrics.length && m.update !== this.nextUpdate) throw new Error(`update ${m.update} arrived after update ${this.nextUpdate - 1}: a new run needs a new recorder`);
+    if (this.metrics.length && m.update !== this.nextUpdate)
+      throw new Error(`update ${m.update} arrived after update ${this.nextUpdate - 1}: a new run needs a new recorder`);
     this.metrics.push({ ...m });
     this.total = u.total;
     const episode: ShowcaseEpisode = { update: m.update, tmax: m.tmax, events: u.events, modules: u.modules, references: u.references };

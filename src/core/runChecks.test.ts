@@ -92,7 +92,9 @@ describe('meaning checks of a run file', () => {
     };
     expect(refused(text.replace('"config":{', '"config":{"__proto__":{"agents":99},'))).toContain('config: a field named "__proto__" is not allowed');
     expect(refused(text.replace('"config":{', '"config":{"constructor":1,'))).toContain('unknown setting "constructor"');
-    expect(refused(text.replace('"weights":{"g1"', '"weights":{"__proto__":{},"g1"'))).toContain('checkpoints.items[0].weights.weights: a field named "__proto__"');
+    expect(refused(text.replace('"weights":{"g1"', '"weights":{"__proto__":{},"g1"'))).toContain(
+      'checkpoints.items[0].weights.weights: a field named "__proto__"',
+    );
   });
 
   it('stops collecting problems at 20 however many there are', () => {

@@ -55,9 +55,11 @@ function episodeIssues(e: ShowcaseEpisode, agents: number, at: (string | number)
   if (M > MAX_MODULES) return add([...at, 'modules'], `${M} modules, at most ${MAX_MODULES} are possible`);
   e.modules.forEach((m, k) => {
     if (m.dep < -1 || m.dep >= M || m.dep === k) add([...at, 'modules', k, 'dep'], `${m.dep} is not another module of the task (0 to ${M - 1}, or -1)`);
-    if (!Number.isFinite(m.work) || m.work <= 0 || m.work > MAX_TMAX * MAX_AGENTS) add([...at, 'modules', k, 'work'], `${m.work} is not a positive number of agent-minutes`);
+    if (!Number.isFinite(m.work) || m.work <= 0 || m.work > MAX_TMAX * MAX_AGENTS)
+      add([...at, 'modules', k, 'work'], `${m.work} is not a positive number of agent-minutes`);
   });
-  if (!Number.isFinite(e.references.chain) || !Number.isFinite(e.references.bestOfN) || !Number.isFinite(e.references.scripted)) add([...at, 'references'], 'expected finite returns, got NaN or null');
+  if (!Number.isFinite(e.references.chain) || !Number.isFinite(e.references.bestOfN) || !Number.isFinite(e.references.scripted))
+    add([...at, 'references'], 'expected finite returns, got NaN or null');
   const limit = maxEvents(agents, e.tmax, M);
   if (e.events.length > limit) return add([...at, 'events'], `${e.events.length} events, at most ${limit} fit ${agents} agents over ${e.tmax} minutes`);
   for (let j = 0; j < e.events.length; j++) {
@@ -70,9 +72,12 @@ function episodeIssues(e: ShowcaseEpisode, agents: number, at: (string | number)
   }
   const s = e.structure;
   if (!s) return;
-  if (s.islandOf && (s.islandOf.length > agents || s.islandOf.some((x) => x >= agents))) add([...at, 'structure', 'islandOf'], `needs at most one island per agent (${agents})`);
-  if (s.headCount && (s.headCount.length > e.tmax + 1 || s.headCount.some((x) => x > agents))) add([...at, 'structure', 'headCount'], `needs at most ${agents} agents in each of at most ${e.tmax + 1} minutes`);
-  if (s.assignment && (s.assignment.length > agents || s.assignment.some((x) => x >= M))) add([...at, 'structure', 'assignment'], `needs at most one module (0 to ${M - 1}) for each of ${agents} agents`);
+  if (s.islandOf && (s.islandOf.length > agents || s.islandOf.some((x) => x >= agents)))
+    add([...at, 'structure', 'islandOf'], `needs at most one island per agent (${agents})`);
+  if (s.headCount && (s.headCount.length > e.tmax + 1 || s.headCount.some((x) => x > agents)))
+    add([...at, 'structure', 'headCount'], `needs at most ${agents} agents in each of at most ${e.tmax + 1} minutes`);
+  if (s.assignment && (s.assignment.length > agents || s.assignment.some((x) => x >= M)))
+    add([...at, 'structure', 'assignment'], `needs at most one module (0 to ${M - 1}) for each of ${agents} agents`);
 }
 
 /** The checkpoint a run can be trained on from, or why it cannot. */
@@ -89,8 +94,12 @@ export function trainableCheckpoint(run: Pick<RunFile, 'config' | 'checkpoints'>
   if (!cp) return { ok: false, error: 'This run holds no policy weights, so it cannot be trained further.' };
   const w = cp.weights;
   const why = (text: string): TrainableCheckpoint => ({ ok: false, error: `This run cannot be trained on: ${text}. Nothing was changed.` });
-  if (w.obsDim !== OBS_DIM || w.actions !== NUM_ACTIONS) return why(`its weights were made for ${w.obsDim} inputs / ${w.actions} actions, this build has ${OBS_DIM} / ${NUM_ACTIONS}`);
-  if (w.shape.hidden !== run.config.hidden || w.shape.scorer !== run.config.scorer) return why(`its weights are for a policy of hidden ${w.shape.hidden} / scorer ${w.shape.scorer}, but its settings say ${run.config.hidden} / ${run.config.scorer}`);
+  if (w.obsDim !== OBS_DIM || w.actions !== NUM_ACTIONS)
+    return why(`its weights were made for ${w.obsDim} inputs / ${w.actions} actions, this build has ${OBS_DIM} / ${NUM_ACTIONS}`);
+  if (w.shape.hidden !== run.config.hidden || w.shape.scorer !== run.config.scorer)
+    return why(
+      `its weights are for a policy of hidden ${w.shape.hidden} / scorer ${w.shape.scorer}, but its settings say ${run.config.hidden} / ${run.config.scorer}`,
+    );
   for (const [name, t] of Object.entries(w.weights)) {
     if (t.data.length !== t.shape.reduce((a, b) => a * b, 1)) return why(`weight "${name}" does not match its shape`);
     if (!t.data.every(Number.isFinite)) return why(`weight "${name}" holds NaN or an infinite number (the policy had diverged)`);

@@ -2,7 +2,20 @@ import { gunzipSync, gzipSync, strFromU8, strToU8 } from 'fflate';
 import { SCHEMA } from '../rl/config';
 import { FAMILIES } from '../sim/task';
 import { describe, expect, it } from 'vitest';
-import { MAX_COMPRESSED_BYTES, MAX_NAME_LENGTH, RUN_FILE_EXTENSION, cleanRunName, decodeRunFile, encodeRunFile, float32Shortest, isGzip, suggestedFileName, summariseConfig, validateRun, type DecodeResult } from './runFile';
+import {
+  MAX_COMPRESSED_BYTES,
+  MAX_NAME_LENGTH,
+  RUN_FILE_EXTENSION,
+  cleanRunName,
+  decodeRunFile,
+  encodeRunFile,
+  float32Shortest,
+  isGzip,
+  suggestedFileName,
+  summariseConfig,
+  validateRun,
+  type DecodeResult,
+} from './runFile';
 import type { RunFile } from './runFormat';
 import { fakeRun, testConfig } from './testing';
 
@@ -51,7 +64,10 @@ describe('run file encode/decode', () => {
   it('saves a diverged policy: NaN weights read back as NaN', () => {
     const run = fakeRun(2);
     const w = run.checkpoints.items[0].weights;
-    const broken = { ...run, checkpoints: { ...run.checkpoints, items: [{ updates: 2, weights: { ...w, weights: { ...w.weights, b1: { shape: [2], data: [NaN, 1] } } } }] } };
+    const broken = {
+      ...run,
+      checkpoints: { ...run.checkpoints, items: [{ updates: 2, weights: { ...w, weights: { ...w.weights, b1: { shape: [2], data: [NaN, 1] } } } }] },
+    };
     const r = decodeRunFile(encodeRunFile(broken));
     expect(r.ok && r.run.checkpoints.items[0].weights.weights.b1.data).toEqual([NaN, 1]);
   });
@@ -96,9 +112,14 @@ describe('run file rejections', () => {
 
   it('another format version, naming both versions', () => {
     const r = rejected(decodeRunFile(json({ ...plain(), version: 3 })));
-    expect(r).toMatchObject({ code: 'version', error: 'Unsupported run file version 3 (written by a newer version of the app): this build reads versions 1 and 2.' });
+    expect(r).toMatchObject({
+      code: 'version',
+      error: 'Unsupported run file version 3 (written by a newer version of the app): this build reads versions 1 and 2.',
+    });
     expect(rejected(decodeRunFile(json({ ...plain(), version: 0 }))).error).toBe('Unsupported run file version 0: this build reads versions 1 and 2.');
-    expect(rejected(decodeRunFile(json({ ...plain(), version: undefined }))).error).toBe('Unsupported run file version null: this build reads versions 1 and 2.');
+    expect(rejected(decodeRunFile(json({ ...plain(), version: undefined }))).error).toBe(
+      'Unsupported run file version null: this build reads versions 1 and 2.',
+    );
   });
 
   it("writes a structure's numbers under each metrics row's structure, and reads a version-1 file's flat ones there", () => {
@@ -199,7 +220,12 @@ describe('run file rejections', () => {
   it('talk measurements out of order or outside the recorded updates', () => {
     const p = plain();
     const t = { tmax: 6, tasks: 8, ret: 0.5, muted: 0.4, neededShare: 0.2, messages: 3 };
-    p.talk = [{ updates: 2, ...t }, { updates: 2, ...t }, { updates: 99, ...t }, { updates: 'x', ...t }];
+    p.talk = [
+      { updates: 2, ...t },
+      { updates: 2, ...t },
+      { updates: 99, ...t },
+      { updates: 'x', ...t },
+    ];
     const lines = rejected(decodeRunFile(json(p))).error.split('\n');
     expect(lines).toContain('talk[3].updates: expected a number, got the string "x"');
     p.talk = p.talk.slice(0, 3);
@@ -232,8 +258,14 @@ describe('run file rejections', () => {
     const limits = { compressed: 1000, uncompressed: 4096 };
     const bomb = gzipSync(new Uint8Array(100_000).fill(32));
     expect(bomb.length).toBeLessThan(limits.compressed);
-    expect(rejected(decodeRunFile(bomb, limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: it unpacks to more than 4096 bytes, the limit.' });
-    expect(rejected(decodeRunFile(new Uint8Array(5000).fill(32), limits))).toMatchObject({ code: 'too-large', error: 'The file is too large: 5000 bytes of JSON, the limit for a file is 1000 bytes.' });
+    expect(rejected(decodeRunFile(bomb, limits))).toMatchObject({
+      code: 'too-large',
+      error: 'The file is too large: it unpacks to more than 4096 bytes, the limit.',
+    });
+    expect(rejected(decodeRunFile(new Uint8Array(5000).fill(32), limits))).toMatchObject({
+      code: 'too-large',
+      error: 'The file is too large: 5000 bytes of JSON, the limit for a file is 1000 bytes.',
+    });
   });
 
   it('validateRun accepts an in-memory run as it is, fields in any order', () => {
@@ -262,7 +294,9 @@ describe('run file helpers', () => {
   it('summarises a config and names a file safely', () => {
     expect(summariseConfig(testConfig())).toBe('coupled, 2 agents, 10 updates, Tmax 8->24 linear, seed 1');
     expect(summariseConfig(testConfig({ prior: 5, tmaxStart: 24 }))).toBe('coupled, 2 agents, 10 updates + 5 prior, Tmax 24, seed 1');
-    expect(summariseConfig(testConfig({ structure: 'islands', islands: 2, critic: true, gamma: 0.9, advantage: 'rloo' }))).toBe('coupled, 2 agents, 2 islands, 10 updates, Tmax 8->24 linear, critic γ 0.9 λ 1, rloo, seed 1');
+    expect(summariseConfig(testConfig({ structure: 'islands', islands: 2, critic: true, gamma: 0.9, advantage: 'rloo' }))).toBe(
+      'coupled, 2 agents, 2 islands, 10 updates, Tmax 8->24 linear, critic γ 0.9 λ 1, rloo, seed 1',
+    );
     expect(suggestedFileName({ name: '../<b>Ünïcode run</b>', created: '2024-05-01T12:00:00.000Z' })).toBe(`b-Unicode-run-b-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(suggestedFileName({ name: '***', created: '2024-05-01T12:00:00.000Z' })).toBe(`run-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(cleanRunName('   ')).toBe('Untitled run');

@@ -69,7 +69,11 @@ const configSchema = z.record(z.string(), z.unknown()).superRefine((raw, ctx) =>
     const v = raw[key];
     const type = f.kind === 'enum' ? 'string' : f.kind === 'bool' ? 'boolean' : 'number';
     if (typeof v !== type) {
-      ctx.addIssue({ code: 'custom', path: [key], message: `expected ${type === 'string' ? 'a string' : type === 'boolean' ? 'true or false' : 'a number'}, got ${describeValue(v)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `expected ${type === 'string' ? 'a string' : type === 'boolean' ? 'true or false' : 'a number'}, got ${describeValue(v)}`,
+      });
       continue;
     }
     const { issue } = parseField(key, String(v), 'strict');
@@ -108,7 +112,9 @@ const metricsSchema = z.strictObject({
   collectMs: real(),
   learnMs: real(),
   // The structure presets' own numbers (rl/metrics STRUCTURE_METRICS): present only under those structures.
-  structure: z.strictObject(Object.fromEntries(STRUCTURE_METRICS.map((k) => [k, real().optional()])) as Record<StructureMetric, z.ZodOptional<ReturnType<typeof real>>>).optional(),
+  structure: z
+    .strictObject(Object.fromEntries(STRUCTURE_METRICS.map((k) => [k, real().optional()])) as Record<StructureMetric, z.ZodOptional<ReturnType<typeof real>>>)
+    .optional(),
 });
 
 const eventSchema = z.strictObject({
@@ -192,24 +198,31 @@ const runSchema = z
     if (run.seed !== run.config.seed) issue(['seed'], `${run.seed} differs from config.seed (${run.config.seed})`);
     const expected = scheduleOf(run.config);
     const keys = Object.keys(expected) as (keyof DeadlineSchedule)[];
-    if (keys.some((k) => run.schedule[k] !== expected[k])) issue(['schedule'], `does not match the config's deadline settings (expected ${JSON.stringify(expected)})`);
+    if (keys.some((k) => run.schedule[k] !== expected[k]))
+      issue(['schedule'], `does not match the config's deadline settings (expected ${JSON.stringify(expected)})`);
     run.metrics.forEach((m, i) => {
-      if (i > 0 && m.update !== run.metrics[i - 1].update + 1) issue(['metrics', i, 'update'], `${m.update} does not follow update ${run.metrics[i - 1].update}: metrics must be consecutive`);
+      if (i > 0 && m.update !== run.metrics[i - 1].update + 1)
+        issue(['metrics', i, 'update'], `${m.update} does not follow update ${run.metrics[i - 1].update}: metrics must be consecutive`);
     });
     const first = run.metrics.length ? run.metrics[0].update : 0;
     const done = run.metrics.length ? run.metrics[run.metrics.length - 1].update + 1 : 0;
     run.configChanges.forEach((c, i) => {
-      if (i > 0 && c.update <= run.configChanges[i - 1].update) issue(['configChanges', i, 'update'], `${c.update} is not after the previous change (update ${run.configChanges[i - 1].update})`);
+      if (i > 0 && c.update <= run.configChanges[i - 1].update)
+        issue(['configChanges', i, 'update'], `${c.update} is not after the previous change (update ${run.configChanges[i - 1].update})`);
     });
     run.episodes.items.forEach((e, i) => {
-      if (i > 0 && e.update <= run.episodes.items[i - 1].update) issue(['episodes', 'items', i, 'update'], `${e.update} is not after the previous episode (update ${run.episodes.items[i - 1].update})`);
-      else if (e.update < first || e.update >= done) issue(['episodes', 'items', i, 'update'], `${e.update} has no metrics (recorded updates are ${first} to ${done - 1})`);
+      if (i > 0 && e.update <= run.episodes.items[i - 1].update)
+        issue(['episodes', 'items', i, 'update'], `${e.update} is not after the previous episode (update ${run.episodes.items[i - 1].update})`);
+      else if (e.update < first || e.update >= done)
+        issue(['episodes', 'items', i, 'update'], `${e.update} has no metrics (recorded updates are ${first} to ${done - 1})`);
     });
     run.checkpoints.items.forEach((c, i) => {
-      if (i > 0 && c.updates <= run.checkpoints.items[i - 1].updates) issue(['checkpoints', 'items', i, 'updates'], `${c.updates} is not after the previous checkpoint (${run.checkpoints.items[i - 1].updates} updates)`);
+      if (i > 0 && c.updates <= run.checkpoints.items[i - 1].updates)
+        issue(['checkpoints', 'items', i, 'updates'], `${c.updates} is not after the previous checkpoint (${run.checkpoints.items[i - 1].updates} updates)`);
     });
     run.talk?.forEach((r, i, talk) => {
-      if (i > 0 && r.updates <= talk[i - 1].updates) issue(['talk', i, 'updates'], `${r.updates} is not after the previous measurement (${talk[i - 1].updates} updates)`);
+      if (i > 0 && r.updates <= talk[i - 1].updates)
+        issue(['talk', i, 'updates'], `${r.updates} is not after the previous measurement (${talk[i - 1].updates} updates)`);
       else if (r.updates < first || r.updates > done) issue(['talk', i, 'updates'], `${r.updates} is outside the recorded updates (${first} to ${done} done)`);
     });
     for (const m of meaningIssues(run)) issue(m.path, m.message);
@@ -290,7 +303,8 @@ const MAX_LISTED_ISSUES = 5;
  * as "metrics[3].tmax: expected a number, got the string "x"".
  */
 export function validateRun(value: unknown): DecodeResult {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('format', `Not a run file: expected a JSON object, got ${describeValue(value)}.`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return fail('format', `Not a run file: expected a JSON object, got ${describeValue(value)}.`);
   const head = value as Record<string, unknown>;
   if (head.format !== RUN_FORMAT) {
     const what = head.format === undefined ? 'it has no "format" field' : `its format is ${JSON.stringify(head.format)}`;
@@ -339,7 +353,9 @@ function prototypeKeyPath(head: Record<string, unknown>): string | null {
   const changes = Array.isArray(head.configChanges) ? head.configChanges : [];
   for (const [i, c] of changes.entries()) if (has((c as { config?: unknown })?.config)) return `configChanges[${i}].config`;
   const items = (head.checkpoints as { items?: unknown })?.items;
-  if (Array.isArray(items)) for (const [i, c] of items.entries()) if (has((c as { weights?: { weights?: unknown } })?.weights?.weights)) return `checkpoints.items[${i}].weights.weights`;
+  if (Array.isArray(items))
+    for (const [i, c] of items.entries())
+      if (has((c as { weights?: { weights?: unknown } })?.weights?.weights)) return `checkpoints.items[${i}].weights.weights`;
   return null;
 }
 
@@ -407,7 +423,8 @@ export function decodeRunFile(bytes: Uint8Array, limits: SizeLimits = RUN_FILE_L
   if (bytes.length === 0) return fail('empty', 'The file is empty.');
   let text: Uint8Array = bytes;
   if (isGzip(bytes)) {
-    if (bytes.length > limits.compressed) return fail('too-large', `The file is too large: ${mb(bytes.length)} compressed, the limit is ${mb(limits.compressed)}.`);
+    if (bytes.length > limits.compressed)
+      return fail('too-large', `The file is too large: ${mb(bytes.length)} compressed, the limit is ${mb(limits.compressed)}.`);
     try {
       text = gunzipLimited(bytes, limits.uncompressed, progress);
     } catch (e) {
@@ -415,7 +432,10 @@ export function decodeRunFile(bytes: Uint8Array, limits: SizeLimits = RUN_FILE_L
       return fail('corrupt', `The file is truncated or corrupt: its compressed data cannot be unpacked (${(e as Error).message}).`);
     }
   } else if (bytes.length > Math.min(limits.compressed, limits.uncompressed)) {
-    return fail('too-large', `The file is too large: ${mb(bytes.length)} of JSON, the limit for a file is ${mb(Math.min(limits.compressed, limits.uncompressed))}.`);
+    return fail(
+      'too-large',
+      `The file is too large: ${mb(bytes.length)} of JSON, the limit for a file is ${mb(Math.min(limits.compressed, limits.uncompressed))}.`,
+    );
   }
   let json: unknown;
   progress?.('parse', 0);
@@ -436,9 +456,11 @@ export function encodeRunFile(run: RunFile): Uint8Array {
   const checked = validateRun(run);
   if (!checked.ok) throw new Error(checked.error);
   const json = new TextEncoder().encode(JSON.stringify(run));
-  if (json.length > MAX_UNCOMPRESSED_BYTES) throw new Error(`The run is too large to export: ${mb(json.length)} of JSON, the limit is ${mb(MAX_UNCOMPRESSED_BYTES)}.`);
+  if (json.length > MAX_UNCOMPRESSED_BYTES)
+    throw new Error(`The run is too large to export: ${mb(json.length)} of JSON, the limit is ${mb(MAX_UNCOMPRESSED_BYTES)}.`);
   const gz = gzipSync(json, { level: 6, mtime: 0 });
-  if (gz.length > MAX_COMPRESSED_BYTES) throw new Error(`The run is too large to export: ${mb(gz.length)} compressed, the limit is ${mb(MAX_COMPRESSED_BYTES)}.`);
+  if (gz.length > MAX_COMPRESSED_BYTES)
+    throw new Error(`The run is too large to export: ${mb(gz.length)} compressed, the limit is ${mb(MAX_COMPRESSED_BYTES)}.`);
   return gz;
 }
 
@@ -487,8 +509,14 @@ export function runFacts(run: RunFile, bytes: number): RunFacts {
 export function summariseConfig(c: Config): string {
   const prior = c.prior ? ` + ${c.prior} prior` : '';
   const tmax = c.tmaxStart === c.tmaxEnd ? `Tmax ${c.tmaxEnd}` : `Tmax ${c.tmaxStart}->${c.tmaxEnd} ${c.tmaxShape}`;
-  const structure = c.structure === 'ceo' ? ', CEO' : c.structure === 'islands' ? `, ${c.islands} islands` : c.structure === 'orchestrator' ? ', orchestrator' : '';
-  const ablations = [c.latencyPenalty > 0 ? `latency penalty ${c.latencyPenalty}` : '', c.critic ? `critic γ ${c.gamma} λ ${c.lambda}` : '', c.rewards === 'individual' ? 'individual rewards' : '', c.advantage !== 'dr-grpo' ? c.advantage : '']
+  const structure =
+    c.structure === 'ceo' ? ', CEO' : c.structure === 'islands' ? `, ${c.islands} islands` : c.structure === 'orchestrator' ? ', orchestrator' : '';
+  const ablations = [
+    c.latencyPenalty > 0 ? `latency penalty ${c.latencyPenalty}` : '',
+    c.critic ? `critic γ ${c.gamma} λ ${c.lambda}` : '',
+    c.rewards === 'individual' ? 'individual rewards' : '',
+    c.advantage !== 'dr-grpo' ? c.advantage : '',
+  ]
     .filter(Boolean)
     .map((a) => `, ${a}`)
     .join('');

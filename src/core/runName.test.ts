@@ -5,7 +5,9 @@ import { describeRun, runName } from './runName';
 describe('run names', () => {
   it('say only what differs from the defaults, beside the family', () => {
     expect(describeRun(defaultConfig())).toBe('long-coupled, 8 agents');
-    expect(describeRun({ ...defaultConfig(), structure: 'ceo', rewards: 'individual', tmaxStart: 30 })).toBe('long-coupled, 8 agents, ceo, individual rewards, deadline 30 → 80');
+    expect(describeRun({ ...defaultConfig(), structure: 'ceo', rewards: 'individual', tmaxStart: 30 })).toBe(
+      'long-coupled, 8 agents, ceo, individual rewards, deadline 30 → 80',
+    );
     expect(describeRun({ ...defaultConfig(), family: 'coupled', tmaxStart: 24, tmaxEnd: 24, prior: 100 })).toBe('coupled, 8 agents, fixed Tmax 24, prior 100');
   });
 

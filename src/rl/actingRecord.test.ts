@@ -62,7 +62,7 @@ describe('the acting record', () => {
     policy.dispose();
   });
 
-  it("gives the first epoch the gradients of a fresh forward pass", async () => {
+  it('gives the first epoch the gradients of a fresh forward pass', async () => {
     const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 9);
     const { batch, record, env, pick } = await recordedBatch(policy);
     const M = scoredModules(env);
@@ -79,7 +79,16 @@ describe('the acting record', () => {
     for (const k of Object.keys(b.grads)) expect(values(a.grads[k]), k).toEqual(values(b.grads[k]));
     // The recorded forward pass is the caller's: the gradient left it alone.
     expect(got.forward.zm.isDisposed).toBe(false);
-    tf.dispose([a.loss, a.entropy, ...Object.values(a.grads), b.loss, b.entropy, ...Object.values(b.grads), ...Object.values(choices), ...Object.values(got.forward)]);
+    tf.dispose([
+      a.loss,
+      a.entropy,
+      ...Object.values(a.grads),
+      b.loss,
+      b.entropy,
+      ...Object.values(b.grads),
+      ...Object.values(choices),
+      ...Object.values(got.forward),
+    ]);
     tf.dispose([packed.trunk, packed.modules, packed.agents, packed.kindBias, packed.argBias, packed.dmBias]);
     tf.dispose([got.rows.trunk, got.rows.modules, got.rows.agents, got.rows.kindBias, got.rows.argBias, got.rows.dmBias]);
     policy.dispose();
@@ -140,7 +149,8 @@ describe('the acting record', () => {
     const packed = uploadDecisions(batch, pick, M, env.N);
     expect(fromRecord.forward).not.toBeNull();
     expect(packed.forward).toBeNull();
-    for (const k of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const) expect(values(fromRecord.rows[k]), k).toEqual(values(packed.rows[k]));
+    for (const k of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const)
+      expect(values(fromRecord.rows[k]), k).toEqual(values(packed.rows[k]));
     for (const k of ['kind', 'arg', 'dm'] as const) expect(values(fromRecord.choices[k]), k).toEqual(values(packed.choices[k]));
     fromRecord.dropForward();
     expect(fromRecord.forward).toBeNull();

@@ -53,7 +53,13 @@ export class ActingRecord {
    * tensors and the forward pass over them; the record frees them from now on. Every minute of a
    * record scores the same modules and agents of a batch of R rows a minute, with the same weights.
    */
-  add(R: number, scored: Int32Array, rows: DecisionRows, inputs: { trunk: tf.Tensor2D; modules: tf.Tensor2D; agents: tf.Tensor2D }, forward: ForwardPass): void {
+  add(
+    R: number,
+    scored: Int32Array,
+    rows: DecisionRows,
+    inputs: { trunk: tf.Tensor2D; modules: tf.Tensor2D; agents: tf.Tensor2D },
+    forward: ForwardPass,
+  ): void {
     const first = this.minutes[0];
     const weights = this.policy.fusedWeights();
     if (first && (first.rows.M !== rows.M || first.rows.A !== rows.A || first.perMinute !== R || weights !== this.weights)) {

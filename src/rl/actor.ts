@@ -112,7 +112,11 @@ export class PolicyActor implements ActionSource {
    */
   private async scores(rows: DecisionRows, R: number, decided: Int32Array): Promise<Float32Array> {
     const { rows: D, M, A } = rows;
-    const inputs = { trunk: tf.tensor2d(rows.trunk, [D, TRUNK_WIDTH]), modules: tf.tensor2d(rows.modules, [D * M, MODULE_DIM]), agents: tf.tensor2d(rows.agents, [D * A, AGENT_DIM]) };
+    const inputs = {
+      trunk: tf.tensor2d(rows.trunk, [D, TRUNK_WIDTH]),
+      modules: tf.tensor2d(rows.modules, [D * M, MODULE_DIM]),
+      agents: tf.tensor2d(rows.agents, [D * A, AGENT_DIM]),
+    };
     let kept = false;
     try {
       const forward = tf.tidy(() => this.policy.forward(inputs.trunk, inputs.modules, inputs.agents, M, A));

@@ -11,7 +11,20 @@ const values = (n: number, seed: number) => Array.from({ length: n }, (_, i) => 
 /** Two sets of the same three variables, one stepped by TF.js's Adam and one by FlatAdam, with the same gradients. */
 function twins() {
   const shapes = [[3, 4], [4], [2, 2, 2]];
-  const make = (tag: string) => shapes.map((s, k) => tf.variable(tf.tensor(values(s.reduce((a, b) => a * b), k), s), true, `adam-test-${tag}-${k}-${Math.random()}`));
+  const make = (tag: string) =>
+    shapes.map((s, k) =>
+      tf.variable(
+        tf.tensor(
+          values(
+            s.reduce((a, b) => a * b),
+            k,
+          ),
+          s,
+        ),
+        true,
+        `adam-test-${tag}-${k}-${Math.random()}`,
+      ),
+    );
   return { shapes, ref: make('ref'), flat: make('flat') };
 }
 
@@ -25,7 +38,15 @@ describe('FlatAdam', () => {
         (reference as unknown as { learningRate: number }).learningRate = 0.002;
         adam.learningRate = 0.002;
       }
-      const grads = shapes.map((s, k) => tf.tensor(values(s.reduce((a, b) => a * b), 10 * step + k), s));
+      const grads = shapes.map((s, k) =>
+        tf.tensor(
+          values(
+            s.reduce((a, b) => a * b),
+            10 * step + k,
+          ),
+          s,
+        ),
+      );
       reference.applyGradients(ref.map((v, k) => ({ name: v.name, tensor: grads[k] })));
       adam.applyGradients(Object.fromEntries(flat.map((v, k) => [v.name, grads[k]])));
       tf.dispose(grads);

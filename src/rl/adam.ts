@@ -29,7 +29,8 @@ export class FlatAdam {
   applyGradients(grads: tf.NamedTensorMap): void {
     const names = Object.keys(grads);
     if (this.names === null) this.names = names;
-    else if (names.length !== this.names.length || names.some((n, i) => n !== this.names![i])) throw new Error('FlatAdam: every step must update the same variables');
+    else if (names.length !== this.names.length || names.some((n, i) => n !== this.names![i]))
+      throw new Error('FlatAdam: every step must update the same variables');
     const vars = names.map((n) => tf.engine().registeredVariables[n]);
     tf.tidy(() => {
       const g = tf.concat(names.map((n) => grads[n].reshape([-1])));
@@ -44,7 +45,10 @@ export class FlatAdam {
       const step = tf.mul(tf.div(tf.div(m, oneMinusAccBeta1), tf.add(tf.sqrt(tf.div(v, oneMinusAccBeta2)), this.epsilon)), -this.learningRate);
       this.m.assign(m);
       this.v.assign(v);
-      const parts = tf.split(step, vars.map((x) => x.size));
+      const parts = tf.split(
+        step,
+        vars.map((x) => x.size),
+      );
       vars.forEach((x, i) => x.assign(tf.add(parts[i].reshape(x.shape), x)));
       this.accBeta1.assign(tf.mul(this.accBeta1, this.beta1));
       this.accBeta2.assign(tf.mul(this.accBeta2, this.beta2));

@@ -125,7 +125,10 @@ export function collectiveAdvantages(batch: AdvantageBatch, teams: Teams, rule: 
   const I = teams.I;
   const shaped = bonus ? teams.returns.map((r, team) => r + bonus[team]) : teams.returns;
   const perTeam = groupAdvantages(penalised(shaped, teams.tEnd, batch.tmax, rule), rule.groupSize, rule.advantage);
-  return everyMinute(Float32Array.from({ length: B * N }, (_, r) => perTeam[Math.floor(r / (I * N))]), batch.T);
+  return everyMinute(
+    Float32Array.from({ length: B * N }, (_, r) => perTeam[Math.floor(r / (I * N))]),
+    batch.T,
+  );
 }
 
 /**

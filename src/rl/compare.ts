@@ -17,7 +17,16 @@ import { workerSource, type WorkerSpec } from './frozenWorkers';
  * `scripted structure` is the scripted organisation under the run's structure (CEO, islands or
  * orchestrator; absent when flat), and the trained swarm plays under the run's structure.
  */
-export const ORGANISATIONS = ['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'imitation prior', 'trained swarm', 'trained swarm, muted'] as const;
+export const ORGANISATIONS = [
+  'random',
+  'single chain',
+  'best-of-N',
+  'scripted organisation',
+  'scripted structure',
+  'imitation prior',
+  'trained swarm',
+  'trained swarm, muted',
+] as const;
 export type Organisation = (typeof ORGANISATIONS)[number];
 
 /** Aggregates of one organisation over a set of evaluation episodes. */
@@ -85,7 +94,9 @@ export async function compareOrganisations(
   rows.push(summarise('best-of-N', await bestOfN(tasks, agents, seed, tmax), agents));
   await play('scripted organisation', scriptedOrganisation);
   if (opts.structure && opts.structure.structure !== 'flat') {
-    rows.push(summarise('scripted structure', (await runEpisodes(scriptedStructure(opts.structure), tasks, agents, seed, tmax, -1, opts.structure)).stats, agents));
+    rows.push(
+      summarise('scripted structure', (await runEpisodes(scriptedStructure(opts.structure), tasks, agents, seed, tmax, -1, opts.structure)).stats, agents),
+    );
   }
   if (opts.policy) {
     rows.push(await evaluatePolicy(opts.policy, 'trained swarm', opts));
@@ -112,7 +123,10 @@ export interface TalkValue {
  * Plays `policy` on `tasks` fresh evaluation tasks twice, talking and muted, with the same seed (so
  * the same work draws) and returns what its talk is worth.
  */
-export async function talkValue(policy: SwarmPolicy, opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number } & EvaluationSetup): Promise<TalkValue> {
+export async function talkValue(
+  policy: SwarmPolicy,
+  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number } & EvaluationSetup,
+): Promise<TalkValue> {
   const talking = await evaluatePolicy(policy, 'trained swarm', opts);
   const muted = await evaluatePolicy(policy, 'trained swarm, muted', { ...opts, muted: true });
   return { ret: talking.ret, muted: muted.ret, gain: talking.ret - muted.ret, neededShare: talking.neededShare, messages: talking.messages };

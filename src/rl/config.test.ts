@@ -14,7 +14,18 @@ describe('config schema', () => {
   });
 
   it('round-trips through its text form', () => {
-    const c = { ...defaultConfig(), family: 'search' as const, agents: 4, lr: 0.01, critic: true, lambda: 0.95, structure: 'ceo' as const, budget: 50, workerPolicy: 'snapshot' as const, shaping: 0.25 };
+    const c = {
+      ...defaultConfig(),
+      family: 'search' as const,
+      agents: 4,
+      lr: 0.01,
+      critic: true,
+      lambda: 0.95,
+      structure: 'ceo' as const,
+      budget: 50,
+      workerPolicy: 'snapshot' as const,
+      shaping: 0.25,
+    };
     const { config, issues } = configFromStrings(configToStrings(c), 'strict');
     expect(issues).toEqual([]);
     expect(config).toEqual(c);
@@ -49,7 +60,7 @@ describe('config schema', () => {
 });
 
 describe('familyChange', () => {
-  it('brings the new family its calibrated schedule while the run has the old family\'s', () => {
+  it("brings the new family its calibrated schedule while the run has the old family's", () => {
     expect(familyChange(defaultConfig(), 'coupled')).toEqual({ family: 'coupled', tmaxStart: 8, tmaxEnd: 24 });
     expect(familyChange({ family: 'coupled', tmaxStart: 8, tmaxEnd: 24 }, 'long-parallel')).toEqual({ family: 'long-parallel', tmaxStart: 20, tmaxEnd: 80 });
     expect(familyChange({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80 }, 'long-search')).toEqual({ family: 'long-search', tmaxStart: 20, tmaxEnd: 80 });

@@ -54,7 +54,12 @@ export type Field = NumField | EnumField | BoolField;
 
 /** The schema: type, range, default and a one-line help per field. */
 export const SCHEMA: { [K in keyof Config]: Field } = {
-  family: { kind: 'enum', values: FAMILIES, default: 'long-coupled', help: 'task family: long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed' },
+  family: {
+    kind: 'enum',
+    values: FAMILIES,
+    default: 'long-coupled',
+    help: 'task family: long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed',
+  },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
   updates: { kind: 'int', min: 1, max: 1000000, default: 300, help: 'policy updates' },
@@ -62,7 +67,13 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
   lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.003, help: 'Adam learning rate' },
-  entropy: { kind: 'float', min: 0, max: 1, default: 0.0002, help: 'entropy bonus (scale it to the advantages: 0.001 suited the first round\'s 24-minute episodes)' },
+  entropy: {
+    kind: 'float',
+    min: 0,
+    max: 1,
+    default: 0.0002,
+    help: "entropy bonus (scale it to the advantages: 0.001 suited the first round's 24-minute episodes)",
+  },
   epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
   clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
   gradClip: { kind: 'float', min: 0, max: 100, default: 1, help: 'global gradient-norm clip (0 = off)' },
@@ -75,23 +86,63 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   critic: { kind: 'bool', default: false, help: 'ablation: value head + GAE instead of the flat Monte-Carlo advantage' },
   gamma: { kind: 'float', min: 0, max: 1, default: 1, help: 'GAE discount (critic ablation)' },
   lambda: { kind: 'float', min: 0, max: 1, default: 1, help: 'GAE lambda (critic ablation)' },
-  rewards: { kind: 'enum', values: ['collective', 'individual'], default: 'collective', help: 'collective: one team return; individual: each agent gets the tests of its own work' },
+  rewards: {
+    kind: 'enum',
+    values: ['collective', 'individual'],
+    default: 'collective',
+    help: 'collective: one team return; individual: each agent gets the tests of its own work',
+  },
   prior: { kind: 'int', min: 0, max: 100000, default: 0, help: 'imitation updates on the scripted organisation before RLCR (0 = off)' },
   hidden: { kind: 'int', min: 8, max: 512, default: 64, help: 'policy trunk width' },
   scorer: { kind: 'int', min: 4, max: 256, default: 32, help: 'width of the per-module and per-recipient scorers' },
-  structure: { kind: 'enum', values: STRUCTURES, default: 'flat', help: 'organisation: flat (all talk to all), ceo (agent 0 hires and fires), islands (groups on task variants, best counts), orchestrator (agent 0 assigns, frozen workers)' },
+  structure: {
+    kind: 'enum',
+    values: STRUCTURES,
+    default: 'flat',
+    help: 'organisation: flat (all talk to all), ceo (agent 0 hires and fires), islands (groups on task variants, best counts), orchestrator (agent 0 assigns, frozen workers)',
+  },
   budget: { kind: 'int', min: 1, max: 100000, default: 120, help: 'ceo: compute budget in agent-minutes; each active agent spends one per minute' },
   islands: { kind: 'int', min: 1, max: MAX_AGENTS, default: 2, help: 'islands: number of groups, each on its own variant of the task (at most one per agent)' },
-  workerPolicy: { kind: 'enum', values: WORKER_POLICIES, default: 'scripted', help: 'orchestrator: workers run the scripted worker or a frozen snapshot of the policy' },
-  snapshotAt: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator, snapshot workers: update at which the workers are frozen (until then all agents train)' },
-  shaping: { kind: 'float', min: 0, max: 10, default: 0, help: 'orchestrator: weight of the shaping reward for parallel work and finished assignments (0 = off)' },
+  workerPolicy: {
+    kind: 'enum',
+    values: WORKER_POLICIES,
+    default: 'scripted',
+    help: 'orchestrator: workers run the scripted worker or a frozen snapshot of the policy',
+  },
+  snapshotAt: {
+    kind: 'int',
+    min: 0,
+    max: 1000000,
+    default: 0,
+    help: 'orchestrator, snapshot workers: update at which the workers are frozen (until then all agents train)',
+  },
+  shaping: {
+    kind: 'float',
+    min: 0,
+    max: 10,
+    default: 0,
+    help: 'orchestrator: weight of the shaping reward for parallel work and finished assignments (0 = off)',
+  },
   shapingAnneal: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator: updates over which the shaping weight falls to 0 (0 = the whole run)' },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
-export const STRUCTURAL_KEYS: readonly (keyof Config)[] = ['family', 'agents', 'seed', 'tasksPerUpdate', 'groupSize', 'hidden', 'scorer', 'prior', 'structure', 'islands', 'workerPolicy', 'snapshotAt'];
+export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
+  'family',
+  'agents',
+  'seed',
+  'tasksPerUpdate',
+  'groupSize',
+  'hidden',
+  'scorer',
+  'prior',
+  'structure',
+  'islands',
+  'workerPolicy',
+  'snapshotAt',
+];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
 export function rebuildsTrainer(before: Config, after: Config): boolean {
@@ -144,7 +195,11 @@ export function parseField(key: keyof Config, raw: string, mode: 'strict' | 'cla
  * Builds a full config from text values over the defaults. Unknown keys and bad values are reported;
  * in `clamp` mode bad values fall back to the default (or are clamped) so the result is always usable.
  */
-export function configFromStrings(values: Record<string, string>, mode: 'strict' | 'clamp', base: Config = defaultConfig()): { config: Config; issues: ConfigIssue[] } {
+export function configFromStrings(
+  values: Record<string, string>,
+  mode: 'strict' | 'clamp',
+  base: Config = defaultConfig(),
+): { config: Config; issues: ConfigIssue[] } {
   const config = { ...base } as Record<string, unknown>;
   const issues: ConfigIssue[] = [];
   for (const [key, raw] of Object.entries(values)) {

@@ -1,7 +1,29 @@
 import { A_CLAIM, A_DM, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { popcount } from '../sim/env';
 import { AGENT_DIM, AGENTS_OFFSET, GLOBAL_DIM, MODULE_DIM, MODULES_OFFSET, OBS_DIM } from '../sim/observe';
-import { F_SOLE, MEAN_OF_ONES, O_BLOCKED, O_CLAIMED_DEPS, O_CLAIMS, O_FLAGS, O_KNOWN, O_LAST, OWN_GLOBAL, OWN_INTS, ownGlobal, R_ACTIVE, R_ALL, R_CLAIMED, R_IDLE, R_NEEDED, R_WORKED, ROLLOUT_INTS, SHARED_MEAN, SHARED_WIDTH, type SharedObservations } from '../sim/observeShared';
+import {
+  F_SOLE,
+  MEAN_OF_ONES,
+  O_BLOCKED,
+  O_CLAIMED_DEPS,
+  O_CLAIMS,
+  O_FLAGS,
+  O_KNOWN,
+  O_LAST,
+  OWN_GLOBAL,
+  OWN_INTS,
+  ownGlobal,
+  R_ACTIVE,
+  R_ALL,
+  R_CLAIMED,
+  R_IDLE,
+  R_NEEDED,
+  R_WORKED,
+  ROLLOUT_INTS,
+  SHARED_MEAN,
+  SHARED_WIDTH,
+  type SharedObservations,
+} from '../sim/observeShared';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 
 /** Features of the trunk's input: the global block, the mean module row and the summed agent rows / MAX_AGENTS. */
@@ -156,7 +178,14 @@ const lowBit = (x: number): number => 31 - Math.clz32(x & -x);
  * minute, another worked on it) from counts of its bitmasks; the module and agent rows copied from
  * the template, then its own bits set.
  */
-export function packSharedDecisions(obs: SharedObservations, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
+export function packSharedDecisions(
+  obs: SharedObservations,
+  mask: Float32Array,
+  count: number,
+  M: number,
+  A: number,
+  pick: ArrayLike<number> | null = null,
+): DecisionRows {
   const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A);
   const { N, shared: S, rollout, bits } = obs;
   const scored = (1 << M) - 1;
@@ -240,7 +269,14 @@ export function packSharedDecisions(obs: SharedObservations, mask: Float32Array,
 }
 
 /** Decision rows from either form of the observations: dense rows [* x OBS_DIM] or shared blocks. */
-export function packObservations(obs: Float32Array | SharedObservations, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
+export function packObservations(
+  obs: Float32Array | SharedObservations,
+  mask: Float32Array,
+  count: number,
+  M: number,
+  A: number,
+  pick: ArrayLike<number> | null = null,
+): DecisionRows {
   return obs instanceof Float32Array ? packDecisions(obs, mask, count, M, A, pick) : packSharedDecisions(obs, mask, count, M, A, pick);
 }
 

@@ -22,7 +22,7 @@ describe('the imitation schedule (DAgger)', () => {
     expect(learnerShare(0, 1)).toBe(0);
   });
 
-  it('marks the same first rollouts of every group as the learner\'s', () => {
+  it("marks the same first rollouts of every group as the learner's", () => {
     const plays = learnerPlays(99, 100, 3, 8);
     expect(Array.from(plays)).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]);
     expect(Array.from(learnerPlays(0, 100, 2, 4))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);

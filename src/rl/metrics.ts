@@ -28,7 +28,19 @@ export interface StructureMetrics {
 }
 
 /** The structure metrics' names, in the order the CLI writes them: the one list the run files and views derive theirs from. */
-export const STRUCTURE_METRICS = ['headCount', 'budgetSpent', 'hires', 'fires', 'islandBest', 'islandMean', 'criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'] as const satisfies readonly (keyof StructureMetrics)[];
+export const STRUCTURE_METRICS = [
+  'headCount',
+  'budgetSpent',
+  'hires',
+  'fires',
+  'islandBest',
+  'islandMean',
+  'criticalSteps',
+  'assigns',
+  'parallelShare',
+  'finishShare',
+  'shapingWeight',
+] as const satisfies readonly (keyof StructureMetrics)[];
 export type StructureMetric = (typeof STRUCTURE_METRICS)[number];
 // Fails to compile until every field of StructureMetrics is listed.
 type UnlistedMetric = Exclude<keyof StructureMetrics, StructureMetric>;

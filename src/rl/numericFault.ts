@@ -35,6 +35,9 @@ export function saferLearningRate(lr: number): number {
 /** The one-paragraph explanation of a fault: what happened, the likely cause, the way on. */
 export function faultMessage(site: FaultSite, update: number, s: FaultSettings): string {
   const what = site === 'loss' ? 'the loss' : site === 'gradients' ? 'the gradients' : 'the weights after the step';
-  const cause = s.gradClip === 0 && site !== 'loss' ? `gradient clipping is off (grad-clip 0) and the learning rate is ${s.lr}: turn clipping on or lower the learning rate` : `the likely cause is the learning rate (${s.lr}): lower it, e.g. to ${saferLearningRate(s.lr)}`;
+  const cause =
+    s.gradClip === 0 && site !== 'loss'
+      ? `gradient clipping is off (grad-clip 0) and the learning rate is ${s.lr}: turn clipping on or lower the learning rate`
+      : `the likely cause is the learning rate (${s.lr}): lower it, e.g. to ${saferLearningRate(s.lr)}`;
   return `Training stopped at update ${update}: ${what} became NaN or infinite. The weights are back at their last good values; ${cause}, then resume.`;
 }

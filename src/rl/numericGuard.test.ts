@@ -9,7 +9,19 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny: Config = { ...defaultConfig(), family: 'coupled', agents: 3, tasksPerUpdate: 2, groupSize: 4, updates: 6, tmaxStart: 10, tmaxEnd: 10, epochs: 1, hidden: 16, scorer: 8 };
+const tiny: Config = {
+  ...defaultConfig(),
+  family: 'coupled',
+  agents: 3,
+  tasksPerUpdate: 2,
+  groupSize: 4,
+  updates: 6,
+  tmaxStart: 10,
+  tmaxEnd: 10,
+  epochs: 1,
+  hidden: 16,
+  scorer: 8,
+};
 
 /** Sets one entry of a variable to `x`. */
 function poison(v: tf.Variable, x: number): void {

@@ -37,7 +37,11 @@ describe('SwarmPolicy', () => {
     const R = 3;
     const M = 4;
     const A = 5;
-    const input = (n: number, w: number, seed: number) => tf.tensor2d(Array.from({ length: n * w }, (_, i) => Math.sin(i * 0.7 + seed)), [n, w]);
+    const input = (n: number, w: number, seed: number) =>
+      tf.tensor2d(
+        Array.from({ length: n * w }, (_, i) => Math.sin(i * 0.7 + seed)),
+        [n, w],
+      );
     const trunk = input(R, TRUNK_WIDTH, 1);
     const modules = input(R * M, MODULE_DIM, 2);
     const agents = input(R * A, AGENT_DIM, 3);
@@ -60,7 +64,12 @@ describe('SwarmPolicy', () => {
     mask[0] = 1;
     mask[5] = 1;
     mask[NUM_ACTIONS + 42] = 1;
-    const probs = tf.tidy(() => tf.exp(p.logProbs(tf.randomUniform([2, OBS_DIM], 0, 1, 'float32', 1) as tf.Tensor2D, tf.tensor2d(mask, [2, NUM_ACTIONS])).logp).arraySync() as number[][]);
+    const probs = tf.tidy(
+      () =>
+        tf
+          .exp(p.logProbs(tf.randomUniform([2, OBS_DIM], 0, 1, 'float32', 1) as tf.Tensor2D, tf.tensor2d(mask, [2, NUM_ACTIONS])).logp)
+          .arraySync() as number[][],
+    );
     expect(probs[0][0] + probs[0][5]).toBeCloseTo(1, 5);
     expect(probs[1][42]).toBeCloseTo(1, 5);
     expect(probs[0][7]).toBe(0);
@@ -72,7 +81,9 @@ describe('SwarmPolicy', () => {
     for (const v of Object.values(p.vars)) v.assign(tf.zerosLike(v));
     const mask = new Float32Array(NUM_ACTIONS).fill(0);
     [0, 1, 2, 24, 25, 26, 27, 28, 29, 30, 40, 42].forEach((a) => (mask[a] = 1)); // 3 work, 7 dm, post, idle
-    const probs = tf.tidy(() => tf.exp(p.logProbs(tf.zeros([1, OBS_DIM]) as tf.Tensor2D, tf.tensor2d(mask, [1, NUM_ACTIONS])).logp).arraySync() as number[][])[0];
+    const probs = tf.tidy(
+      () => tf.exp(p.logProbs(tf.zeros([1, OBS_DIM]) as tf.Tensor2D, tf.tensor2d(mask, [1, NUM_ACTIONS])).logp).arraySync() as number[][],
+    )[0];
     expect(probs[0]).toBeCloseTo(1 / 4 / 3, 5);
     expect(probs[24]).toBeCloseTo(1 / 4 / 7, 5);
     expect(probs[40]).toBeCloseTo(1 / 4, 5);

@@ -119,7 +119,8 @@ export class SwarmPolicy {
     const j = json as Partial<PolicyJSON>;
     if (!j || j.format !== 'swarm-policy') throw new Error('not a swarm policy file (format field missing)');
     if (j.version !== 1) throw new Error(`unsupported policy version ${String(j.version)} (this build reads version 1)`);
-    if (j.obsDim !== OBS_DIM || j.actions !== NUM_ACTIONS) throw new Error(`policy was made for ${j.obsDim} inputs / ${j.actions} actions, this build has ${OBS_DIM} / ${NUM_ACTIONS}`);
+    if (j.obsDim !== OBS_DIM || j.actions !== NUM_ACTIONS)
+      throw new Error(`policy was made for ${j.obsDim} inputs / ${j.actions} actions, this build has ${OBS_DIM} / ${NUM_ACTIONS}`);
     const fresh = SwarmPolicy.create(j.shape as PolicyShape);
     for (const [name, v] of Object.entries(fresh.vars)) {
       const w = j.weights?.[name];

@@ -73,7 +73,9 @@ describe('lossAndGradients', () => {
       const rng = new Rng(5, 1);
       const adv = tf.tensor1d(Array.from({ length: ROWS }, () => rng.next() * 2 - 1));
       // Old log-probabilities shifted from the current ones, so some rows are clipped and some not.
-      const old = tf.tidy(() => tf.add(chosenLogProb(policy.heads(d), c), tf.tensor1d(Array.from({ length: ROWS }, (_, r) => (r % 3) * 0.25 - 0.25)))) as tf.Tensor1D;
+      const old = tf.tidy(() =>
+        tf.add(chosenLogProb(policy.heads(d), c), tf.tensor1d(Array.from({ length: ROWS }, (_, r) => (r % 3) * 0.25 - 0.25))),
+      ) as tf.Tensor1D;
       const target = tf.tensor1d(Array.from({ length: ROWS }, () => rng.next()));
       const loss: RowLoss = imitation ? (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar : ppoLoss(adv, old, target, critic);
       const vars = Object.values(policy.vars);

@@ -41,9 +41,15 @@ function selectionsFor(backend: string): Selections {
   };
   selections = {
     backend,
-    args: one(KINDS, 2, [[0, 0], [1, 1]]),
+    args: one(KINDS, 2, [
+      [0, 0],
+      [1, 1],
+    ]),
     dm: one(KINDS, 1, [[2, 0]]),
-    spreadArgs: one(2, KINDS, [[0, 0], [1, 1]]),
+    spreadArgs: one(2, KINDS, [
+      [0, 0],
+      [1, 1],
+    ]),
     spreadDm: one(1, KINDS, [[0, 2]]),
   };
   return selections;
@@ -131,7 +137,10 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const u = tf.add(tf.matMul(ha2, sel.spreadArgs), tf.mul(hd, sel.spreadDm));
     const dzk = tf.add(tf.mul(dc, tf.sub(c.kind, pk)), tf.mul(de, tf.mul(pk, tf.sub(tf.sub(u, lk), entropyCol)))) as tf.Tensor2D;
     const dc3 = dc.reshape([L, 1, 1]);
-    const dza = tf.sub(tf.mul(dc3, tf.sub(c.arg, tf.mul(pa, tf.sum(c.arg, 2, true)))), tf.mul(tf.mul(de.reshape([L, 1, 1]), pkArgs.reshape([L, 2, 1])), tf.mul(pa, tf.add(la, ha)))) as tf.Tensor3D;
+    const dza = tf.sub(
+      tf.mul(dc3, tf.sub(c.arg, tf.mul(pa, tf.sum(c.arg, 2, true)))),
+      tf.mul(tf.mul(de.reshape([L, 1, 1]), pkArgs.reshape([L, 2, 1])), tf.mul(pa, tf.add(la, ha))),
+    ) as tf.Tensor3D;
     const dzd = tf.sub(tf.mul(dc, tf.sub(c.dm, tf.mul(pd, tf.sum(c.dm, 1, true)))), tf.mul(tf.mul(de, pkDm), tf.mul(pd, tf.add(ld, hd)))) as tf.Tensor2D;
 
     // The scorers, in the transposed layout [S x rows * items]: the per-item input layer's gradient is
@@ -147,7 +156,14 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
       const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
       return { ctxT: tf.sum(dzT.reshape([S, L, items]), 2) as tf.Tensor2D, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: tf.matMul(zT, dOut) };
     };
-    const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, tf.transpose(dza, [1, 0, 2]).reshape([2, L * M]) as tf.Tensor2D, v.mo, d.modules, M);
+    const mod = scorerBack(
+      zm,
+      tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D,
+      tf.transpose(dza, [1, 0, 2]).reshape([2, L * M]) as tf.Tensor2D,
+      v.mo,
+      d.modules,
+      M,
+    );
     const ag = scorerBack(za, dzd.reshape([L * A, 1]), dzd.reshape([1, L * A]), v.ao, d.agents, A);
 
     // The four products that read the trunk, as one: their output gradients stacked as rows

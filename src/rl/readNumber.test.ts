@@ -46,7 +46,10 @@ describe('readNumberList', () => {
   });
 
   it('refuses an empty item instead of reading it as 0', () => {
-    expect(readNumberList('1,,2', seeds)).toEqual({ ok: false, message: 'item 2 of "1,,2" is empty: give a comma-separated list, each an integer from 0 to 2147483647' });
+    expect(readNumberList('1,,2', seeds)).toEqual({
+      ok: false,
+      message: 'item 2 of "1,,2" is empty: give a comma-separated list, each an integer from 0 to 2147483647',
+    });
     expect(readNumberList('1,2,', seeds).ok).toBe(false);
     expect(readNumberList('', seeds).ok).toBe(false);
     expect(readNumberList('1,0x2', seeds)).toEqual({ ok: false, message: '"0x2" is not an integer from 0 to 2147483647' });

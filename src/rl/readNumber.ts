@@ -28,7 +28,8 @@ export function readNumber(text: string, rule: NumberRule): NumberRead {
   const shown = JSON.stringify(t.length > 24 ? `${t.slice(0, 24)}…` : t);
   const syntax = (rule.kind === 'int' ? INTEGER : DECIMAL).test(t);
   const n = syntax ? Number(t) : NaN;
-  if (!Number.isFinite(n) || (rule.kind === 'int' && !Number.isSafeInteger(n))) return { ok: false, reason: 'syntax', message: `${shown} is not ${describeRule(rule)}` };
+  if (!Number.isFinite(n) || (rule.kind === 'int' && !Number.isSafeInteger(n)))
+    return { ok: false, reason: 'syntax', message: `${shown} is not ${describeRule(rule)}` };
   if (n < rule.min || n > rule.max) return { ok: false, reason: 'range', message: `${t} is out of range: ${describeRule(rule)}` };
   return { ok: true, value: Object.is(n, -0) ? 0 : n };
 }
@@ -42,7 +43,8 @@ export function readNumberList(text: string, rule: NumberRule, maxItems = 1000):
   if (items.length > maxItems) return { ok: false, message: `${items.length} items, at most ${maxItems}` };
   const values: number[] = [];
   for (const [i, item] of items.entries()) {
-    if (!item.trim()) return { ok: false, message: `item ${i + 1} of ${JSON.stringify(text)} is empty: give a comma-separated list, each ${describeRule(rule)}` };
+    if (!item.trim())
+      return { ok: false, message: `item ${i + 1} of ${JSON.stringify(text)} is empty: give a comma-separated list, each ${describeRule(rule)}` };
     const r = readNumber(item, rule);
     if (!r.ok) return { ok: false, message: r.message };
     values.push(r.value);

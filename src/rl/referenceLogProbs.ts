@@ -18,5 +18,8 @@ export function referenceLogProbs(p: SwarmPolicy, obs: tf.Tensor2D, mask: tf.Ten
     kindMask.push(mask.slice([0, from], [R, to - from]).max(1, true));
   }
   const kindLogp = tf.logSoftmax(tf.add(kinds, tf.mul(tf.sub(1, tf.concat(kindMask, 1)), -1e9)));
-  return tf.concat(within.map((w, s) => tf.add(w, kindLogp.slice([0, s], [R, 1]))), 1) as tf.Tensor2D;
+  return tf.concat(
+    within.map((w, s) => tf.add(w, kindLogp.slice([0, s], [R, 1]))),
+    1,
+  ) as tf.Tensor2D;
 }

@@ -59,13 +59,25 @@ export function checkSettings(c: Config, flag: (key: keyof Config) => string = (
         : c.hidden > 64 || c.scorer > 32
           ? `lower ${flag('hidden')} (${c.hidden}) and ${flag('scorer')} (${c.scorer})`
           : `lower ${flag('agents')} (${c.agents}) or the deadline (${Math.max(c.tmaxStart, c.tmaxEnd)} minutes)`;
-    errors.push(`These settings need about ${gb(bytes)} of memory in one update (up to ${decisionsPerUpdate(c).toLocaleString('en')} decisions at hidden ${c.hidden} / scorer ${c.scorer}), more than the ${gb(MEMORY_LIMIT_BYTES)} training can use: ${advice}.`);
+    errors.push(
+      `These settings need about ${gb(bytes)} of memory in one update (up to ${decisionsPerUpdate(c).toLocaleString('en')} decisions at hidden ${c.hidden} / scorer ${c.scorer}), more than the ${gb(MEMORY_LIMIT_BYTES)} training can use: ${advice}.`,
+    );
   } else if (bytes > MEMORY_WARN_BYTES) {
-    warnings.push(`One update may need about ${gb(bytes)} of memory; a browser tab may run out. Fewer rollouts per update (${flag('tasksPerUpdate')} x ${flag('groupSize')}) make it lighter.`);
+    warnings.push(
+      `One update may need about ${gb(bytes)} of memory; a browser tab may run out. Fewer rollouts per update (${flag('tasksPerUpdate')} x ${flag('groupSize')}) make it lighter.`,
+    );
   }
-  if (c.tmaxStart > c.tmaxEnd) warnings.push(`The deadline shrinks from ${c.tmaxStart} to ${c.tmaxEnd} minutes over training. RLCR grows it (short deadlines teach short coordination first); a shrinking one is only meant as an ablation.`);
-  if (c.entropy === 0) warnings.push(`The entropy bonus (${flag('entropy')}) is 0: nothing keeps the policy from collapsing onto one action, and once it has, entropy, loss and gradient are 0 and training changes nothing.`);
-  if (c.tmaxStart !== c.tmaxEnd && c.tmaxWarmup >= c.updates) warnings.push(`The deadline never grows: its warm-up (${c.tmaxWarmup} updates) lasts the whole run of ${c.updates} updates.`);
-  if (c.structure === 'orchestrator' && c.workerPolicy === 'snapshot' && c.snapshotAt >= c.prior + c.updates) warnings.push(`The workers are never frozen: ${flag('snapshotAt')} (${c.snapshotAt}) is after the last update.`);
+  if (c.tmaxStart > c.tmaxEnd)
+    warnings.push(
+      `The deadline shrinks from ${c.tmaxStart} to ${c.tmaxEnd} minutes over training. RLCR grows it (short deadlines teach short coordination first); a shrinking one is only meant as an ablation.`,
+    );
+  if (c.entropy === 0)
+    warnings.push(
+      `The entropy bonus (${flag('entropy')}) is 0: nothing keeps the policy from collapsing onto one action, and once it has, entropy, loss and gradient are 0 and training changes nothing.`,
+    );
+  if (c.tmaxStart !== c.tmaxEnd && c.tmaxWarmup >= c.updates)
+    warnings.push(`The deadline never grows: its warm-up (${c.tmaxWarmup} updates) lasts the whole run of ${c.updates} updates.`);
+  if (c.structure === 'orchestrator' && c.workerPolicy === 'snapshot' && c.snapshotAt >= c.prior + c.updates)
+    warnings.push(`The workers are never frozen: ${flag('snapshotAt')} (${c.snapshotAt}) is after the last update.`);
   return { errors, warnings };
 }

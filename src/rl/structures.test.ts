@@ -34,38 +34,54 @@ describe('Trainer under each structure', () => {
   type Metrics = Awaited<ReturnType<Trainer['step']>>['metrics'];
   /** What each structure's own numbers must satisfy in an update (the config is the test's). */
   const cases: [Partial<Config>, string[], (m: Metrics, t: Trainer, u: number) => void][] = [
-    [{ structure: 'ceo', budget: 30 }, ['headCount', 'budgetSpent', 'hires', 'fires'], (m) => {
-      expect(m.structure!.headCount!).toBeGreaterThanOrEqual(1);
-      expect(m.structure!.headCount!).toBeLessThanOrEqual(tiny.agents);
-      expect(m.structure!.budgetSpent!).toBeGreaterThan(0);
-      expect(m.structure!.budgetSpent!).toBeLessThanOrEqual(30);
-      // Agent 0 starts alone and stays; a hire adds an agent, a fire takes one away.
-      expect(m.structure!.hires! - m.structure!.fires!).toBeGreaterThanOrEqual(0);
-      expect(m.structure!.hires! - m.structure!.fires!).toBeLessThanOrEqual(tiny.agents - 1);
-      expect(m.structure!.hires! > 0).toBe(m.structure!.headCount! > 1);
-    }],
-    [{ structure: 'islands', islands: 3 }, ['islandBest', 'islandMean'], (m) => {
-      expect(m.structure!.islandBest!).toBeCloseTo(m.ret, 6);
-      expect(m.structure!.islandMean!).toBeLessThanOrEqual(m.structure!.islandBest! + 1e-9);
-      expect(m.structure!.islandMean!).toBeGreaterThanOrEqual(0);
-    }],
-    [{ structure: 'orchestrator' }, ['criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'], (m, t, u) => {
-      expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
-      // Every worker that got work got at least one assignment.
-      expect(m.structure!.assigns!).toBeGreaterThanOrEqual(m.structure!.parallelShare! * (tiny.agents - 1) - 1e-9);
-      expect(m.structure!.finishShare! > 0 ? m.structure!.assigns! > 0 : true).toBe(true);
-      for (const share of [m.structure!.parallelShare!, m.structure!.finishShare!]) {
-        expect(share).toBeGreaterThanOrEqual(0);
-        expect(share).toBeLessThanOrEqual(1);
-      }
-      expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
-    }],
-    [{ structure: 'orchestrator', workerPolicy: 'snapshot', shaping: 0.5 }, ['criticalSteps', 'shapingWeight'], (m, t, u) => {
-      expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
-      // Shaping on: the weight of this update's schedule, and not zero while it anneals.
-      expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
-      expect(m.structure!.shapingWeight!).toBeGreaterThan(0);
-    }],
+    [
+      { structure: 'ceo', budget: 30 },
+      ['headCount', 'budgetSpent', 'hires', 'fires'],
+      (m) => {
+        expect(m.structure!.headCount!).toBeGreaterThanOrEqual(1);
+        expect(m.structure!.headCount!).toBeLessThanOrEqual(tiny.agents);
+        expect(m.structure!.budgetSpent!).toBeGreaterThan(0);
+        expect(m.structure!.budgetSpent!).toBeLessThanOrEqual(30);
+        // Agent 0 starts alone and stays; a hire adds an agent, a fire takes one away.
+        expect(m.structure!.hires! - m.structure!.fires!).toBeGreaterThanOrEqual(0);
+        expect(m.structure!.hires! - m.structure!.fires!).toBeLessThanOrEqual(tiny.agents - 1);
+        expect(m.structure!.hires! > 0).toBe(m.structure!.headCount! > 1);
+      },
+    ],
+    [
+      { structure: 'islands', islands: 3 },
+      ['islandBest', 'islandMean'],
+      (m) => {
+        expect(m.structure!.islandBest!).toBeCloseTo(m.ret, 6);
+        expect(m.structure!.islandMean!).toBeLessThanOrEqual(m.structure!.islandBest! + 1e-9);
+        expect(m.structure!.islandMean!).toBeGreaterThanOrEqual(0);
+      },
+    ],
+    [
+      { structure: 'orchestrator' },
+      ['criticalSteps', 'assigns', 'parallelShare', 'finishShare', 'shapingWeight'],
+      (m, t, u) => {
+        expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
+        // Every worker that got work got at least one assignment.
+        expect(m.structure!.assigns!).toBeGreaterThanOrEqual(m.structure!.parallelShare! * (tiny.agents - 1) - 1e-9);
+        expect(m.structure!.finishShare! > 0 ? m.structure!.assigns! > 0 : true).toBe(true);
+        for (const share of [m.structure!.parallelShare!, m.structure!.finishShare!]) {
+          expect(share).toBeGreaterThanOrEqual(0);
+          expect(share).toBeLessThanOrEqual(1);
+        }
+        expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
+      },
+    ],
+    [
+      { structure: 'orchestrator', workerPolicy: 'snapshot', shaping: 0.5 },
+      ['criticalSteps', 'shapingWeight'],
+      (m, t, u) => {
+        expect(m.structure!.criticalSteps!).toBeGreaterThan(0);
+        // Shaping on: the weight of this update's schedule, and not zero while it anneals.
+        expect(m.structure!.shapingWeight!).toBe(t.shapingWeight(u));
+        expect(m.structure!.shapingWeight!).toBeGreaterThan(0);
+      },
+    ],
   ];
   // The flat swarm's showcase rollouts under the same settings and seed: a structure must change them.
   let flatEvents: unknown[] | null = null;
@@ -208,7 +224,15 @@ describe('structures in config and evaluation', () => {
   it('evaluates the trained swarm under its structure next to the scripted version of it', async () => {
     const t = new Trainer({ ...tiny, structure: 'orchestrator', updates: 1 });
     const rows = await compareOrganisations({ family: 'coupled', agents: 4, tmax: 10, tasks: 2, seed: 1, policy: t.policy, ...t.evaluationSetup() });
-    expect(rows.map((r) => r.org)).toEqual(['random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted structure', 'trained swarm', 'trained swarm, muted']);
+    expect(rows.map((r) => r.org)).toEqual([
+      'random',
+      'single chain',
+      'best-of-N',
+      'scripted organisation',
+      'scripted structure',
+      'trained swarm',
+      'trained swarm, muted',
+    ]);
     t.dispose();
   });
 });

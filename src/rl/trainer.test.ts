@@ -89,7 +89,10 @@ describe('Trainer', () => {
     const first = async (over: Partial<Config>) => {
       const t = new Trainer({ ...tiny, updates: 1, entropy: 0, ...over });
       const before = Object.fromEntries(Object.entries(t.policy.vars).map(([k, v]) => [k, Array.from(v.dataSync())]));
-      const { metrics: { collectMs: _c, learnMs: _l, ...metrics }, events } = await t.step();
+      const {
+        metrics: { collectMs: _c, learnMs: _l, ...metrics },
+        events,
+      } = await t.step();
       const changed = Object.keys(before).filter((k) => !Array.from(t.policy.vars[k].dataSync()).every((x, i) => x === before[k][i]));
       t.dispose();
       return { metrics, events, changed };

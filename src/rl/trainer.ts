@@ -102,7 +102,9 @@ export class Trainer {
   loadWeights(weights: PolicyJSON): void {
     const { hidden, scorer } = this.policy.shape;
     if (weights?.shape?.hidden !== hidden || weights.shape.scorer !== scorer) {
-      throw new Error(`the weights are for a policy of hidden ${weights?.shape?.hidden} / scorer ${weights?.shape?.scorer}, this trainer has ${hidden} / ${scorer}`);
+      throw new Error(
+        `the weights are for a policy of hidden ${weights?.shape?.hidden} / scorer ${weights?.shape?.scorer}, this trainer has ${hidden} / ${scorer}`,
+      );
     }
     const saved = SwarmPolicy.fromJSON(weights);
     this.policy.copyFrom(saved);
@@ -162,7 +164,8 @@ export class Trainer {
     const t0 = performance.now();
     const training = this.training;
     const hooks = training.prepare(this.env, u, c);
-    const imitation = phase === 'prior' ? { teacher: training.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
+    const imitation =
+      phase === 'prior' ? { teacher: training.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
     // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
     // (not when the structure learns from some agents only: the actor scores every agent's decisions).
     const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
@@ -187,15 +190,34 @@ export class Trainer {
     this.update++;
     // Metrics, and what the live views show of the showcase rollout.
     const stats = this.structure.teamStats(batch.stats);
-    const metrics = updateMetrics({ update: u, phase, tmax }, stats, c.agents, learned, { collectMs: t1 - t0, learnMs: t2 - t1 }, training.metrics(this.env, shaping));
-    const result: UpdateResult = { metrics, events: batch.events, showcaseTask: tasks[0], showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)) };
+    const metrics = updateMetrics(
+      { update: u, phase, tmax },
+      stats,
+      c.agents,
+      learned,
+      { collectMs: t1 - t0, learnMs: t2 - t1 },
+      training.metrics(this.env, shaping),
+    );
+    const result: UpdateResult = {
+      metrics,
+      events: batch.events,
+      showcaseTask: tasks[0],
+      showcaseWork: Array.from(this.env.work.subarray(0, tasks[0].modules)),
+    };
     const view = training.view(this.env, tasks[0]);
     if (view) result.structure = view;
     return result;
   }
 
   /** Plays update `u`'s rollouts of `tasks` at deadline `tmax`; the actor's forward passes go to `record`, if any. */
-  private async collect(u: number, tasks: Task[], tmax: number, imitation: Imitation | undefined, hooks: CollectHooks | undefined, record: ActingRecord | null): Promise<Batch> {
+  private async collect(
+    u: number,
+    tasks: Task[],
+    tmax: number,
+    imitation: Imitation | undefined,
+    hooks: CollectHooks | undefined,
+    record: ActingRecord | null,
+  ): Promise<Batch> {
     const seed = this.config.seed;
     this.actor.seed = mixSeed(seed, 3 + u);
     this.actor.record = record;

@@ -35,7 +35,10 @@ describe('what a structure changes in training', () => {
 
   it('flat: no hooks, the scripted organisation as the prior, the batch as it is, no metrics', () => {
     const s = trainingStructure(config({ structure: 'flat' }), policy);
-    const batch = batchOf([[0, 0.5, 1], [0, 0.2, 0.4]]);
+    const batch = batchOf([
+      [0, 0.5, 1],
+      [0, 0.2, 0.4],
+    ]);
     expect(s.prepare(s.structure.createEnv(1), 0, config({}))).toBeUndefined();
     expect(s.behaviour()).toBe(scriptedOrganisation);
     expect(s.teams(batch).returns).toBe(batch.returns);
@@ -45,7 +48,14 @@ describe('what a structure changes in training', () => {
 
   it('islands: a swarm rollout is its best island, ending when its first island ends', () => {
     const s = trainingStructure(config({ structure: 'islands', islands: 2 }), policy);
-    const teams = s.teams(batchOf([[0, 0.5, 0.6], [0, 0.7, 1], [0, 0.1, 0.2], [0, 0.3, 0.3]]));
+    const teams = s.teams(
+      batchOf([
+        [0, 0.5, 0.6],
+        [0, 0.7, 1],
+        [0, 0.1, 0.2],
+        [0, 0.3, 0.3],
+      ]),
+    );
     expect(teams.I).toBe(2);
     expect(Array.from(teams.returns)).toEqual([1, Math.fround(0.3)]);
     expect(Array.from(teams.tEnd)).toEqual([2, 2]);

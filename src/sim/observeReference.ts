@@ -102,4 +102,3 @@ export function encodeObservationsReference(env: SprintEnv, out: Float32Array, o
   }
   env.rules?.observe?.(env, out, offset);
 }
-

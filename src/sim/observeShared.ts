@@ -120,7 +120,19 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
   const tmax = env.tmax;
   const t = env.t;
   const { shared: S, rollout, bits } = out;
-  const { luck: lucks, dep: deps, claim: claims, left: lefts, work: works, tests: testsOf, lastAction, lastWasted, active: activeOf, known: knownOf, gotNew } = env;
+  const {
+    luck: lucks,
+    dep: deps,
+    claim: claims,
+    left: lefts,
+    work: works,
+    tests: testsOf,
+    lastAction,
+    lastWasted,
+    active: activeOf,
+    known: knownOf,
+    gotNew,
+  } = env;
   for (let b = 0; b < B; b++) {
     const o = b * MM;
     const ao = b * N;

@@ -168,10 +168,13 @@ export async function raceOrganisations(opts: RaceOptions): Promise<RaceResult[]
   const tasks = typeof opts.tasks === 'string' ? evaluationTasks(opts.tasks, opts.count ?? 32) : opts.tasks;
   const want = (o: RaceOrganisation) => !opts.only || opts.only.includes(o);
   const out: RaceResult[] = [];
-  if (want('single chain')) out.push(result('single chain', (await runEpisodes(singleChain, tasks, 1, seed, agents * horizon)).stats, 1, agents * horizon, threshold));
+  if (want('single chain'))
+    out.push(result('single chain', (await runEpisodes(singleChain, tasks, 1, seed, agents * horizon)).stats, 1, agents * horizon, threshold));
   if (want('best-of-N')) out.push(result('best-of-N', await bestOfN(tasks, agents, seed, horizon), agents, horizon, threshold));
-  if (want('scripted organisation')) out.push(result('scripted organisation', (await runEpisodes(scriptedOrganisation, tasks, agents, seed, horizon)).stats, agents, horizon, threshold));
-  if (opts.swarm && want('trained swarm')) out.push(result('trained swarm', (await runEpisodes(opts.swarm, tasks, agents, seed, horizon)).stats, agents, horizon, threshold));
+  if (want('scripted organisation'))
+    out.push(result('scripted organisation', (await runEpisodes(scriptedOrganisation, tasks, agents, seed, horizon)).stats, agents, horizon, threshold));
+  if (opts.swarm && want('trained swarm'))
+    out.push(result('trained swarm', (await runEpisodes(opts.swarm, tasks, agents, seed, horizon)).stats, agents, horizon, threshold));
   return out;
 }
 

@@ -105,7 +105,13 @@ describe('the long horizon', () => {
     const t90 = stats.map((x) => x.t90 ?? end);
     expect(t90.reduce((a, b) => a + b, 0) / t90.length).toBeGreaterThan(0.7 * end);
     // The first-round coupled family is done in a third of that.
-    const short = await runEpisodes(scriptedOrganisation, Array.from({ length: 16 }, (_, i) => generateTask('coupled', 1_000_000_000 + i)), 8, 1, calibratedSchedule('coupled').end);
+    const short = await runEpisodes(
+      scriptedOrganisation,
+      Array.from({ length: 16 }, (_, i) => generateTask('coupled', 1_000_000_000 + i)),
+      8,
+      1,
+      calibratedSchedule('coupled').end,
+    );
     expect(short.stats.reduce((s, x) => s + x.tEnd, 0) / 16).toBeLessThan(minutes / 3);
   });
 });

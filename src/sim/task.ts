@@ -41,7 +41,9 @@ export function isLongFamily(family: Family): boolean {
 
 /** The kind of work a family's tasks are made of, whatever their horizon. */
 export function familyKind(family: Family): 'parallel' | 'coupled' | 'search' | 'mixed' {
-  return family.startsWith('long-') ? (family.slice(5) as 'parallel' | 'coupled' | 'search' | 'mixed') : (family as 'parallel' | 'coupled' | 'search' | 'mixed');
+  return family.startsWith('long-')
+    ? (family.slice(5) as 'parallel' | 'coupled' | 'search' | 'mixed')
+    : (family as 'parallel' | 'coupled' | 'search' | 'mixed');
 }
 
 /** One software sprint: M modules, each with work, tests and at most one prerequisite. */

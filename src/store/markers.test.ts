@@ -16,7 +16,7 @@ describe('curve markers', () => {
     expect(phaseMarkers(metrics)).toEqual([{ update: 2, kind: 'phase', label: 'prior ends, RLCR starts (deadline 24 → 8 min)' }]);
   });
 
-  it('reads a recorded run\'s changes one after the other', () => {
+  it("reads a recorded run's changes one after the other", () => {
     const a = testConfig({ tmaxEnd: 24 });
     const b = { ...a, tmaxEnd: 30 };
     const c = { ...b, lr: 0.01 };
@@ -43,8 +43,8 @@ describe('curve markers', () => {
   });
 });
 
-describe('the live run\'s markers in the store', () => {
-  it('records the changes the worker applied by the recorder\'s rule, so live and replayed markers agree, and forgets them when the run is cleared', async () => {
+describe("the live run's markers in the store", () => {
+  it("records the changes the worker applied by the recorder's rule, so live and replayed markers agree, and forgets them when the run is cleared", async () => {
     const { useApp, selectChangeRecord } = await import('./store');
     const first = testConfig({ tmaxStart: 8 });
     const recorder = new RunRecorder(first);

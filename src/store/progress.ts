@@ -12,7 +12,12 @@ const running: Partial<Record<ProgressSlot, AbortController>> = {};
  * Runs a run-file job (read in a worker) with its progress in `store`'s `slot` (`name`, the stage
  * in words and the share of it done) until it ends; `cancelJob(slot)` stops it through its signal.
  */
-export async function withProgress<T>(store: AppStore, slot: ProgressSlot, name: string, job: (onProgress: (stage: string, done: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withProgress<T>(
+  store: AppStore,
+  slot: ProgressSlot,
+  name: string,
+  job: (onProgress: (stage: string, done: number) => void, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const set = (p: JobProgress | null) => store.getState().setLibrary({ [slot]: p });
   const controller = new AbortController();
   running[slot] = controller;

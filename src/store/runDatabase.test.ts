@@ -143,14 +143,20 @@ describe('RunLibrary', () => {
     const truncated = await lib.importFile(good.subarray(0, good.length - 30));
     expect(truncated).toEqual({ ok: false, error: expect.stringMatching(/^The file is truncated or corrupt/) });
     const newer = await lib.importFile(strToU8(JSON.stringify({ ...named('new', '2024-05-02T10:00:00.000Z'), version: RUN_VERSION + 1 })));
-    expect(newer).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^Unsupported run file version ${RUN_VERSION + 1} \\(written by a newer version`)) });
+    expect(newer).toEqual({
+      ok: false,
+      error: expect.stringMatching(new RegExp(`^Unsupported run file version ${RUN_VERSION + 1} \\(written by a newer version`)),
+    });
     expect(await contents(lib)).toEqual(before);
     lib.close();
   });
 
   it('refuses an invalid run on save', async () => {
     const lib = await open();
-    await expect(lib.save({ ...named('x', '2024-05-01T10:00:00.000Z'), seed: 5 })).rejects.toMatchObject({ code: 'invalid', message: expect.stringMatching(/seed: 5 differs from config.seed/) });
+    await expect(lib.save({ ...named('x', '2024-05-01T10:00:00.000Z'), seed: 5 })).rejects.toMatchObject({
+      code: 'invalid',
+      message: expect.stringMatching(/seed: 5 differs from config.seed/),
+    });
     expect(await lib.list()).toEqual([]);
     lib.close();
   });
@@ -164,7 +170,10 @@ describe('RunLibrary', () => {
     quotaFull();
     const err = await lib.save(named('new', '2024-05-02T10:00:00.000Z')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LibraryError);
-    expect(err).toMatchObject({ code: 'quota', message: expect.stringMatching(/^Browser storage is full: could not save the run \(\d+ KB\)\. Delete or export some runs/) });
+    expect(err).toMatchObject({
+      code: 'quota',
+      message: expect.stringMatching(/^Browser storage is full: could not save the run \(\d+ KB\)\. Delete or export some runs/),
+    });
     const imported = await lib.importFile(encodeRunFile(named('new', '2024-05-02T10:00:00.000Z')));
     expect(imported).toEqual({ ok: false, error: expect.stringMatching(/^Browser storage is full: /) });
     await expect(lib.rename(id, 'renamed')).rejects.toMatchObject({ code: 'quota' });

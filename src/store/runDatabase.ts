@@ -163,12 +163,16 @@ export class RunLibrary {
       throw new LibraryError('invalid', (e as Error).message, { cause: e });
     }
     const next: RunSummary = { ...summaryOf(named, bytes.length), id };
-    return this.write('save the run', async (tx) => {
-      if (!(await tx.objectStore('summaries').get(id))) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-      await tx.objectStore('files').put({ id, bytes });
-      await tx.objectStore('summaries').put(next);
-      return next;
-    }, bytes.length);
+    return this.write(
+      'save the run',
+      async (tx) => {
+        if (!(await tx.objectStore('summaries').get(id))) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+        await tx.objectStore('files').put({ id, bytes });
+        await tx.objectStore('summaries').put(next);
+        return next;
+      },
+      bytes.length,
+    );
   }
 
   /**
@@ -178,20 +182,28 @@ export class RunLibrary {
    */
   async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts): Promise<RunSummary> {
     if (id === null) {
-      return this.write('save the run', async (tx) => {
-        const newId = await tx.objectStore('summaries').add(facts as RunSummary);
-        await tx.objectStore('files').put({ id: newId, bytes });
-        return { ...facts, id: newId };
-      }, bytes.length);
+      return this.write(
+        'save the run',
+        async (tx) => {
+          const newId = await tx.objectStore('summaries').add(facts as RunSummary);
+          await tx.objectStore('files').put({ id: newId, bytes });
+          return { ...facts, id: newId };
+        },
+        bytes.length,
+      );
     }
-    return this.write('save the run', async (tx) => {
-      const existing = await tx.objectStore('summaries').get(id);
-      if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-      const next: RunSummary = { ...facts, id, name: existing.name };
-      await tx.objectStore('files').put({ id, bytes });
-      await tx.objectStore('summaries').put(next);
-      return next;
-    }, bytes.length);
+    return this.write(
+      'save the run',
+      async (tx) => {
+        const existing = await tx.objectStore('summaries').get(id);
+        if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+        const next: RunSummary = { ...facts, id, name: existing.name };
+        await tx.objectStore('files').put({ id, bytes });
+        await tx.objectStore('summaries').put(next);
+        return next;
+      },
+      bytes.length,
+    );
   }
 
   /**
@@ -210,17 +222,25 @@ export class RunLibrary {
       if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
       const r = await this.codec.rename(file.bytes, clean);
       if (!r.ok) throw corrupt(id, r.error);
-      const renamed = await this.write('rename the run', async (tx) => {
-        const [now, stored] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
-        if (!now || !stored) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-        if (!sameBytes(stored.bytes, file.bytes)) return null;
-        const next: RunSummary = { ...now, name: clean, bytes: r.bytes.length };
-        await tx.objectStore('files').put({ id, bytes: r.bytes });
-        await tx.objectStore('summaries').put(next);
-        return next;
-      }, r.bytes.length);
+      const renamed = await this.write(
+        'rename the run',
+        async (tx) => {
+          const [now, stored] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+          if (!now || !stored) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
+          if (!sameBytes(stored.bytes, file.bytes)) return null;
+          const next: RunSummary = { ...now, name: clean, bytes: r.bytes.length };
+          await tx.objectStore('files').put({ id, bytes: r.bytes });
+          await tx.objectStore('summaries').put(next);
+          return next;
+        },
+        r.bytes.length,
+      );
       if (renamed) return renamed;
-      if (attempt === MAX_RENAME_ATTEMPTS) throw new LibraryError('storage', `Could not rename the run: it was saved ${attempt} times while it was being renamed. Try again when it is paused; the library is unchanged.`);
+      if (attempt === MAX_RENAME_ATTEMPTS)
+        throw new LibraryError(
+          'storage',
+          `Could not rename the run: it was saved ${attempt} times while it was being renamed. Try again when it is paused; the library is unchanged.`,
+        );
     }
   }
 
@@ -237,10 +257,14 @@ export class RunLibrary {
   /** Puts a deleted run back under its old id (undo of `remove`). */
   async restore(deleted: DeletedRun): Promise<void> {
     const { summary, bytes } = deleted;
-    await this.write('restore the run', async (tx) => {
-      await tx.objectStore('files').put({ id: summary.id, bytes });
-      await tx.objectStore('summaries').put(summary);
-    }, bytes.length);
+    await this.write(
+      'restore the run',
+      async (tx) => {
+        await tx.objectStore('files').put({ id: summary.id, bytes });
+        await tx.objectStore('summaries').put(summary);
+      },
+      bytes.length,
+    );
   }
 
   /**
@@ -280,11 +304,15 @@ export class RunLibrary {
       throw new LibraryError('invalid', (e as Error).message, { cause: e });
     }
     const base = summaryOf(run, bytes.length);
-    return this.write('save the run', async (tx) => {
-      const id = await tx.objectStore('summaries').add(base as RunSummary);
-      await tx.objectStore('files').put({ id, bytes });
-      return { ...base, id };
-    }, bytes.length);
+    return this.write(
+      'save the run',
+      async (tx) => {
+        const id = await tx.objectStore('summaries').add(base as RunSummary);
+        await tx.objectStore('files').put({ id, bytes });
+        return { ...base, id };
+      },
+      bytes.length,
+    );
   }
 
   /**
@@ -307,7 +335,11 @@ export class RunLibrary {
       if (e instanceof LibraryError) throw e;
       if (isQuotaError(e)) {
         const size = bytes ? ` (${sizeText(bytes)})` : '';
-        throw new LibraryError('quota', `Browser storage is full: could not ${what}${size}. Delete or export some runs to make room; the library is unchanged.`, { cause: e });
+        throw new LibraryError(
+          'quota',
+          `Browser storage is full: could not ${what}${size}. Delete or export some runs to make room; the library is unchanged.`,
+          { cause: e },
+        );
       }
       throw new LibraryError('storage', `Could not ${what}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
     }

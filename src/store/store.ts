@@ -187,7 +187,6 @@ export interface SessionSlice {
   setFault: (fault: string | null) => void;
 }
 
-
 /** How the page is shown: presenter and embed modes, hidden parts, the curve's view, the lesson step, the controls drawer. */
 export interface ViewSlice {
   view: ViewSettings;
@@ -248,7 +247,9 @@ const appState: StateCreator<AppState> = (set, get) => ({
   setBackend: (backend) => set({ backend }),
   setRunState: (runState) => set({ runState }),
   pushUpdates: (us) =>
-    set((s) => (us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {})),
+    set((s) =>
+      us.length ? { metrics: [...s.metrics, ...us.map((u) => u.metrics)], last: us[us.length - 1], references: withReferences(s.references, us) } : {},
+    ),
   live: true,
   setLive: (live) => set({ live }),
   clearRun: () => set({ metrics: [], references: {}, last: null, talk: [], error: null, stoppedBy: null, episode: null, tick: 0, liveChanges: null }),
@@ -337,8 +338,7 @@ const appState: StateCreator<AppState> = (set, get) => ({
     s.seekUpdate(metricsIndex(s.replay.run, next.update));
     return true;
   },
-  leaveReplay: () =>
-    set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
+  leaveReplay: () => set((s) => (s.stash ? { replay: null, stash: null, ...s.stash, playing: true } : { replay: null })),
 
   setView: (patch) => set((s) => ({ view: { ...s.view, ...patch } })),
   drawerOpen: false,
@@ -368,7 +368,8 @@ export function createAppStore(): StoreApi<AppState> {
 export function keepHash(store: AppStore): () => void {
   if (typeof history === 'undefined') return () => undefined;
   return store.subscribe((s, prev) => {
-    if (s.config !== prev.config || s.backendChoice !== prev.backendChoice || s.view !== prev.view) history.replaceState(null, '', hashFromConfig(s.config, s.backendChoice, s.view));
+    if (s.config !== prev.config || s.backendChoice !== prev.backendChoice || s.view !== prev.view)
+      history.replaceState(null, '', hashFromConfig(s.config, s.backendChoice, s.view));
   });
 }
 

@@ -53,7 +53,12 @@ describe('config in the URL hash', () => {
   it('treats Object.prototype names as unknown settings and changes nothing through them', () => {
     const { config, issues } = configFromHash('#__proto__=1&constructor=2&toString=3&hasOwnProperty=4&backend=auto');
     expect(config).toEqual(defaultConfig());
-    expect(issues.map((i) => i.message)).toEqual(['unknown setting "__proto__"', 'unknown setting "constructor"', 'unknown setting "toString"', 'unknown setting "hasOwnProperty"']);
+    expect(issues.map((i) => i.message)).toEqual([
+      'unknown setting "__proto__"',
+      'unknown setting "constructor"',
+      'unknown setting "toString"',
+      'unknown setting "hasOwnProperty"',
+    ]);
     expect(Object.getPrototypeOf(config)).toBe(Object.prototype);
   });
 });

@@ -12,7 +12,13 @@ const MAX_HASH = 4000;
 export function configFromHash(hash: string): { config: Config; issues: ConfigIssue[]; backend: BackendChoice; view: ViewSettings } {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (!text) return { config: defaultConfig(), issues: [], backend: 'auto', view: defaultView() };
-  if (text.length > MAX_HASH) return { config: defaultConfig(), issues: [{ key: '#', message: `the link's settings are too long (${text.length} characters) and were ignored` }], backend: 'auto', view: defaultView() };
+  if (text.length > MAX_HASH)
+    return {
+      config: defaultConfig(),
+      issues: [{ key: '#', message: `the link's settings are too long (${text.length} characters) and were ignored` }],
+      backend: 'auto',
+      view: defaultView(),
+    };
   // No prototype: a key such as __proto__ or constructor is an ordinary (unknown) key here.
   const values: Record<string, string> = Object.create(null) as Record<string, string>;
   const issues: ConfigIssue[] = [];
@@ -52,5 +58,10 @@ export function hashFromConfig(config: Config, backend: BackendChoice = 'auto', 
   const values: Record<string, string> = { ...configToStrings(config), seed: String(config.seed) };
   if (backend !== 'auto') values.backend = backend;
   Object.assign(values, viewToValues(view));
-  return '#' + Object.entries(values).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return (
+    '#' +
+    Object.entries(values)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .join('&')
+  );
 }

@@ -108,7 +108,10 @@ export function viewFromValues(values: Record<string, string>): { view: ViewSett
   if ('presenter' in values) view.presenter = flag('presenter', values.presenter, issues);
   if ('embed' in values) view.embed = flag('embed', values.embed, issues);
   if ('hide' in values) {
-    for (const part of values.hide.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of values.hide
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       if ((VIEW_PARTS as readonly string[]).includes(part)) {
         if (!view.hide.includes(part as ViewPart)) view.hide.push(part as ViewPart);
       } else issues.push({ key: 'hide', message: `"${part.slice(0, 40)}" is not one of ${VIEW_PARTS.join(', ')}` });

@@ -10,7 +10,23 @@ export function activeAblations(c: Config): string[] {
   return ablationLabels(c);
 }
 
-function Slider({ label, value, min, max, step, onChange, testId }: { label: string; value: number; min: number; max: number; step: number; onChange: (v: number) => void; testId: string }) {
+function Slider({
+  label,
+  value,
+  min,
+  max,
+  step,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+  onChange: (v: number) => void;
+  testId: string;
+}) {
   return (
     <label className="slider">
       <span>
@@ -30,30 +46,62 @@ export function AblationsPanel() {
   const fixed = c.tmaxStart === c.tmaxEnd;
   return (
     <details className="panel ablations" data-testid="ablations">
-      <summary>
-        Ablations {activeAblations(c).length ? `(${activeAblations(c).join('; ')})` : '(none: plain RLCR)'}
-      </summary>
+      <summary>Ablations {activeAblations(c).length ? `(${activeAblations(c).join('; ')})` : '(none: plain RLCR)'}</summary>
       <div className="ablation-grid">
         <fieldset>
           <legend>
-            Time pressure <Explain>RLCR's only time pressure is the deadline. A latency penalty also charges the swarm for finishing late: R − c·s·t_end/Tmax. It teaches speed too, but how much it helps depends strongly on the deadline it is paired with.</Explain>
+            Time pressure{' '}
+            <Explain>
+              RLCR's only time pressure is the deadline. A latency penalty also charges the swarm for finishing late: R − c·s·t_end/Tmax. It teaches speed too,
+              but how much it helps depends strongly on the deadline it is paired with.
+            </Explain>
           </legend>
           <label className="toggle">
-            <input type="checkbox" checked={c.latencyPenalty > 0} onChange={(e) => set({ latencyPenalty: e.currentTarget.checked ? 0.5 : 0 })} data-testid="ablation-latency" /> latency penalty
+            <input
+              type="checkbox"
+              checked={c.latencyPenalty > 0}
+              onChange={(e) => set({ latencyPenalty: e.currentTarget.checked ? 0.5 : 0 })}
+              data-testid="ablation-latency"
+            />{' '}
+            latency penalty
           </label>
-          {c.latencyPenalty > 0 && <Slider label="coefficient c" value={c.latencyPenalty} min={0.05} max={2} step={0.05} onChange={(latencyPenalty) => set({ latencyPenalty })} testId="ablation-latency-c" />}
+          {c.latencyPenalty > 0 && (
+            <Slider
+              label="coefficient c"
+              value={c.latencyPenalty}
+              min={0.05}
+              max={2}
+              step={0.05}
+              onChange={(latencyPenalty) => set({ latencyPenalty })}
+              testId="ablation-latency-c"
+            />
+          )}
         </fieldset>
         <fieldset>
           <legend>
-            Deadline schedule <Explain>A growing deadline lets the swarm learn short sprints first, then longer coordination. A fixed long deadline from the start gives it little signal about who should do what early on.</Explain>
+            Deadline schedule{' '}
+            <Explain>
+              A growing deadline lets the swarm learn short sprints first, then longer coordination. A fixed long deadline from the start gives it little signal
+              about who should do what early on.
+            </Explain>
           </legend>
           <label className="toggle">
-            <input type="checkbox" checked={fixed} onChange={(e) => set(e.currentTarget.checked ? { tmaxStart: c.tmaxEnd } : { tmaxStart: Math.min(d.tmaxStart, c.tmaxEnd) })} data-testid="ablation-fixed-tmax" /> fixed Tmax (no growth)
+            <input
+              type="checkbox"
+              checked={fixed}
+              onChange={(e) => set(e.currentTarget.checked ? { tmaxStart: c.tmaxEnd } : { tmaxStart: Math.min(d.tmaxStart, c.tmaxEnd) })}
+              data-testid="ablation-fixed-tmax"
+            />{' '}
+            fixed Tmax (no growth)
           </label>
         </fieldset>
         <fieldset>
           <legend>
-            Credit over time <Explain>The flat Monte-Carlo advantage gives every decision of a rollout the same credit. A critic with GAE discounts: with γ or λ below 1, a handoff early in the sprint gets little credit for tests passing much later, and long coordination can collapse.</Explain>
+            Credit over time{' '}
+            <Explain>
+              The flat Monte-Carlo advantage gives every decision of a rollout the same credit. A critic with GAE discounts: with γ or λ below 1, a handoff
+              early in the sprint gets little credit for tests passing much later, and long coordination can collapse.
+            </Explain>
           </legend>
           <label className="toggle">
             <input type="checkbox" checked={c.critic} onChange={(e) => set({ critic: e.currentTarget.checked })} data-testid="ablation-critic" /> critic + GAE
@@ -67,13 +115,26 @@ export function AblationsPanel() {
         </fieldset>
         <fieldset>
           <legend>
-            Whose reward <Explain>Collective: every agent gets the team's return. Individual: each agent gets the tests of its own work, so helping someone else (handing over an interface) earns nothing.</Explain>
+            Whose reward{' '}
+            <Explain>
+              Collective: every agent gets the team's return. Individual: each agent gets the tests of its own work, so helping someone else (handing over an
+              interface) earns nothing.
+            </Explain>
           </legend>
-          <SelectField label="rewards" testId="ablation-rewards" value={c.rewards} options={['collective', 'individual'] as const} onChange={(rewards) => set({ rewards })} />
+          <SelectField
+            label="rewards"
+            testId="ablation-rewards"
+            value={c.rewards}
+            options={['collective', 'individual'] as const}
+            onChange={(rewards) => set({ rewards })}
+          />
         </fieldset>
         <fieldset>
           <legend>
-            Advantage form <Explain>dr-grpo: return minus the group mean. grpo: also divided by the group's spread. rloo: each rollout against the mean of the others.</Explain>
+            Advantage form{' '}
+            <Explain>
+              dr-grpo: return minus the group mean. grpo: also divided by the group's spread. rloo: each rollout against the mean of the others.
+            </Explain>
           </legend>
           <SelectField label="advantage" testId="ablation-advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => set({ advantage })} />
         </fieldset>

@@ -110,10 +110,21 @@ function ViewButtons() {
   const setView = useApp((s) => s.setView);
   return (
     <div className="view-buttons">
-      <button type="button" onClick={() => setView({ lesson: view.lesson === null ? 1 : null })} aria-pressed={view.lesson !== null} data-testid="lesson-toggle">
+      <button
+        type="button"
+        onClick={() => setView({ lesson: view.lesson === null ? 1 : null })}
+        aria-pressed={view.lesson !== null}
+        data-testid="lesson-toggle"
+      >
         Lesson
       </button>
-      <button type="button" onClick={() => setView({ presenter: !view.presenter })} aria-pressed={view.presenter} title="Large type and high contrast, for a projector" data-testid="presenter-toggle">
+      <button
+        type="button"
+        onClick={() => setView({ presenter: !view.presenter })}
+        aria-pressed={view.presenter}
+        title="Large type and high contrast, for a projector"
+        data-testid="presenter-toggle"
+      >
         Presenter
       </button>
       <button
@@ -210,7 +221,8 @@ export function App() {
           </Drawer>
           <div className="details" data-testid="details">
             <p className="lede">
-              A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit, so they have to discover division of labour and when handing work over is worth a minute.
+              A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit,
+              so they have to discover division of labour and when handing work over is worth a minute.
             </p>
             {shown('work') && guarded('Work curves', <WorkCurves />)}
             {shown('modules') && guarded('Module bars', <ModuleBars />)}

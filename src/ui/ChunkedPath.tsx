@@ -67,7 +67,21 @@ const Stretch = memo(function Stretch({ d, className, testId }: { d: string; cla
  * elements and points stays bounded: the page's cost per update stays flat as the run grows.
  * `testId` marks the first stretch.
  */
-export function ChunkedPath({ line, x, y, scaleKey, className, testId }: { line: MinMaxSeries; x: (v: number) => number; y: (v: number) => number; scaleKey: string; className: string; testId?: string }) {
+export function ChunkedPath({
+  line,
+  x,
+  y,
+  scaleKey,
+  className,
+  testId,
+}: {
+  line: MinMaxSeries;
+  x: (v: number) => number;
+  y: (v: number) => number;
+  scaleKey: string;
+  className: string;
+  testId?: string;
+}) {
   const [paths] = useState(() => new StretchPaths());
   const stretches = paths.of(line, x, y, scaleKey);
   return (

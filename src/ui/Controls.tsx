@@ -30,7 +30,13 @@ export function RunButtons() {
   };
   return (
     <div className="buttons" role="group" aria-label="Training">
-      <button type="button" onClick={running ? controls.pause : controls.start} disabled={state === 'finished' || replaying} title={replaying ? 'Leave the replay to train' : undefined} data-testid="play">
+      <button
+        type="button"
+        onClick={running ? controls.pause : controls.start}
+        disabled={state === 'finished' || replaying}
+        title={replaying ? 'Leave the replay to train' : undefined}
+        data-testid="play"
+      >
         {running ? 'Pause' : 'Train'}
       </button>
       <button type="button" onClick={controls.step} disabled={running || state === 'finished' || replaying} data-testid="step">
@@ -67,10 +73,30 @@ export function Controls() {
       <h2 id="controls-title">Settings of the run</h2>
       <div className="settings">
         <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure(familyChange(c, family))} />
-        <IntegerField label="agents" testId="agents" value={c.agents} min={agentsField.min} max={agentsField.max} onChange={(agents) => controls.configure({ agents })} />
-        <SelectField label="advantage" testId="advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => controls.configure({ advantage })} />
+        <IntegerField
+          label="agents"
+          testId="agents"
+          value={c.agents}
+          min={agentsField.min}
+          max={agentsField.max}
+          onChange={(agents) => controls.configure({ agents })}
+        />
+        <SelectField
+          label="advantage"
+          testId="advantage"
+          value={c.advantage}
+          options={ADVANTAGES}
+          onChange={(advantage) => controls.configure({ advantage })}
+        />
         <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />
-        <SelectField label="backend" testId="backend-choice" value={choice} options={['auto', ...BACKENDS] as BackendChoice[]} labels={{ auto: 'auto (measured)' }} onChange={controls.chooseBackend} />
+        <SelectField
+          label="backend"
+          testId="backend-choice"
+          value={choice}
+          options={['auto', ...BACKENDS] as BackendChoice[]}
+          labels={{ auto: 'auto (measured)' }}
+          onChange={controls.chooseBackend}
+        />
       </div>
       <StructurePicker />
     </section>

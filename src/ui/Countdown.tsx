@@ -63,15 +63,24 @@ export function Countdown() {
   const x = scaleLinear().domain([0, tmax]).range([left, right]);
   const ticks = x.ticks(Math.min(tmax, 12)).filter((v) => Number.isInteger(v));
   // Labels of modules finishing close together go on a second row, or (if that is full too) only in the mark's tooltip.
-  const completed = completionsByMinute(s.completions).map((c) => ({ minute: c.minute, text: `✓${c.modules.join(',')}`, title: `${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}` }));
-  const lanes = placeLabels(completed.map((c) => ({ x: x(c.minute), width: textWidth(c.text, 10) })), 2);
+  const completed = completionsByMinute(s.completions).map((c) => ({
+    minute: c.minute,
+    text: `✓${c.modules.join(',')}`,
+    title: `${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}`,
+  }));
+  const lanes = placeLabels(
+    completed.map((c) => ({ x: x(c.minute), width: textWidth(c.text, 10) })),
+    2,
+  );
 
   return (
     <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
       <h2 id="countdown-title">
         Deadline{' '}
         <Explain>
-          The bar is the clock of one rollout from the latest update, from minute 0 to its deadline; it runs at the playback speed you choose, and you can drag it back to any minute. Each ✓ marks a module finishing. If every module finishes, the episode ends early at that minute; otherwise it is cut at the deadline and only the finished modules' tests count. Below: training grows the deadline over the updates, so early updates practise short sprints.
+          The bar is the clock of one rollout from the latest update, from minute 0 to its deadline; it runs at the playback speed you choose, and you can drag
+          it back to any minute. Each ✓ marks a module finishing. If every module finishes, the episode ends early at that minute; otherwise it is cut at the
+          deadline and only the finished modules' tests count. Below: training grows the deadline over the updates, so early updates practise short sprints.
         </Explain>
       </h2>
       <p className="countdown-summary" data-testid="countdown-summary">
@@ -79,7 +88,14 @@ export function Countdown() {
       </p>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Showcase rollout against a ${tmax}-minute deadline: ${summary}`}>
         <rect className="clock-track" x={left} y={barY} width={right - left} height={barH} />
-        <rect className={s.finished ? 'clock-used finished' : 'clock-used'} x={left} y={barY} width={x(over ? s.end : tick) - left} height={barH} data-testid="clock-used" />
+        <rect
+          className={s.finished ? 'clock-used finished' : 'clock-used'}
+          x={left}
+          y={barY}
+          width={x(over ? s.end : tick) - left}
+          height={barH}
+          data-testid="clock-used"
+        />
         {ticks.map((v) => (
           <g key={v}>
             <line className="grid" x1={x(v)} x2={x(v)} y1={barY + barH} y2={barY + barH + 4} />

@@ -32,9 +32,14 @@ function useMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
   const changes = useApp(selectChangeRecord);
   // The phase changes, found among the new updates only.
   const [fold] = useState(() => new AppendFold<UpdateMetrics, CurveMarker[]>());
-  const phases = fold.of(metrics, [], () => [], (out, m, i, ms) => {
-    if (i > 0) out.push(...phaseMarkers([ms[i - 1], m]));
-  });
+  const phases = fold.of(
+    metrics,
+    [],
+    () => [],
+    (out, m, i, ms) => {
+      if (i > 0) out.push(...phaseMarkers([ms[i - 1], m]));
+    },
+  );
   const settings = changes ? recordedMarkers(changes.config, changes.configChanges) : [];
   return [...phases, ...settings].sort((a, b) => a.update - b.update);
 }
@@ -84,7 +89,9 @@ function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, r
 function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
   if (!shown) return 'No updates yet';
   const lead = ref ? `, ${(shown.ret - ref.scripted >= 0 ? '+' : '') + (shown.ret - ref.scripted).toFixed(2)} against the scripted organisation` : '';
-  const head = relative ? `After update ${shown.update + 1} the swarm's return is ${shown.ret.toFixed(2)}${lead}` : `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}${lead}`;
+  const head = relative
+    ? `After update ${shown.update + 1} the swarm's return is ${shown.ret.toFixed(2)}${lead}`
+    : `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}${lead}`;
   return marks.length ? `${head}. Marked: ${marks.map((m) => `update ${m.update + 1}, ${m.label}`).join('; ')}.` : head;
 }
 
@@ -116,7 +123,10 @@ export function Curves() {
   const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...all.map((l) => l.min)) : 0, relative ? Math.max(0.1, ...all.map((l) => l.max)) : 1);
   const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
-  const markLanes = placeLabels(placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })), 2);
+  const markLanes = placeLabels(
+    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })),
+    2,
+  );
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
   // A hovered update the run no longer has (the metrics changed under a still pointer) counts as none.
   const hovered = hover !== null && hover < metrics.length ? hover : null;
@@ -127,7 +137,12 @@ export function Curves() {
   return (
     <section className="panel" aria-labelledby="curves-title" data-testid="curves">
       <h2 id="curves-title">
-        Training curve <Explain>Each point is one update: the share of tests the swarm passed by the deadline, averaged over that update's rollouts. The dashed lines are what the scripted organisation, best-of-N and a single agent reach at the same deadline. Early on the swarm is below the single agent; watch it climb past best-of-N as it learns to split the work and hand interfaces over.</Explain>
+        Training curve{' '}
+        <Explain>
+          Each point is one update: the share of tests the swarm passed by the deadline, averaged over that update's rollouts. The dashed lines are what the
+          scripted organisation, best-of-N and a single agent reach at the same deadline. Early on the swarm is below the single agent; watch it climb past
+          best-of-N as it learns to split the work and hand interfaces over.
+        </Explain>
       </h2>
       <svg
         ref={boxRef}
@@ -166,7 +181,12 @@ export function Curves() {
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
             <line x1={x(m.i)} x2={x(m.i)} y1={markLanes[k] === 1 ? 14 : 24} y2={FRAME.height - FRAME.margin.bottom} />
             {markLanes[k] >= 0 && (
-              <text className="marker-label" x={x(m.i)} y={markLanes[k] === 1 ? 10 : 20} textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}>
+              <text
+                className="marker-label"
+                x={x(m.i)}
+                y={markLanes[k] === 1 ? 10 : 20}
+                textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}
+              >
                 {m.label}
               </text>
             )}
@@ -178,14 +198,22 @@ export function Curves() {
         ))}
         {overlay && !relative && <ChunkedPath className="series-overlay" line={overlayLine} x={x} y={y} scaleKey={scaleKey} testId="overlay-path" />}
         <ChunkedPath className="series-return" line={lines.ret} x={x} y={y} scaleKey={scaleKey} testId="return-path" />
-        {marked !== null && <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />}
+        {marked !== null && (
+          <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />
+        )}
       </svg>
       <div className="curve-compare">
         <div className="curve-view" role="group" aria-label="What the curve shows">
           <button type="button" aria-pressed={!relative} onClick={() => setView({ curve: 'return' })} data-testid="curve-return">
             return
           </button>
-          <button type="button" aria-pressed={relative} onClick={() => setView({ curve: 'relative' })} title="The swarm's return minus the scripted organisation's at the same deadline: a longer deadline raises both, so it does not look like learning" data-testid="curve-relative">
+          <button
+            type="button"
+            aria-pressed={relative}
+            onClick={() => setView({ curve: 'relative' })}
+            title="The swarm's return minus the scripted organisation's at the same deadline: a longer deadline raises both, so it does not look like learning"
+            data-testid="curve-relative"
+          >
             vs scripted organisation
           </button>
         </div>

@@ -3,7 +3,21 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type Keyboard
 import type { UpdateMessage } from '../worker/protocol';
 import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
-import { aggregateDms, BOARD_HALF, type GraphLayout, boardLinks, edgeSegment, layoutGraph, type LayoutJob, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks, type StructureLink } from './dmGraphLayout';
+import {
+  aggregateDms,
+  BOARD_HALF,
+  type GraphLayout,
+  boardLinks,
+  edgeSegment,
+  layoutGraph,
+  type LayoutJob,
+  layoutJob,
+  nodeRadius,
+  recentDms,
+  sentCounts,
+  structureLinks,
+  type StructureLink,
+} from './dmGraphLayout';
 import { Explain } from './Explain';
 import './DmGraph.css';
 
@@ -81,14 +95,25 @@ function graphShape(episode: UpdateMessage, height: number): GraphShape {
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
 function layOut(shape: GraphShape, from: GraphLayout | null): LayoutJob {
-  return layoutJob(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: from ? WARM_TICKS : COLD_TICKS, from: from ?? undefined, groups: shape.groups });
+  return layoutJob(shape.agents, shape.edges, WIDTH, shape.height, {
+    boardAgents: shape.boardAgents,
+    radii: shape.radii,
+    margin: 6,
+    ticks: from ? WARM_TICKS : COLD_TICKS,
+    from: from ?? undefined,
+    groups: shape.groups,
+  });
 }
 
 /** Longest a layout runs in one task before it yields to the page (its ticks go on in the next). */
 const LAYOUT_SLICE_MS = 8;
 
 /** A circle around each island's agents, for the islands structure. */
-function islandHulls(groups: readonly number[] | undefined, nodes: readonly { x: number; y: number }[], radii: readonly number[]): { island: number; x: number; y: number; r: number }[] {
+function islandHulls(
+  groups: readonly number[] | undefined,
+  nodes: readonly { x: number; y: number }[],
+  radii: readonly number[],
+): { island: number; x: number; y: number; r: number }[] {
   if (!groups) return [];
   const out = [];
   for (const island of [...new Set(groups)].sort((a, b) => a - b)) {
@@ -123,7 +148,21 @@ export function DmGraph() {
   // task. Until it is done the previous layout serves (or, for the first episode or a new agent
   // count, the agents on a circle). A later layout starts warm from the last one: fewer ticks, and
   // agents stay where the eye left them.
-  const laid = useMemo(() => cached ?? warmFrom ?? (shape ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, { boardAgents: shape.boardAgents, radii: shape.radii, margin: 6, ticks: 0, groups: shape.groups }) : null), [cached, warmFrom, shape]);
+  const laid = useMemo(
+    () =>
+      cached ??
+      warmFrom ??
+      (shape
+        ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, {
+            boardAgents: shape.boardAgents,
+            radii: shape.radii,
+            margin: 6,
+            ticks: 0,
+            groups: shape.groups,
+          })
+        : null),
+    [cached, warmFrom, shape],
+  );
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
     const job = layOut(shape, previous.current?.nodes.length === shape.agents ? previous.current : null);
@@ -174,7 +213,10 @@ export function DmGraph() {
   const orderKinds = [...new Set(orders.map((o) => o.kind))];
   const boardPos = layout.board;
   const maxCount = Math.max(1, ...edges.map((e) => e.count));
-  const width = scaleLinear().domain([1, Math.max(2, maxCount)]).range([1.5, 10]).clamp(true);
+  const width = scaleLinear()
+    .domain([1, Math.max(2, maxCount)])
+    .range([1.5, 10])
+    .clamp(true);
   const touches = (a: number, b: number) => selected === null || selected === a || selected === b;
   const toggle = (a: number) => select(selected === a ? null : a);
   const onKey = (a: number) => (ev: KeyboardEvent<SVGGElement>) => {
@@ -192,10 +234,27 @@ export function DmGraph() {
       <h2 id="dm-title">
         Direct messages <Explain>{EXPLAIN}</Explain>
       </h2>
-      <svg ref={boxRef} className="dm-graph" viewBox={`0 0 ${WIDTH} ${height}`} role="group" aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}>
+      <svg
+        ref={boxRef}
+        className="dm-graph"
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        role="group"
+        aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}
+      >
         <defs>
           {(['useful', 'plain', 'hire', 'fire', 'assign'] as const).map((k) => (
-            <marker key={k} id={`${uid}-arrow-${k}`} className={`dm-arrow ${k}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
+            <marker
+              key={k}
+              id={`${uid}-arrow-${k}`}
+              className={`dm-arrow ${k}`}
+              viewBox="0 0 10 10"
+              refX="9"
+              refY="5"
+              markerWidth="7"
+              markerHeight="7"
+              markerUnits="userSpaceOnUse"
+              orient="auto-start-reverse"
+            >
               <path d="M0,0 L10,5 L0,10 z" />
             </marker>
           ))}
@@ -243,7 +302,13 @@ export function DmGraph() {
           // Offset sideways, so an order and a DM between the same pair stay apart.
           const s = edgeSegment(layout.nodes[o.from], layout.nodes[o.to], radii[o.from], radii[o.to], o.kind === 'fire' ? -7 : 7, 3);
           return (
-            <line key={`o${o.kind}${o.from}-${o.to}`} className={`dm-order ${o.kind}${touches(o.from, o.to) ? '' : ' faded'}`} markerEnd={`url(#${uid}-arrow-${o.kind})`} data-testid={`dm-order-${o.kind}`} {...s}>
+            <line
+              key={`o${o.kind}${o.from}-${o.to}`}
+              className={`dm-order ${o.kind}${touches(o.from, o.to) ? '' : ' faded'}`}
+              markerEnd={`url(#${uid}-arrow-${o.kind})`}
+              data-testid={`dm-order-${o.kind}`}
+              {...s}
+            >
               <title>{orderTitle(o)}</title>
             </line>
           );
@@ -260,7 +325,10 @@ export function DmGraph() {
         })}
 
         {boardPos && (
-          <g className={`dm-board${selected === null || board.some((b) => b.agent === selected) ? '' : ' faded'}`} transform={`translate(${boardPos.x},${boardPos.y})`}>
+          <g
+            className={`dm-board${selected === null || board.some((b) => b.agent === selected) ? '' : ' faded'}`}
+            transform={`translate(${boardPos.x},${boardPos.y})`}
+          >
             <rect x={-BOARD_HALF} y={-BOARD_HALF} width={2 * BOARD_HALF} height={2 * BOARD_HALF} rx={2} />
             <text className="dm-node-label" dy="0.32em" textAnchor="middle">
               board

@@ -38,7 +38,18 @@ export function Explain({ children }: { children: ReactNode }) {
   }, [open]);
   return (
     <span className="explain" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
-      <button ref={button} type="button" className="explain-button" aria-label="What does this show?" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)} onFocus={() => setOpen(true)} onBlur={() => setOpen(false)} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button
+        ref={button}
+        type="button"
+        className="explain-button"
+        aria-label="What does this show?"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((o) => !o)}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+      >
         ?
       </button>
       <span ref={popover} id={id} role="tooltip" className="explain-popover" popover="manual" hidden={!open}>

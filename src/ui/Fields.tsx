@@ -1,5 +1,19 @@
 /** A labelled drop-down over a fixed list of string options. */
-export function SelectField<T extends string>({ label, value, options, onChange, testId, labels }: { label: string; value: T; options: readonly T[]; onChange: (v: T) => void; testId?: string; labels?: Partial<Record<T, string>> }) {
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+  labels,
+}: {
+  label: string;
+  value: T;
+  options: readonly T[];
+  onChange: (v: T) => void;
+  testId?: string;
+  labels?: Partial<Record<T, string>>;
+}) {
   return (
     <label className="select">
       <span>{label}</span>
@@ -15,7 +29,21 @@ export function SelectField<T extends string>({ label, value, options, onChange,
 }
 
 /** A labelled whole-number input that only reports values inside [min, max]; others are clamped. */
-export function IntegerField({ label, value, min, max, onChange, testId }: { label: string; value: number; min: number; max: number; onChange: (v: number) => void; testId?: string }) {
+export function IntegerField({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onChange: (v: number) => void;
+  testId?: string;
+}) {
   return (
     <label className="select">
       <span>{label}</span>

@@ -44,10 +44,18 @@ export function MessageBoard() {
       <h2 id="board-title">
         Message board{' '}
         <Explain>
-          Posts put interfaces on the public board, reads take them in; claims mark a module as someone's job. A trained swarm posts right after finishing a module others need, and those agents read it the next minute.
+          Posts put interfaces on the public board, reads take them in; claims mark a module as someone's job. A trained swarm posts right after finishing a
+          module others need, and those agents read it the next minute.
         </Explain>
       </h2>
-      <SelectField label="show" value={selected === null ? ALL : String(selected)} options={options} labels={labels} testId="board-filter" onChange={(v) => select(v === ALL ? null : Number(v))} />
+      <SelectField
+        label="show"
+        value={selected === null ? ALL : String(selected)}
+        options={options}
+        labels={labels}
+        testId="board-filter"
+        onChange={(v) => select(v === ALL ? null : Number(v))}
+      />
       {!last ? (
         <p className="empty">Start training to see what the agents tell each other.</p>
       ) : (
@@ -60,7 +68,13 @@ export function MessageBoard() {
           tabIndex={0}
         >
           <ol className="board-list">
-            {shown.length === 0 && <li className="board-none">{selected === null ? 'No posts, reads, claims or messages so far in this rollout.' : `Agent ${selected} sent, read and claimed nothing so far in this rollout.`}</li>}
+            {shown.length === 0 && (
+              <li className="board-none">
+                {selected === null
+                  ? 'No posts, reads, claims or messages so far in this rollout.'
+                  : `Agent ${selected} sent, read and claimed nothing so far in this rollout.`}
+              </li>
+            )}
             {shown.map((r) => (
               <Row key={r.key} r={r} />
             ))}

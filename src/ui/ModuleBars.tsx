@@ -16,12 +16,19 @@ export function ModuleBars() {
   const width = 640;
   const rowH = 16;
   const left = 150;
-  const x = scaleLinear().domain([0, maxTests]).range([0, width - left - 60]);
+  const x = scaleLinear()
+    .domain([0, maxTests])
+    .range([0, width - left - 60]);
   const height = last.modules.length * rowH + 4;
   return (
     <section className="panel" aria-labelledby="modules-title" data-testid="module-bars">
       <h2 id="modules-title">
-        Modules and tests{islandOf ? ' (island 0)' : ''} <Explain>Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing at the minute the playback clock shows (at the end: when the deadline hit). Tests pass as work gets done, all of them when the module is finished. A module that needs another one's interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.</Explain>
+        Modules and tests{islandOf ? ' (island 0)' : ''}{' '}
+        <Explain>
+          Each bar is one module of the same rollout; its length is the module's tests, the filled part the tests passing at the minute the playback clock shows
+          (at the end: when the deadline hit). Tests pass as work gets done, all of them when the module is finished. A module that needs another one's
+          interface ("needs m2") can only start once that module is done and its interface has reached the agent who works on it.
+        </Explain>
       </h2>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${progress.filter((p) => p.done).length} of ${last.modules.length} modules finished`}>
         {last.modules.map((m, k) => {

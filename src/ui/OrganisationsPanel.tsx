@@ -66,7 +66,10 @@ function TimeBars({ race }: { race: RaceResult[] }) {
   const left = 250;
   const height = race.length * rowH + 26;
   const max = Math.max(1, ...race.map((r) => r.time.q75 ?? r.time.median ?? 0), ...race.filter((r) => r.time.median === null).map(() => 1));
-  const x = scaleLinear().domain([0, max * 1.1]).nice().range([left, W - 170]);
+  const x = scaleLinear()
+    .domain([0, max * 1.1])
+    .nice()
+    .range([left, W - 170]);
   return (
     <svg viewBox={`0 0 ${W} ${height}`} role="img" aria-label="Minutes to an acceptable result per organisation" data-testid="race-times">
       {x.ticks(6).map((t) => (
@@ -107,8 +110,12 @@ function TimeBars({ race }: { race: RaceResult[] }) {
 
 function Anytime({ race, threshold }: { race: RaceResult[]; threshold: number }) {
   const span = anytimeSpan(race);
-  const x = scaleLinear().domain([0, span]).range([M.left, W - M.right]);
-  const y = scaleLinear().domain([0, 1]).range([H - M.bottom, M.top]);
+  const x = scaleLinear()
+    .domain([0, span])
+    .range([M.left, W - M.right]);
+  const y = scaleLinear()
+    .domain([0, 1])
+    .range([H - M.bottom, M.top]);
   const cut = (a: number[]) => a.slice(0, span + 1);
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Share of tests passing against minutes, up to ${span} minutes`} data-testid="race-anytime">
@@ -143,7 +150,10 @@ function Scaling({ points }: { points: ScalingPoint[] }) {
     .base(2)
     .domain([counts[0] ?? 1, Math.max(2, counts[counts.length - 1] ?? 2)])
     .range([M.left, W - M.right]);
-  const y = scaleLinear().domain([0, Math.max(1, ...times) * 1.1]).nice().range([H - M.bottom, M.top]);
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...times) * 1.1])
+    .nice()
+    .range([H - M.bottom, M.top]);
   const orgs = [...new Set(points.map((p) => p.org))];
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Minutes to an acceptable result against the number of agents" data-testid="race-scaling">
@@ -171,11 +181,24 @@ function InferenceScaling({ shown }: { shown: boolean }) {
   const [curve] = useState(() => new InferenceCurve());
   const pts = curve.of(metrics, 25, Math.max(1, Math.floor(metrics.length / 150)));
   if (pts.length < 2) return <p className="empty">Train a few updates to see parallel work and messages grow.</p>;
-  const x = scaleLinear().domain([pts[0].update, pts[pts.length - 1].update]).range([M.left, W - M.right]);
-  const y = scaleLinear().domain([0, Math.max(1, ...pts.map((p) => Math.max(p.parallelism, p.messages / 10)))]).nice().range([H - M.bottom, M.top]);
-  const path = (f: (p: (typeof pts)[number]) => number) => line<(typeof pts)[number]>().x((p) => x(p.update)).y((p) => y(f(p)))(pts) ?? '';
+  const x = scaleLinear()
+    .domain([pts[0].update, pts[pts.length - 1].update])
+    .range([M.left, W - M.right]);
+  const y = scaleLinear()
+    .domain([0, Math.max(1, ...pts.map((p) => Math.max(p.parallelism, p.messages / 10)))])
+    .nice()
+    .range([H - M.bottom, M.top]);
+  const path = (f: (p: (typeof pts)[number]) => number) =>
+    line<(typeof pts)[number]>()
+      .x((p) => x(p.update))
+      .y((p) => y(f(p)))(pts) ?? '';
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Useful parallel work and messages per episode against training updates" data-testid="inference-scaling">
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label="Useful parallel work and messages per episode against training updates"
+      data-testid="inference-scaling"
+    >
       <YGrid y={y} />
       <XAxis ticks={x.ticks(6).filter((t) => Number.isInteger(t))} x={x} label="update" show={(t) => String(t + 1)} />
       <path d={path((p) => p.parallelism)} fill="none" stroke="#0072b2" strokeWidth={2} />
@@ -214,18 +237,29 @@ export function OrganisationsPanel() {
       <h2 id="orgs-title">
         Three ways to organise{' '}
         <Explain>
-          The same work done three ways with the same compute: one agent alone for N times as long (single chain), N agents trying independently and keeping the best (best-of-N), and N agents who split the work and talk (the scripted organisation, and the swarm as trained so far). The bars show the minutes until {Math.round(Number(threshold) * 100)}% of the tests pass (median over tasks; the line spans the middle half). In the article: 100, 28 and 46 minutes. Talk pays where the work is coupled; on parallel or luck-driven tasks best-of-N is hard to beat.
+          The same work done three ways with the same compute: one agent alone for N times as long (single chain), N agents trying independently and keeping the
+          best (best-of-N), and N agents who split the work and talk (the scripted organisation, and the swarm as trained so far). The bars show the minutes
+          until {Math.round(Number(threshold) * 100)}% of the tests pass (median over tasks; the line spans the middle half). In the article: 100, 28 and 46
+          minutes. Talk pays where the work is coupled; on parallel or luck-driven tasks best-of-N is hard to beat.
         </Explain>
       </h2>
       <div className="library-bar">
-        <SelectField label="acceptable result" testId="race-threshold" value={threshold} options={THRESHOLDS} labels={{ '0.8': '80% of tests', '0.9': '90% of tests', '1': 'all tests' }} onChange={setThreshold} />
+        <SelectField
+          label="acceptable result"
+          testId="race-threshold"
+          value={threshold}
+          options={THRESHOLDS}
+          labels={{ '0.8': '80% of tests', '0.9': '90% of tests', '1': 'all tests' }}
+          onChange={setThreshold}
+        />
         <SelectField label="tasks each" testId="race-tasks" value={tasks} options={RACE_TASKS} labels={{ '6': '6 (quick)', '24': '24' }} onChange={setTasks} />
         <button type="button" onClick={() => void run()} disabled={busy} data-testid="race-run">
           {busy ? 'Racing…' : report ? 'Race again' : 'Race the organisations'}
         </button>
         {report && (
           <span className="library-status" data-testid="race-summary">
-            {report.family} tasks, {report.agents} agents, {report.swarm === undefined ? 'swarm' : `replayed swarm "${report.swarm}"`} after {report.updates} updates; {Math.round(report.ms)} ms in the worker
+            {report.family} tasks, {report.agents} agents, {report.swarm === undefined ? 'swarm' : `replayed swarm "${report.swarm}"`} after {report.updates}{' '}
+            updates; {Math.round(report.ms)} ms in the worker
           </span>
         )}
       </div>

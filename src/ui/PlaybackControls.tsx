@@ -34,7 +34,17 @@ export function PlaybackControls({ frame, newest }: { frame: Frame | null; newes
       <SelectField label="speed" value={String(speed)} options={SPEED_OPTIONS} labels={SPEED_LABELS} testId="playback-speed" onChange={setSpeed} />
       <label className="scrub">
         <span>minute</span>
-        <input type="range" disabled={!frame} min={0} max={length} step={1} value={tick} onChange={(e) => seek(Number(e.currentTarget.value))} aria-valuetext={`minute ${tick} of ${length}`} data-testid="playback-tick" />
+        <input
+          type="range"
+          disabled={!frame}
+          min={0}
+          max={length}
+          step={1}
+          value={tick}
+          onChange={(e) => seek(Number(e.currentTarget.value))}
+          aria-valuetext={`minute ${tick} of ${length}`}
+          data-testid="playback-tick"
+        />
         <output data-testid="playback-minute">
           {tick}/{length}
         </output>

@@ -19,7 +19,11 @@ export function ReplayBar() {
   const opened = replay?.run;
   // A replay opened from the library (further down the page) brings the stage, replay bar on top, into view.
   useEffect(() => {
-    if (opened) (bar.current?.closest('.screen') ?? bar.current)?.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    if (opened)
+      (bar.current?.closest('.screen') ?? bar.current)?.scrollIntoView({
+        block: 'start',
+        behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+      });
   }, [opened]);
   if (!replay) return null;
   const { run, index, id } = replay;
@@ -57,7 +61,12 @@ export function ReplayBar() {
           <output data-testid="replay-update-label">{m ? `${m.update + 1} / ${run.totalUpdates}` : '–'}</output>
         </label>
         {canContinue(run) && (
-          <button type="button" onClick={() => controls.continueFrom(run)} data-testid="replay-continue" title="Load this run's settings and its last weights and train on from there; the deadline schedule starts again from its beginning">
+          <button
+            type="button"
+            onClick={() => controls.continueFrom(run)}
+            data-testid="replay-continue"
+            title="Load this run's settings and its last weights and train on from there; the deadline schedule starts again from its beginning"
+          >
             Train on from this swarm
           </button>
         )}
@@ -66,7 +75,14 @@ export function ReplayBar() {
             Save to library
           </button>
         )}
-        <VideoExport source={replayTimelapseSource} views={EPISODE_VIEWS} speeds={TIMELAPSE_SPEEDS} speedUnit="updates/s" label="Export a timelapse" testId="timelapse-export" />
+        <VideoExport
+          source={replayTimelapseSource}
+          views={EPISODE_VIEWS}
+          speeds={TIMELAPSE_SPEEDS}
+          speedUnit="updates/s"
+          label="Export a timelapse"
+          testId="timelapse-export"
+        />
         <button type="button" onClick={controls.leaveReplay} data-testid="replay-leave">
           Back to live training
         </button>

@@ -20,57 +20,60 @@ function sameSummary(a: RunSummary, b: RunSummary): boolean {
 }
 
 /** One stored run: its facts, and replay / rename / export / delete. Renders again only when its facts change. */
-const RunRow = memo(function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | null }) {
-  const controls = useApp(selectActions);
-  const [editing, setEditing] = useState<string | null>(null);
-  const save = () => {
-    if (editing !== null && editing.trim() && editing !== run.name) void library.renameRun(run.id, editing);
-    setEditing(null);
-  };
-  return (
-    <tr data-testid="library-row">
-      <td className="run-name">
-        {editing === null ? (
-          <span data-testid="library-name">{run.name}</span>
-        ) : (
-          <input
-            aria-label={`New name for ${run.name}`}
-            value={editing}
-            maxLength={120}
-            autoFocus
-            data-testid="library-rename-input"
-            onChange={(e) => setEditing(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') save();
-              if (e.key === 'Escape') setEditing(null);
-            }}
-            onBlur={save}
-          />
-        )}
-        {recordingId === run.id && <span className="run-live"> (this run, recording)</span>}
-      </td>
-      <td>{formatDateTime(run.created)}</td>
-      <td className="run-config">{run.configSummary}</td>
-      <td className="num">{run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}</td>
-      <td className="num">{run.updates}</td>
-      <td className="num">{sizeText(run.bytes)}</td>
-      <td className="run-actions">
-        <button type="button" onClick={() => controls.replay(() => library.replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
-          Replay
-        </button>
-        <button type="button" onClick={() => setEditing(run.name)} aria-label={`Rename ${run.name}`} data-testid="library-rename">
-          Rename
-        </button>
-        <button type="button" onClick={() => void library.exportRun(run.id)} aria-label={`Export ${run.name} as a file`} data-testid="library-export">
-          Export
-        </button>
-        <button type="button" onClick={() => void library.deleteRun(run.id)} aria-label={`Delete ${run.name}`} data-testid="library-delete">
-          Delete
-        </button>
-      </td>
-    </tr>
-  );
-}, (a, b) => a.recordingId === b.recordingId && sameSummary(a.run, b.run));
+const RunRow = memo(
+  function RunRow({ run, recordingId }: { run: RunSummary; recordingId: number | null }) {
+    const controls = useApp(selectActions);
+    const [editing, setEditing] = useState<string | null>(null);
+    const save = () => {
+      if (editing !== null && editing.trim() && editing !== run.name) void library.renameRun(run.id, editing);
+      setEditing(null);
+    };
+    return (
+      <tr data-testid="library-row">
+        <td className="run-name">
+          {editing === null ? (
+            <span data-testid="library-name">{run.name}</span>
+          ) : (
+            <input
+              aria-label={`New name for ${run.name}`}
+              value={editing}
+              maxLength={120}
+              autoFocus
+              data-testid="library-rename-input"
+              onChange={(e) => setEditing(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') save();
+                if (e.key === 'Escape') setEditing(null);
+              }}
+              onBlur={save}
+            />
+          )}
+          {recordingId === run.id && <span className="run-live"> (this run, recording)</span>}
+        </td>
+        <td>{formatDateTime(run.created)}</td>
+        <td className="run-config">{run.configSummary}</td>
+        <td className="num">{run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}</td>
+        <td className="num">{run.updates}</td>
+        <td className="num">{sizeText(run.bytes)}</td>
+        <td className="run-actions">
+          <button type="button" onClick={() => controls.replay(() => library.replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
+            Replay
+          </button>
+          <button type="button" onClick={() => setEditing(run.name)} aria-label={`Rename ${run.name}`} data-testid="library-rename">
+            Rename
+          </button>
+          <button type="button" onClick={() => void library.exportRun(run.id)} aria-label={`Export ${run.name} as a file`} data-testid="library-export">
+            Export
+          </button>
+          <button type="button" onClick={() => void library.deleteRun(run.id)} aria-label={`Delete ${run.name}`} data-testid="library-delete">
+            Delete
+          </button>
+        </td>
+      </tr>
+    );
+  },
+  (a, b) => a.recordingId === b.recordingId && sameSummary(a.run, b.run),
+);
 
 /** A run file read in a worker: what, how far, and Cancel. */
 function JobLine({ verb, job, cancel, testId }: { verb: string; job: JobProgress; cancel: () => void; testId: string }) {
@@ -102,7 +105,11 @@ export function RunLibraryPanel() {
     const files = [...e.dataTransfer.files];
     if (files.length) void library.importFiles(files);
   };
-  const status = !recording ? 'Recording is off: this run will not be kept.' : savedAt === null ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains.` : `Recording this run; last saved at ${formatTime(savedAt)}.`;
+  const status = !recording
+    ? 'Recording is off: this run will not be kept.'
+    : savedAt === null
+      ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains.`
+      : `Recording this run; last saved at ${formatTime(savedAt)}.`;
   return (
     <section
       className={`panel library${dragging ? ' dragging' : ''}`}
@@ -119,11 +126,16 @@ export function RunLibraryPanel() {
     >
       <h2 id="library-title">
         Run library{' '}
-        <Explain>Every training run is recorded: its curves, the rollouts the views show, and the swarm's weights now and then. Runs are kept in this browser; export one to keep it as a file or to give it to someone, and drop run files here to import them. Replay shows a recorded run in every view without training again. A pretrained swarm shows a coordinated swarm at once.</Explain>
+        <Explain>
+          Every training run is recorded: its curves, the rollouts the views show, and the swarm's weights now and then. Runs are kept in this browser; export
+          one to keep it as a file or to give it to someone, and drop run files here to import them. Replay shows a recorded run in every view without training
+          again. A pretrained swarm shows a coordinated swarm at once.
+        </Explain>
       </h2>
       <div className="library-bar">
         <label className="toggle">
-          <input type="checkbox" checked={recording} onChange={(e) => controls.setRecording(e.currentTarget.checked)} data-testid="record-toggle" /> record training runs
+          <input type="checkbox" checked={recording} onChange={(e) => controls.setRecording(e.currentTarget.checked)} data-testid="record-toggle" /> record
+          training runs
         </label>
         <span className="library-status" data-testid="record-status">
           {status}

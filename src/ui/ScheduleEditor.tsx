@@ -18,7 +18,21 @@ export function scheduleLabel(start: number, end: number, updates: number): stri
   return `The deadline ${how} over ${updates} updates`;
 }
 
-function Slider({ label, value, min, max, onChange, testId }: { label: string; value: number; min: number; max: number; onChange: (v: number) => void; testId: string }) {
+function Slider({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  onChange: (v: number) => void;
+  testId: string;
+}) {
   return (
     <label className="slider">
       <span>
@@ -37,9 +51,14 @@ export function ScheduleEditor() {
   // RLCR updates so far, counted among the new updates only.
   const [rlcr] = useState(() => new AppendFold<UpdateMetrics, { n: number }>());
   // Out of sight, the count of updates done holds still instead of redrawing for every update.
-  const done = rlcr.of(useAppWhileShown(selectMetrics, shown), [], () => ({ n: 0 }), (s, m) => {
-    if (m.phase === 'rlcr') s.n += 1;
-  }).n;
+  const done = rlcr.of(
+    useAppWhileShown(selectMetrics, shown),
+    [],
+    () => ({ n: 0 }),
+    (s, m) => {
+      if (m.phase === 'rlcr') s.n += 1;
+    },
+  ).n;
   const pts = scheduleSeries(c);
   // Headroom above the longest deadline, so its line and its number are never at the edge.
   const top = Math.max(c.tmaxStart, c.tmaxEnd);
@@ -51,7 +70,12 @@ export function ScheduleEditor() {
   return (
     <section ref={panel} className="panel" aria-labelledby="schedule-title" data-testid="schedule">
       <h2 id="schedule-title">
-        Deadline schedule <Explain>The deadline Tmax is the only time pressure. It starts short, so the swarm first learns quick wins, and grows over training, so longer coordination (finish a module, hand its interface over, let the next agent build on it) starts to pay. Drag the sliders: the running trainer uses the new deadline from its next update.</Explain>
+        Deadline schedule{' '}
+        <Explain>
+          The deadline Tmax is the only time pressure. It starts short, so the swarm first learns quick wins, and grows over training, so longer coordination
+          (finish a module, hand its interface over, let the next agent build on it) starts to pay. Drag the sliders: the running trainer uses the new deadline
+          from its next update.
+        </Explain>
       </h2>
       <svg viewBox={`0 0 ${FRAME.width} ${FRAME.height}`} role="img" aria-label={scheduleLabel(c.tmaxStart, c.tmaxEnd, c.updates)} data-testid="schedule-chart">
         {yTicks.map((t) => (
@@ -74,12 +98,28 @@ export function ScheduleEditor() {
           deadline (min)
         </text>
         <path className="series-schedule" d={seriesPath(pts, x, y)} data-testid="schedule-path" />
-        {done > 0 && <line className="cursor" x1={x(Math.min(done, c.updates - 1))} x2={x(Math.min(done, c.updates - 1))} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="schedule-marker" />}
+        {done > 0 && (
+          <line
+            className="cursor"
+            x1={x(Math.min(done, c.updates - 1))}
+            x2={x(Math.min(done, c.updates - 1))}
+            y1={FRAME.margin.top}
+            y2={FRAME.height - FRAME.margin.bottom}
+            data-testid="schedule-marker"
+          />
+        )}
       </svg>
       <div className="sliders">
         <Slider label="start (min)" testId="tmax-start" value={c.tmaxStart} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxStart: v })} />
         <Slider label="end (min)" testId="tmax-end" value={c.tmaxEnd} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxEnd: v })} />
-        <Slider label="warm-up (updates)" testId="tmax-warmup" value={c.tmaxWarmup} min={0} max={Math.max(0, c.updates - 1)} onChange={(v) => controls.configure({ tmaxWarmup: v })} />
+        <Slider
+          label="warm-up (updates)"
+          testId="tmax-warmup"
+          value={c.tmaxWarmup}
+          min={0}
+          max={Math.max(0, c.updates - 1)}
+          onChange={(v) => controls.configure({ tmaxWarmup: v })}
+        />
         <SelectField label="shape" value={c.tmaxShape} options={SCHEDULE_SHAPES} onChange={(tmaxShape) => controls.configure({ tmaxShape })} />
       </div>
     </section>

@@ -3,7 +3,18 @@ import { CONFIG_KEYS, parseField, SCHEMA, STRUCTURAL_KEYS, type Config } from '.
 import { selectActions, selectConfig, useApp } from '../store/store';
 
 /** Fields with their own control elsewhere on the page (the controls row and the schedule editor). */
-export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = ['family', 'agents', 'advantage', 'seed', 'tmaxStart', 'tmaxEnd', 'tmaxShape', 'tmaxWarmup', 'tmaxSteps', 'structure'];
+export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = [
+  'family',
+  'agents',
+  'advantage',
+  'seed',
+  'tmaxStart',
+  'tmaxEnd',
+  'tmaxShape',
+  'tmaxWarmup',
+  'tmaxSteps',
+  'structure',
+];
 
 /** "tasksPerUpdate" -> "tasks per update". */
 export function fieldLabel(key: string): string {
@@ -31,10 +42,25 @@ export function SchemaField({ name, value, onChange }: { name: keyof Config; val
   };
   let input;
   if (f.kind === 'bool') {
-    input = <input id={id} type="checkbox" checked={value === true} aria-describedby={`${id}-help`} data-testid={`setting-${name}`} onChange={(e) => onChange({ [name]: e.currentTarget.checked } as Partial<Config>)} />;
+    input = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === true}
+        aria-describedby={`${id}-help`}
+        data-testid={`setting-${name}`}
+        onChange={(e) => onChange({ [name]: e.currentTarget.checked } as Partial<Config>)}
+      />
+    );
   } else if (f.kind === 'enum') {
     input = (
-      <select id={id} value={String(value)} aria-describedby={`${id}-help`} data-testid={`setting-${name}`} onChange={(e) => commit(e.currentTarget.value, true)}>
+      <select
+        id={id}
+        value={String(value)}
+        aria-describedby={`${id}-help`}
+        data-testid={`setting-${name}`}
+        onChange={(e) => commit(e.currentTarget.value, true)}
+      >
         {f.values.map((v) => (
           <option key={v} value={v}>
             {v}
@@ -91,7 +117,9 @@ export function SettingsPanel() {
   return (
     <details className="panel settings-panel" data-testid="settings-panel">
       <summary>All settings ({keys.length})</summary>
-      <p className="settings-note">Each field takes effect between updates; those marked as starting a fresh run reset training. Values outside a field's range are clamped, with a note.</p>
+      <p className="settings-note">
+        Each field takes effect between updates; those marked as starting a fresh run reset training. Values outside a field's range are clamped, with a note.
+      </p>
       <div className="settings-grid">
         {keys.map((k) => (
           <SchemaField key={k} name={k} value={c[k]} onChange={controls.configure} />

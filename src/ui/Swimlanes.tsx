@@ -40,7 +40,14 @@ export function laneCells(events: readonly SimEvent[]): { t: number; agent: numb
       t: e.t,
       agent: e.agent,
       kind: e.kind,
-      label: e.kind === 'dm' || e.kind === 'hire' || e.kind === 'fire' ? `→${e.target}` : e.kind === 'assign' ? `${e.module}→${e.target}` : e.module >= 0 ? String(e.module) : '',
+      label:
+        e.kind === 'dm' || e.kind === 'hire' || e.kind === 'fire'
+          ? `→${e.target}`
+          : e.kind === 'assign'
+            ? `${e.module}→${e.target}`
+            : e.module >= 0
+              ? String(e.module)
+              : '',
     }));
 }
 
@@ -59,12 +66,31 @@ export function laneExtent(events: readonly SimEvent[], tmax: number, st: Struct
 }
 
 /** One minute of every lane; memoised, so the clock moving on renders only the new minute. */
-const Minute = memo(function Minute({ cells, x, width, rowH, selected }: { cells: readonly Cell[]; x: number; width: number; rowH: number; selected: number | null }) {
+const Minute = memo(function Minute({
+  cells,
+  x,
+  width,
+  rowH,
+  selected,
+}: {
+  cells: readonly Cell[];
+  x: number;
+  width: number;
+  rowH: number;
+  selected: number | null;
+}) {
   return (
     <g>
       {cells.map((c) => (
         <g key={c.agent}>
-          <rect x={x} y={c.agent * rowH + 2} width={width} height={rowH - 5} fill={KIND_COLOURS[c.kind]} opacity={selected === null || selected === c.agent ? 1 : 0.3}>
+          <rect
+            x={x}
+            y={c.agent * rowH + 2}
+            width={width}
+            height={rowH - 5}
+            fill={KIND_COLOURS[c.kind]}
+            opacity={selected === null || selected === c.agent ? 1 : 0.3}
+          >
             <title>{`minute ${c.t}, agent ${c.agent}: ${c.kind} ${c.label}`}</title>
           </rect>
           {c.label && width > 12 && (
@@ -123,16 +149,28 @@ export function Swimlanes() {
   const rowH = Math.min(24, Math.max(12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
   const headsY = agents * rowH + 4;
   const height = agents * rowH + 22 + (heads ? rowH : 0);
-  const x = scaleBand<number>().domain(Array.from({ length: minutes }, (_, i) => i)).range([left, width - 4]).paddingInner(0.08);
+  const x = scaleBand<number>()
+    .domain(Array.from({ length: minutes }, (_, i) => i))
+    .range([left, width - 4])
+    .paddingInner(0.08);
   const clockX = tick >= minutes ? width - 4 : (x(tick) ?? left) - (x.step() - x.bandwidth()) / 2;
   const completes = completionsByMinute(frame.events.filter((e) => e.kind === 'complete').map((e) => ({ minute: e.t, module: e.module })));
   // One row of labels under the lanes: a label that would overlap the one before is left out.
-  const doneLanes = placeLabels(completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, 10) })), 1);
+  const doneLanes = placeLabels(
+    completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, 10) })),
+    1,
+  );
   const toggle = (a: number) => select(selected === a ? null : a);
   return (
     <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
       <h2 id="lanes-title">
-        What each agent did <Explain>One row per agent, one box per minute of one rollout from the latest update, filling in as the clock runs. Blue boxes are work (the number is the module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes. Click an agent's name to highlight it everywhere.</Explain>
+        What each agent did{' '}
+        <Explain>
+          One row per agent, one box per minute of one rollout from the latest update, filling in as the clock runs. Blue boxes are work (the number is the
+          module), green ones direct messages (→ recipient), red ones collisions (two agents on one module: one minute wasted), purple ones blocked work (the
+          agent lacked an interface). A trained swarm shows long blue runs, few red boxes, and green handoffs right after a module finishes. Click an agent's
+          name to highlight it everywhere.
+        </Explain>
       </h2>
       <svg ref={boxRef} viewBox={`0 0 ${width} ${height}`} role="group" aria-label={`Swimlanes of ${agents} agents, minute ${tick} of ${length}`}>
         {Array.from({ length: agents }, (_, a) => (

@@ -26,7 +26,13 @@ type SeriesKey = 'useful' | 'handoffs' | 'neededShare' | 'messages' | 'duplicate
 const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
   { key: 'useful', label: 'useful work', colour: '#0072b2', hint: 'agent-minutes that advanced a module' },
   { key: 'handoffs', label: 'handoffs that unblocked', colour: '#009e73', hint: 'DMs and reads that delivered a needed interface' },
-  { key: 'neededShare', label: 'deliveries that were needed', colour: '#e69f00', hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed', format: percent },
+  {
+    key: 'neededShare',
+    label: 'deliveries that were needed',
+    colour: '#e69f00',
+    hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed',
+    format: percent,
+  },
   { key: 'messages', label: 'messages', colour: '#56b4e9', hint: 'DMs + posts' },
   { key: 'duplicate', label: 'duplicate work', colour: '#d55e00', hint: 'minutes lost to two agents on one module' },
   { key: 'blocked', label: 'blocked work', colour: '#cc79a7', hint: 'minutes spent without the needed interface' },
@@ -83,7 +89,12 @@ function TalkValue() {
       <h3>
         What talk is worth{' '}
         <Explain>
-          Now and then (at the start, every 25 updates or more, so that it takes at most a twentieth of the training time, and whenever training pauses or takes a single step) the swarm as trained so far plays fresh tasks it never trained on, at the final deadline, twice: once as it is, and once muted, its direct messages, board posts and board reads blocked so it must work, claim or wait instead. Both plays get the same tasks and the same seed, so the difference in the share of tests passing is what its talk is worth; when muting does better, the talk costs more minutes than it saves. A delivery is a direct message received or a board read; it was needed when it brought the receiver an interface it did not know yet and that an unfinished module depends on.
+          Now and then (at the start, every 25 updates or more, so that it takes at most a twentieth of the training time, and whenever training pauses or takes
+          a single step) the swarm as trained so far plays fresh tasks it never trained on, at the final deadline, twice: once as it is, and once muted, its
+          direct messages, board posts and board reads blocked so it must work, claim or wait instead. Both plays get the same tasks and the same seed, so the
+          difference in the share of tests passing is what its talk is worth; when muting does better, the talk costs more minutes than it saves. A delivery is
+          a direct message received or a board read; it was needed when it brought the receiver an interface it did not know yet and that an unfinished module
+          depends on.
         </Explain>
       </h3>
       {r ? (
@@ -98,7 +109,9 @@ function TalkValue() {
         </>
       ) : (
         <p className="empty" data-testid="talk-empty">
-          {replay ? 'This recording holds no measurement of what talk is worth.' : 'Not measured yet: the swarm plays talking and muted at the start, then every 25 updates or more.'}
+          {replay
+            ? 'This recording holds no measurement of what talk is worth.'
+            : 'Not measured yet: the swarm plays talking and muted at the start, then every 25 updates or more.'}
         </p>
       )}
     </div>
@@ -116,7 +129,11 @@ export function WorkCurves() {
   return (
     <section ref={panel} className="panel" aria-labelledby="work-title" data-testid="work-curves">
       <h2 id="work-title">
-        Work, talk and waste <Explain>Per episode, averaged over each update's rollouts. Useful work and unblocking handoffs should rise as the swarm learns to coordinate; duplicate and blocked work show which skill is still missing, often long before the return moves. On parallel tasks the messages should fall to almost nothing.</Explain>
+        Work, talk and waste{' '}
+        <Explain>
+          Per episode, averaged over each update's rollouts. Useful work and unblocking handoffs should rise as the swarm learns to coordinate; duplicate and
+          blocked work show which skill is still missing, often long before the return moves. On parallel tasks the messages should fall to almost nothing.
+        </Explain>
       </h2>
       <TalkValue />
       <div className="minis">

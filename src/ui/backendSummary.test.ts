@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { BackendReport } from '../worker/protocol';
 import { backendDetails, summarizeBackend } from './backendSummary';
 
-const report = (patch: Partial<BackendReport>): BackendReport => ({ backend: 'wasm', reason: 'WASM: fastest of wasm 40 ms', timings: {}, notices: [], ...patch });
+const report = (patch: Partial<BackendReport>): BackendReport => ({
+  backend: 'wasm',
+  reason: 'WASM: fastest of wasm 40 ms',
+  timings: {},
+  notices: [],
+  ...patch,
+});
 
 describe('summarizeBackend', () => {
   it('names wasm with its threads', () => {
@@ -17,13 +23,18 @@ describe('summarizeBackend', () => {
   });
 
   it('calls the CPU backend a slow fallback', () => {
-    expect(summarizeBackend(report({ backend: 'cpu', reason: 'CPU: the only backend that ran' }))).toEqual({ label: 'Slow fallback: plain JavaScript', speed: 'slow' });
+    expect(summarizeBackend(report({ backend: 'cpu', reason: 'CPU: the only backend that ran' }))).toEqual({
+      label: 'Slow fallback: plain JavaScript',
+      speed: 'slow',
+    });
   });
 });
 
 describe('backendDetails', () => {
   it('gives the reason, the threads, the timings and what was not used', () => {
-    const lines = backendDetails(report({ threads: 2, threadsWhy: 'one per core (2)', timings: { wasm: 41.5, webgl: null }, notices: ['webgpu: no WebGPU adapter'] }));
+    const lines = backendDetails(
+      report({ threads: 2, threadsWhy: 'one per core (2)', timings: { wasm: 41.5, webgl: null }, notices: ['webgpu: no WebGPU adapter'] }),
+    );
     expect(lines).toEqual([
       'Why this backend: WASM: fastest of wasm 40 ms',
       'Threads: 2, one per core (2).',

@@ -4,7 +4,14 @@
  * data, a 30-60 ms task that landed in the middle of training when the first autosave rendered
  * "last saved at …".
  */
-const dateTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
 const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
 /** A time stamp in milliseconds, or a date text as run files store it (ISO 8601). */

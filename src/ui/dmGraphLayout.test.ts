@@ -174,9 +174,27 @@ describe('DmGraph render', () => {
 });
 
 describe('structureLinks', () => {
-  const ev = (t: number, agent: number, kind: 'hire' | 'fire' | 'assign' | 'dm', target: number, module = -1) => ({ t, agent, kind, module, target, useful: true });
+  const ev = (t: number, agent: number, kind: 'hire' | 'fire' | 'assign' | 'dm', target: number, module = -1) => ({
+    t,
+    agent,
+    kind,
+    module,
+    target,
+    useful: true,
+  });
   it('collects hires, fires and assignments per (agent, target, kind), with the modules assigned', () => {
-    const links = structureLinks([ev(0, 0, 'hire', 2), ev(1, 0, 'assign', 2, 4), ev(3, 0, 'assign', 2, 7), ev(5, 0, 'fire', 2), ev(5, 0, 'dm', 1), ev(6, 0, 'assign', 9, 1), ev(6, 0, 'hire', 0)], 4);
+    const links = structureLinks(
+      [
+        ev(0, 0, 'hire', 2),
+        ev(1, 0, 'assign', 2, 4),
+        ev(3, 0, 'assign', 2, 7),
+        ev(5, 0, 'fire', 2),
+        ev(5, 0, 'dm', 1),
+        ev(6, 0, 'assign', 9, 1),
+        ev(6, 0, 'hire', 0),
+      ],
+      4,
+    );
     expect(links).toEqual([
       { from: 0, to: 2, kind: 'assign', count: 2, modules: [4, 7] },
       { from: 0, to: 2, kind: 'fire', count: 1, modules: [] },
@@ -204,8 +222,23 @@ describe('layoutGraph fills its box', () => {
 describe('layoutGraph, golden', () => {
   it('lays out a fixed episode where it did', async () => {
     const agents = 6;
-    const events = [dm(0, 0, 1, true), dm(1, 1, 0), dm(1, 0, 1), dm(2, 1, 2, true), dm(3, 2, 3), dm(3, 3, 2), dm(4, 4, 0), ev(2, 5, 'post'), ev(3, 3, 'read'), ev(4, 1, 'read')];
-    const shape = (evs: SimEvent[]) => ({ edges: aggregateDms(evs, agents), boardAgents: boardLinks(evs, agents).map((b) => b.agent), radii: sentCounts(evs, agents).map(nodeRadius) });
+    const events = [
+      dm(0, 0, 1, true),
+      dm(1, 1, 0),
+      dm(1, 0, 1),
+      dm(2, 1, 2, true),
+      dm(3, 2, 3),
+      dm(3, 3, 2),
+      dm(4, 4, 0),
+      ev(2, 5, 'post'),
+      ev(3, 3, 'read'),
+      ev(4, 1, 'read'),
+    ];
+    const shape = (evs: SimEvent[]) => ({
+      edges: aggregateDms(evs, agents),
+      boardAgents: boardLinks(evs, agents).map((b) => b.agent),
+      radii: sentCounts(evs, agents).map(nodeRadius),
+    });
     const g = shape(events);
     const cold = layoutGraph(agents, g.edges, 480, 300, { boardAgents: g.boardAgents, radii: g.radii, margin: 6, ticks: 150 });
     const segments = g.edges.map((e) => edgeSegment(cold.nodes[e.from], cold.nodes[e.to], g.radii[e.from], g.radii[e.to]));

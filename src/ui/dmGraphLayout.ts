@@ -206,11 +206,19 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
 
   const sim = forceSimulation<LayoutNode>(nodes)
     .force('charge', forceManyBody<LayoutNode>().strength(-220))
-    .force('link', forceLink<LayoutNode, Link>(links).strength((l) => l.strength).distance((l) => l.distance))
+    .force(
+      'link',
+      forceLink<LayoutNode, Link>(links)
+        .strength((l) => l.strength)
+        .distance((l) => l.distance),
+    )
     .force('center', forceCenter<LayoutNode>(cx, cy))
     .force('x', forceX<LayoutNode>((d) => anchor(d).x).strength(groups ? 0.25 : 0.04))
     .force('y', forceY<LayoutNode>((d) => anchor(d).y).strength(groups ? 0.25 : 0.04))
-    .force('collide', forceCollide<LayoutNode>((d) => d.r + 6))
+    .force(
+      'collide',
+      forceCollide<LayoutNode>((d) => d.r + 6),
+    )
     .alpha(from ? 0.3 : 1)
     .stop();
   const ticks = options.ticks ?? 300;
@@ -253,7 +261,10 @@ function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, 
     const x = cx + ((d.x ?? cx) - mx) * k;
     const y = cy + ((d.y ?? cy) - my) * k;
     // Guards against a box too small for the nodes: still keep the centres inside it.
-    return { x: clamp(x, Math.min(cx, margin + d.r), Math.max(cx, width - margin - d.r)), y: clamp(y, Math.min(cy, margin + d.r), Math.max(cy, height - margin - d.r)) };
+    return {
+      x: clamp(x, Math.min(cx, margin + d.r), Math.max(cx, width - margin - d.r)),
+      y: clamp(y, Math.min(cy, margin + d.r), Math.max(cy, height - margin - d.r)),
+    };
   };
   return { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
 }
@@ -275,7 +286,8 @@ export interface StructureLink {
 export function structureLinks(events: readonly SimEvent[], agents: number): StructureLink[] {
   const byKey = new Map<string, StructureLink>();
   for (const e of events) {
-    if ((e.kind !== 'hire' && e.kind !== 'fire' && e.kind !== 'assign') || !isAgent(e.agent, agents) || !isAgent(e.target, agents) || e.agent === e.target) continue;
+    if ((e.kind !== 'hire' && e.kind !== 'fire' && e.kind !== 'assign') || !isAgent(e.agent, agents) || !isAgent(e.target, agents) || e.agent === e.target)
+      continue;
     const key = `${e.kind}:${e.agent}:${e.target}`;
     let l = byKey.get(key);
     if (!l) {

@@ -58,7 +58,11 @@ describe('rowsForAgent', () => {
     expect(rowsForAgent(rows, null)).toHaveLength(rows.length);
   });
   it("keeps the agent's own rows and DMs sent to it", () => {
-    expect(rowsForAgent(rows, 2).map((r) => r.text)).toEqual(['sent its interfaces to agent 2 (unblocked)', 'read the board — got an interface it needed', 'posted its interfaces (nothing new)']);
+    expect(rowsForAgent(rows, 2).map((r) => r.text)).toEqual([
+      'sent its interfaces to agent 2 (unblocked)',
+      'read the board — got an interface it needed',
+      'posted its interfaces (nothing new)',
+    ]);
     expect(rowsForAgent(rows, 1).map((r) => `${r.agent}:${r.kind}`)).toEqual(['1:complete', '1:post', '0:dm']);
     expect(rowsForAgent(rows, 7)).toEqual([]);
   });
@@ -171,7 +175,16 @@ describe('moduleProgress', () => {
       { tests: 2, dep: -1, work: 2, luck: false },
     ];
     const p = moduleProgress(
-      [ev(0, 0, 'work', 0), ev(0, 1, 'collide', 0), ev(1, 0, 'work', 0), ev(1, 1, 'work', 1), ev(2, 1, 'work', 1), ev(2, 2, 'work', 2), ev(3, 2, 'work', 2), ev(3, 2, 'complete', 2, -1, true)],
+      [
+        ev(0, 0, 'work', 0),
+        ev(0, 1, 'collide', 0),
+        ev(1, 0, 'work', 0),
+        ev(1, 1, 'work', 1),
+        ev(2, 1, 'work', 1),
+        ev(2, 2, 'work', 2),
+        ev(3, 2, 'work', 2),
+        ev(3, 2, 'complete', 2, -1, true),
+      ],
       mods,
     );
     expect(p.map((m) => m.passing)).toEqual([2, 0, 2]);

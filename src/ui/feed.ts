@@ -50,7 +50,17 @@ export function feedRows(events: readonly SimEvent[]): FeedRow[] {
     .map((e, i) => ({ e, i }))
     .filter((x): x is { e: SimEvent & { kind: FeedKind }; i: number } => FEED_KINDS.has(x.e.kind))
     .sort((a, b) => a.e.t - b.e.t || a.i - b.i)
-    .map(({ e, i }) => ({ key: i, t: e.t, stamp: minuteStamp(e.t), agent: e.agent, kind: e.kind, target: e.target, module: e.module, useful: e.useful, text: rowText(e) }));
+    .map(({ e, i }) => ({
+      key: i,
+      t: e.t,
+      stamp: minuteStamp(e.t),
+      agent: e.agent,
+      kind: e.kind,
+      target: e.target,
+      module: e.module,
+      useful: e.useful,
+      text: rowText(e),
+    }));
 }
 
 /** Rows that involve `agent`: what it did, and DMs sent to it. `null` keeps every row. */

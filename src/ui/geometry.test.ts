@@ -13,7 +13,15 @@ describe('view geometry', () => {
   });
 
   it('draws a path through every point', () => {
-    const d = seriesPath([[0, 0], [1, 1], [2, 0.5]], (v) => v * 10, (v) => v * 100);
+    const d = seriesPath(
+      [
+        [0, 0],
+        [1, 1],
+        [2, 0.5],
+      ],
+      (v) => v * 10,
+      (v) => v * 100,
+    );
     expect(d).toBe('M0,0L10,100L20,50');
   });
 
@@ -70,7 +78,16 @@ describe('view geometry, golden', () => {
       curve: {
         x: ticks(curve.x, curve.x, 8),
         y: ticks(curve.y, curve.y, 5),
-        path: seriesPath([[0, 0], [25, 0.4], [50, -0.1], [100, 0.9]], curve.x, curve.y),
+        path: seriesPath(
+          [
+            [0, 0],
+            [25, 0.4],
+            [50, -0.1],
+            [100, 0.9],
+          ],
+          curve.x,
+          curve.y,
+        ),
       },
       schedule: {
         linear: schedule({ tmaxShape: 'linear' }),
@@ -78,7 +95,10 @@ describe('view geometry, golden', () => {
         step: schedule({ tmaxShape: 'step', tmaxSteps: 3 }),
         afterImitation: schedule({ prior: 4 }),
       },
-      markerLanes: placeLabels(labels.map((t, i) => ({ x: labelXs[i], width: textWidth(t, 10) })), 2),
+      markerLanes: placeLabels(
+        labels.map((t, i) => ({ x: labelXs[i], width: textWidth(t, 10) })),
+        2,
+      ),
     };
     await expect(goldenJson(layout)).toMatchFileSnapshot('./__golden__/geometry.json');
   });

@@ -13,16 +13,23 @@ export const CHART: Frame = { width: 640, height: 220, margin: { top: 12, right:
 /** x (update) and y scales for a chart of `updates` updates with y in [yMin, yMax]. */
 export function chartScales(frame: Frame, updates: number, yMin: number, yMax: number) {
   const { width, height, margin } = frame;
-  const x = scaleLinear().domain([0, Math.max(1, updates - 1)]).range([margin.left, width - margin.right]);
-  const y = scaleLinear().domain([yMin, yMax]).nice().range([height - margin.bottom, margin.top]);
+  const x = scaleLinear()
+    .domain([0, Math.max(1, updates - 1)])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLinear()
+    .domain([yMin, yMax])
+    .nice()
+    .range([height - margin.bottom, margin.top]);
   return { x, y };
 }
 
 /** SVG path for the points (update, value). */
 export function seriesPath(points: readonly [number, number][], x: (v: number) => number, y: (v: number) => number): string {
-  return line<[number, number]>()
-    .x((p) => x(p[0]))
-    .y((p) => y(p[1]))(points as [number, number][]) ?? '';
+  return (
+    line<[number, number]>()
+      .x((p) => x(p[0]))
+      .y((p) => y(p[1]))(points as [number, number][]) ?? ''
+  );
 }
 
 /** Tmax at every update of the config's schedule (imitation updates excluded; see rl/deadline). */

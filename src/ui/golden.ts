@@ -7,7 +7,9 @@
  */
 export function goldenJson(value: unknown, digits = 2): string {
   const k = 10 ** digits;
-  const plain: unknown = JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * k) / k + 0 : v)) ?? 'null');
+  const plain: unknown = JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * k) / k + 0 : v)) ?? 'null',
+  );
   return pretty(plain, '') + '\n';
 }
 
@@ -17,7 +19,9 @@ const LINE = 100;
 function pretty(v: unknown, indent: string): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   const inner = indent + '  ';
-  const items = Array.isArray(v) ? v.map((x: unknown) => ['', x] as const) : Object.entries(v).map(([key, x]) => [`${JSON.stringify(key)}: `, x as unknown] as const);
+  const items = Array.isArray(v)
+    ? v.map((x: unknown) => ['', x] as const)
+    : Object.entries(v).map(([key, x]) => [`${JSON.stringify(key)}: `, x as unknown] as const);
   const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
   if (items.length === 0) return open + close;
   if (items.every(([, x]) => x === null || typeof x !== 'object')) {

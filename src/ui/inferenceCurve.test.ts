@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { inferenceScaling, type UpdatePoint } from '../sim/race';
 import { InferenceCurve } from './inferenceCurve';
 
-const update = (u: number): UpdatePoint => ({ update: u, tmax: 8 + (u % 5), ret: (u % 7) / 7, useful: 10 + ((u * 13) % 17), messages: (u * 3) % 11, handoffs: u % 4 });
+const update = (u: number): UpdatePoint => ({
+  update: u,
+  tmax: 8 + (u % 5),
+  ret: (u % 7) / 7,
+  useful: 10 + ((u * 13) % 17),
+  messages: (u * 3) % 11,
+  handoffs: u % 4,
+});
 
 describe('InferenceCurve', () => {
   it('gives the same points as inferenceScaling over the whole run, update by update', () => {

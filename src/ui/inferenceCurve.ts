@@ -13,7 +13,12 @@ export class InferenceCurve {
   of(metrics: readonly UpdatePoint[], window: number, stride: number): InferencePoint[] {
     const w = Math.max(1, Math.floor(window));
     const s = Math.max(1, stride);
-    const known = this.known.of(metrics, [w, s], () => new Map(), () => undefined);
+    const known = this.known.of(
+      metrics,
+      [w, s],
+      () => new Map(),
+      () => undefined,
+    );
     const at = (i: number): InferencePoint => {
       let p = known.get(i);
       if (!p) {

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { TalkRecord } from '../core/runFormat';
 import { neededSentence, printedGain, talkSentence, talkTone, talkWhen } from './talkText';
 
-const at = (over: Partial<TalkRecord>): TalkRecord => ({ updates: 150, tmax: 24, tasks: 8, ret: 0.77, muted: 0.65, neededShare: 0.62, messages: 12.5, ...over });
+const at = (over: Partial<TalkRecord>): TalkRecord => ({
+  updates: 150,
+  tmax: 24,
+  tasks: 8,
+  ret: 0.77,
+  muted: 0.65,
+  neededShare: 0.62,
+  messages: 12.5,
+  ...over,
+});
 
 describe('talk figures in words', () => {
   it('says a positive gain as what talk is worth, with both returns and the update', () => {
@@ -18,8 +27,8 @@ describe('talk figures in words', () => {
   });
 
   it('takes the gain from the returns as printed, so the sentence adds up', () => {
-    expect(talkSentence(at({ ret: 0.1240, muted: 0.0760 }))).toBe('Talk is worth +0.04 of the tests (0.12 talking vs 0.08 muted, update 150).');
-    expect(printedGain({ ret: 0.0760, muted: 0.1240 })).toBe(-0.04);
+    expect(talkSentence(at({ ret: 0.124, muted: 0.076 }))).toBe('Talk is worth +0.04 of the tests (0.12 talking vs 0.08 muted, update 150).');
+    expect(printedGain({ ret: 0.076, muted: 0.124 })).toBe(-0.04);
     expect(printedGain({ ret: 0.3, muted: 0.1 })).toBe(0.2);
   });
 

@@ -6,7 +6,10 @@ import { useCallback, useRef, useState } from 'react';
  * the layout stretches it. `fallback` serves until the first measurement (and where there is no
  * ResizeObserver).
  */
-export function useBoxSize<T extends Element>(fallback: { width: number; height: number }, step = 8): [{ width: number; height: number }, (el: T | null) => void] {
+export function useBoxSize<T extends Element>(
+  fallback: { width: number; height: number },
+  step = 8,
+): [{ width: number; height: number }, (el: T | null) => void] {
   const [size, setSize] = useState(fallback);
   const observer = useRef<ResizeObserver | null>(null);
   const ref = useCallback(

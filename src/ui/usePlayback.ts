@@ -56,10 +56,13 @@ export function usePlaybackDriver(): void {
       if (!episode || !playing || tick < length) return;
       const now = performance.now();
       if (endAt.current === null) endAt.current = now;
-      const timer = setTimeout(() => {
-        endAt.current = null;
-        if (!useApp.getState().nextReplayEpisode()) useApp.getState().setPlaying(false);
-      }, Math.max(0, endAt.current + (speed === 0 ? WHOLE_INTERVAL_MS : END_HOLD_MS) - now));
+      const timer = setTimeout(
+        () => {
+          endAt.current = null;
+          if (!useApp.getState().nextReplayEpisode()) useApp.getState().setPlaying(false);
+        },
+        Math.max(0, endAt.current + (speed === 0 ? WHOLE_INTERVAL_MS : END_HOLD_MS) - now),
+      );
       return () => clearTimeout(timer);
     }
     if (!last || last === episode) return;

@@ -129,13 +129,23 @@ function setWasmPoolThreads(threads: number): number {
  * keeps whichever was faster: on a machine whose cores are busy with other work, threads that
  * wait on each other can be slower than one. Returns the better median.
  */
-async function chooseWasmThreads(probe: () => Promise<void> | void, msThreaded: number, limitMs: number, opts: ChooseOptions, report: BackendReport): Promise<number> {
+async function chooseWasmThreads(
+  probe: () => Promise<void> | void,
+  msThreaded: number,
+  limitMs: number,
+  opts: ChooseOptions,
+  report: BackendReport,
+): Promise<number> {
   const threads = report.threads ?? 1;
   if (opts.threads !== 'auto' || threads <= 1 || wasmStarted === null) return msThreaded;
   setWasmPoolThreads(1);
   let single: number | null = null;
   try {
-    single = await withTimeout(measure(probe, opts, Infinity, () => false), limitMs, 'wasm timing with 1 thread');
+    single = await withTimeout(
+      measure(probe, opts, Infinity, () => false),
+      limitMs,
+      'wasm timing with 1 thread',
+    );
   } catch (err) {
     report.notices.push(`wasm with 1 thread: ${errorText(err)}`);
   }
@@ -376,7 +386,8 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
   const parts: string[] = [];
   const gpuMs = report.timings.webgpu;
   if (best !== 'webgpu' && gpuMs != null) parts.push(`WebGPU adapter is a software fallback, ${Math.max(1, Math.round(gpuMs / bestMs))}x slower here`);
-  else if (best !== 'webgpu' && gpuGaveUpAfter > 0) parts.push(`WebGPU adapter is a software fallback, over ${Math.round(gpuGaveUpAfter / bestMs)}x slower here`);
+  else if (best !== 'webgpu' && gpuGaveUpAfter > 0)
+    parts.push(`WebGPU adapter is a software fallback, over ${Math.round(gpuGaveUpAfter / bestMs)}x slower here`);
   else if (software.length === 1) parts.push(`${software[0]} is a software fallback`);
   else if (software.length > 1) parts.push(`${software.join(' and ')} are software fallbacks`);
   if (measured.length > 1) parts.push(`fastest of ${measured.map(([n, ms]) => `${n} ${formatMs(ms)}`).join(', ')}`);

@@ -50,7 +50,10 @@ async function main(): Promise<Record<string, unknown>> {
     const t2 = performance.now();
     await until(() => updates.length >= steps, 'an update message per step');
     const first = updates[0];
-    check(first.total === config.updates && first.modules.length > 0 && Array.isArray(first.events) && Number.isFinite(first.metrics.ret), 'update message shape');
+    check(
+      first.total === config.updates && first.modules.length > 0 && Array.isArray(first.events) && Number.isFinite(first.metrics.ret),
+      'update message shape',
+    );
     const result: Record<string, unknown> = {
       report,
       updates: updates.length,

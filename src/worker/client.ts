@@ -89,7 +89,11 @@ export function guardApi(remote: TrainerApi, faulted: Promise<WorkerFault>): Tra
  * updates) left unanswered for `timeoutMs`, each fault it once. Returns the fault promise and a
  * stop function.
  */
-export function watchWorker(worker: WorkerLike, ping: () => Promise<unknown>, options: WatchdogOptions): { faulted: Promise<WorkerFault>; stop: () => void; fail: (f: WorkerFault) => void } {
+export function watchWorker(
+  worker: WorkerLike,
+  ping: () => Promise<unknown>,
+  options: WatchdogOptions,
+): { faulted: Promise<WorkerFault>; stop: () => void; fail: (f: WorkerFault) => void } {
   let resolve: (f: WorkerFault) => void = () => undefined;
   const faulted = new Promise<WorkerFault>((r) => (resolve = r));
   let done = false;
@@ -109,7 +113,8 @@ export function watchWorker(worker: WorkerLike, ping: () => Promise<unknown>, op
   timer = setInterval(() => {
     if (done) return;
     if (waitingSince !== null) {
-      if (Date.now() - waitingSince > options.timeoutMs) fail({ kind: 'unresponsive', message: `The training worker stopped answering (nothing for ${Math.round(options.timeoutMs / 1000)} s).` });
+      if (Date.now() - waitingSince > options.timeoutMs)
+        fail({ kind: 'unresponsive', message: `The training worker stopped answering (nothing for ${Math.round(options.timeoutMs / 1000)} s).` });
       return;
     }
     waitingSince = Date.now();

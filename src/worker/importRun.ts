@@ -1,7 +1,10 @@
 import { decodeRunFile, encodeRunFile, runFacts, type DecodeProgress, type RunFacts } from '../core/runFile';
 
 /** A message from the run-file worker about an import: progress, then one outcome. */
-export type ImportMessage = { kind: 'progress'; stage: 'unpack' | 'parse' | 'check' | 'pack'; done: number } | { kind: 'done'; ok: true; bytes: Uint8Array; facts: RunFacts } | { kind: 'done'; ok: false; error: string };
+export type ImportMessage =
+  | { kind: 'progress'; stage: 'unpack' | 'parse' | 'check' | 'pack'; done: number }
+  | { kind: 'done'; ok: true; bytes: Uint8Array; facts: RunFacts }
+  | { kind: 'done'; ok: false; error: string };
 
 /**
  * Reads a run file for the library: unpacks (stopping at the size limit), parses, checks shape and

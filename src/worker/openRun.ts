@@ -2,7 +2,11 @@ import { decodeRunFile, type DecodeProgress } from '../core/runFile';
 import { runParts, type RunPart } from './runParts';
 
 /** A message from the run-file worker about a run being opened: progress, the run in pieces, then one outcome. */
-export type OpenMessage = { kind: 'progress'; stage: 'unpack' | 'parse' | 'check'; done: number } | { kind: 'part'; part: RunPart } | { kind: 'done'; ok: true } | { kind: 'done'; ok: false; error: string };
+export type OpenMessage =
+  | { kind: 'progress'; stage: 'unpack' | 'parse' | 'check'; done: number }
+  | { kind: 'part'; part: RunPart }
+  | { kind: 'done'; ok: true }
+  | { kind: 'done'; ok: false; error: string };
 
 /**
  * Reads a run file to show it (a stored run to replay, a pretrained swarm): unpacks, parses, checks

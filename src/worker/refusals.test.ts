@@ -13,7 +13,9 @@ describe('TrainerService refusals', () => {
     const nan = structuredClone(before.weights);
     nan.weights.b1.data[0] = Number.NaN;
     await expect(svc.resetWith(tiny, nan)).rejects.toThrow(/b1/);
-    await expect(svc.resetWith({ ...tiny, hidden: 32 }, before.weights)).rejects.toThrow('the weights are for a policy of hidden 16 / scorer 8, but the settings say 32 / 8');
+    await expect(svc.resetWith({ ...tiny, hidden: 32 }, before.weights)).rejects.toThrow(
+      'the weights are for a policy of hidden 16 / scorer 8, but the settings say 32 / 8',
+    );
     const after = await svc.weights();
     expect(after.updates).toBe(1);
     expect(after.weights.weights).toEqual(before.weights.weights);

@@ -15,7 +15,11 @@ describe('directCodec', () => {
   it('a stopped open reads nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await directCodec.open(encodeRunFile(fakeRun(5)), { signal: controller.signal })).toEqual({ ok: false, error: 'Opening the run was cancelled.', cancelled: true });
+    expect(await directCodec.open(encodeRunFile(fakeRun(5)), { signal: controller.signal })).toEqual({
+      ok: false,
+      error: 'Opening the run was cancelled.',
+      cancelled: true,
+    });
   });
 
   it('renames: the file packed again under the new name, with its facts', async () => {

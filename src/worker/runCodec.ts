@@ -38,9 +38,13 @@ export const directCodec: RunCodec = {
   },
   async rename(bytes, name) {
     let outcome: PackOutcome = { ok: false, error: 'The run could not be packed.' };
-    importRun(bytes, (m: ImportMessage) => {
-      if (m.kind === 'done') outcome = m.ok ? { ok: true, bytes: m.bytes, facts: m.facts } : { ok: false, error: m.error };
-    }, name);
+    importRun(
+      bytes,
+      (m: ImportMessage) => {
+        if (m.kind === 'done') outcome = m.ok ? { ok: true, bytes: m.bytes, facts: m.facts } : { ok: false, error: m.error };
+      },
+      name,
+    );
     return outcome;
   },
 };

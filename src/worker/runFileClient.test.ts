@@ -25,9 +25,12 @@ describe('openInWorker', () => {
     expect(FakeRunFileWorker.started.map((w) => [w.jobs[0].kind, w.terminated])).toEqual([['open', true]]);
   });
 
-  it('a damaged file gives the reader\'s reason', async () => {
+  it("a damaged file gives the reader's reason", async () => {
     const bytes = file();
-    expect(await openInWorker(bytes.slice(0, bytes.length >> 1))).toEqual({ ok: false, error: expect.stringMatching(/^The file is truncated or corrupt: its compressed data cannot be unpacked/) });
+    expect(await openInWorker(bytes.slice(0, bytes.length >> 1))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The file is truncated or corrupt: its compressed data cannot be unpacked/),
+    });
   });
 
   it('a cancel stops the worker at once and says so; nothing it sent afterwards is heard', async () => {

@@ -12,7 +12,13 @@ export type ImportProgress = (stage: 'unpack' | 'parse' | 'check' | 'pack', done
  * outcome; `signal` stops the worker at once with the outcome `cancelled`, and a worker that fails
  * ends with `failed(why)`.
  */
-function inWorker<T>(job: RunFileJob, transfer: ArrayBuffer[], signal: AbortSignal | undefined, ends: { cancelled: T; failed: (why: string) => T }, hear: (m: RunFileMessage, finish: (outcome: T) => void) => void): Promise<T> {
+function inWorker<T>(
+  job: RunFileJob,
+  transfer: ArrayBuffer[],
+  signal: AbortSignal | undefined,
+  ends: { cancelled: T; failed: (why: string) => T },
+  hear: (m: RunFileMessage, finish: (outcome: T) => void) => void,
+): Promise<T> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(ends.cancelled);
     const worker = new Worker(new URL('./runFile.worker.ts', import.meta.url), { type: 'module' });
@@ -48,13 +54,19 @@ function packed(onProgress?: ImportProgress) {
  * and the outcome says so.
  */
 export function importInWorker(bytes: Uint8Array, onProgress?: ImportProgress, signal?: AbortSignal): Promise<PackOutcome> {
-  const ends = { cancelled: cancelledOutcome('The import'), failed: (why: string) => ({ ok: false as const, error: `The file could not be read: ${why || 'the import worker failed'}.` }) };
+  const ends = {
+    cancelled: cancelledOutcome('The import'),
+    failed: (why: string) => ({ ok: false as const, error: `The file could not be read: ${why || 'the import worker failed'}.` }),
+  };
   return inWorker<PackOutcome>({ kind: 'import', bytes }, [bytes.buffer as ArrayBuffer], signal, ends, packed(onProgress));
 }
 
 /** Packs a stored run file again under `name`, in a worker; `bytes` are copied to it and stay the caller's. */
 export function renameInWorker(bytes: Uint8Array, name: string): Promise<PackOutcome> {
-  const ends = { cancelled: cancelledOutcome('The rename'), failed: (why: string) => ({ ok: false as const, error: `The run could not be renamed: ${why || 'its worker failed'}.` }) };
+  const ends = {
+    cancelled: cancelledOutcome('The rename'),
+    failed: (why: string) => ({ ok: false as const, error: `The run could not be renamed: ${why || 'its worker failed'}.` }),
+  };
   return inWorker<PackOutcome>({ kind: 'import', bytes, name }, [], undefined, ends, packed());
 }
 
@@ -63,7 +75,10 @@ export function renameInWorker(bytes: Uint8Array, name: string): Promise<PackOut
  * reading nor the copying holds the page's thread for long. `bytes` are moved to the worker.
  */
 export function openInWorker(bytes: Uint8Array, options: OpenOptions = {}): Promise<OpenOutcome> {
-  const ends = { cancelled: cancelledOutcome('Opening the run'), failed: (why: string) => ({ ok: false as const, error: `The run could not be read: ${why || 'its worker failed'}.` }) };
+  const ends = {
+    cancelled: cancelledOutcome('Opening the run'),
+    failed: (why: string) => ({ ok: false as const, error: `The run could not be read: ${why || 'its worker failed'}.` }),
+  };
   const parts = new RunAssembler();
   return inWorker<OpenOutcome>({ kind: 'open', bytes }, [bytes.buffer as ArrayBuffer], options.signal, ends, (message, finish) => {
     const m = message as OpenMessage; // an open job posts nothing else

@@ -8,8 +8,15 @@ function bigRun(): RunFile {
   const run = fakeRun(20);
   const metrics = Array.from({ length: 9000 }, (_, u) => ({ ...fakeUpdate(u).metrics, update: u }));
   const one = run.episodes.items[0];
-  const items = Array.from({ length: 300 }, (_, u) => ({ ...one, update: u, events: Array.from({ length: 200 }, (_, i) => ({ ...one.events[i % one.events.length] })) }));
-  const checkpoints = run.checkpoints.items.map((c, i) => ({ ...c, weights: { ...c.weights, weights: { ...c.weights.weights, b1: { shape: [3], data: [NaN, -0, 1 / (i + 3)] } } } }));
+  const items = Array.from({ length: 300 }, (_, u) => ({
+    ...one,
+    update: u,
+    events: Array.from({ length: 200 }, (_, i) => ({ ...one.events[i % one.events.length] })),
+  }));
+  const checkpoints = run.checkpoints.items.map((c, i) => ({
+    ...c,
+    weights: { ...c.weights, weights: { ...c.weights.weights, b1: { shape: [3], data: [NaN, -0, 1 / (i + 3)] } } },
+  }));
   return { ...run, metrics, episodes: { ...run.episodes, items }, checkpoints: { ...run.checkpoints, items: checkpoints } };
 }
 

@@ -24,7 +24,8 @@ export function runParts(run: RunFile): { part: RunPart; transfer: ArrayBuffer[]
   const out: { part: RunPart; transfer: ArrayBuffer[] }[] = [];
   const head: RunFile = { ...run, metrics: [], episodes: { ...run.episodes, items: [] }, checkpoints: { ...run.checkpoints, items: [] } };
   out.push({ part: { kind: 'head', run: head }, transfer: [] });
-  for (let i = 0; i < run.metrics.length; i += METRICS_PER_PART) out.push({ part: { kind: 'metrics', items: run.metrics.slice(i, i + METRICS_PER_PART) }, transfer: [] });
+  for (let i = 0; i < run.metrics.length; i += METRICS_PER_PART)
+    out.push({ part: { kind: 'metrics', items: run.metrics.slice(i, i + METRICS_PER_PART) }, transfer: [] });
   let batch: ShowcaseEpisode[] = [];
   let events = 0;
   for (const e of run.episodes.items) {
@@ -72,6 +73,11 @@ export class RunAssembler {
   /** The whole run; throws if its first piece never came. */
   run(): RunFile {
     if (!this.head) throw new Error('the run was not received whole');
-    return { ...this.head, metrics: this.metrics, episodes: { ...this.head.episodes, items: this.episodes }, checkpoints: { ...this.head.checkpoints, items: this.checkpoints } };
+    return {
+      ...this.head,
+      metrics: this.metrics,
+      episodes: { ...this.head.episodes, items: this.episodes },
+      checkpoints: { ...this.head.checkpoints, items: this.checkpoints },
+    };
   }
 }

@@ -220,7 +220,10 @@ describe('TrainerService', () => {
     const { svc } = await subscribed();
     await svc.init({ ...tiny, agents: 3 }, 'cpu');
     const weights = (await svc.weights()).weights;
-    const r = await svc.race({ threshold: 0.9, horizon: 12, tasks: 2, agentCounts: [1] }, { name: 'replayed', config: { ...tiny, family: 'parallel', agents: 2 }, updates: 40, weights });
+    const r = await svc.race(
+      { threshold: 0.9, horizon: 12, tasks: 2, agentCounts: [1] },
+      { name: 'replayed', config: { ...tiny, family: 'parallel', agents: 2 }, updates: 40, weights },
+    );
     expect(r).toMatchObject({ family: 'parallel', agents: 2, updates: 40, swarm: 'replayed' });
     expect(r.race.map((x) => x.org)).toContain('trained swarm');
     expect((await svc.race({ threshold: 0.9, horizon: 12, tasks: 2, agentCounts: [1] })).swarm).toBeUndefined();

@@ -14,7 +14,23 @@ import { Trainer } from '../rl/trainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/race';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
-import type { BackendChoice, BackendReport, ConfigApplied, EncodedRun, RaceReport, RaceRequest, RaceSwarm, ResumeReport, RunState, WorkerMemory, TalkReport, ThreadRequest, TrainerApi, TrainingFault, UpdateMessage } from './protocol';
+import type {
+  BackendChoice,
+  BackendReport,
+  ConfigApplied,
+  EncodedRun,
+  RaceReport,
+  RaceRequest,
+  RaceSwarm,
+  ResumeReport,
+  RunState,
+  WorkerMemory,
+  TalkReport,
+  ThreadRequest,
+  TrainerApi,
+  TrainingFault,
+  UpdateMessage,
+} from './protocol';
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -383,11 +399,26 @@ export class TrainerService implements TrainerApi {
     const c = t.config;
     const t0 = performance.now();
     try {
-      const v = await talkValue(t.policy, { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.talk.tasks, seed: c.seed, ...t.evaluationSetup() });
+      const v = await talkValue(t.policy, {
+        family: c.family,
+        agents: c.agents,
+        tmax: c.tmaxEnd,
+        tasks: this.talk.tasks,
+        seed: c.seed,
+        ...t.evaluationSetup(),
+      });
       const ms = performance.now() - t0;
       this.talkAt = t.update;
       this.nextTalk = t.update + talkInterval(this.talk, ms, this.updateMs);
-      const record: TalkRecord = { updates: t.update, tmax: c.tmaxEnd, tasks: this.talk.tasks, ret: v.ret, muted: v.muted, neededShare: v.neededShare, messages: v.messages };
+      const record: TalkRecord = {
+        updates: t.update,
+        tmax: c.tmaxEnd,
+        tasks: this.talk.tasks,
+        ret: v.ret,
+        muted: v.muted,
+        neededShare: v.neededShare,
+        messages: v.messages,
+      };
       this.recorder?.addTalk(record);
       this.deliver(send, { ...record, ms });
     } catch (err) {

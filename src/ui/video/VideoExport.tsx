@@ -81,7 +81,16 @@ export function timingText(r: RecordResult): string {
  * "Export video…": a dialog to record the dashboard or one view as a WebM while the source replays,
  * at a chosen resolution and speed, with progress, cancel and a download link at the end.
  */
-export function VideoExport({ source, views, heading = 'Swarm Playground', speeds = VIDEO_SPEEDS, speedUnit = 'min/s', label = 'Export video', testId = 'video-export', resolutions = RESOLUTIONS }: VideoExportProps) {
+export function VideoExport({
+  source,
+  views,
+  heading = 'Swarm Playground',
+  speeds = VIDEO_SPEEDS,
+  speedUnit = 'min/s',
+  label = 'Export video',
+  testId = 'video-export',
+  resolutions = RESOLUTIONS,
+}: VideoExportProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const preview = useRef<HTMLCanvasElement>(null);
   const abort = useRef<AbortController | null>(null);
@@ -96,9 +105,12 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
   const url = phase.kind === 'done' ? phase.url : null;
 
   // The download's object URL lives until the next export or until the component goes.
-  useEffect(() => () => {
-    if (url) URL.revokeObjectURL(url);
-  }, [url]);
+  useEffect(
+    () => () => {
+      if (url) URL.revokeObjectURL(url);
+    },
+    [url],
+  );
   useEffect(() => () => abort.current?.abort(), []);
 
   // The plan reads the page's state through `source`: while the dialog is open, an episode or a
@@ -168,7 +180,8 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
         <h2 id={titleId}>{label}</h2>
         {!supported && (
           <p className="video-error" role="alert" data-testid="video-unsupported">
-            This browser cannot encode video: it has no WebCodecs VideoEncoder. Use a recent Chrome, Edge, Firefox or Safari, and open the app over https or on localhost.
+            This browser cannot encode video: it has no WebCodecs VideoEncoder. Use a recent Chrome, Edge, Firefox or Safari, and open the app over https or on
+            localhost.
           </p>
         )}
         <div className="video-fields">
@@ -206,7 +219,9 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
         </div>
         {!running && (
           <p className="video-plan" data-testid="video-plan">
-            {planned ? `${planned.title}: ${planned.frames} frames, ${(planned.frames / planned.fps).toFixed(1)} s of video at ${planned.fps} fps.` : 'Nothing to record yet: train at least one update so an episode is on screen.'}
+            {planned
+              ? `${planned.title}: ${planned.frames} frames, ${(planned.frames / planned.fps).toFixed(1)} s of video at ${planned.fps} fps.`
+              : 'Nothing to record yet: train at least one update so an episode is on screen.'}
           </p>
         )}
         <canvas ref={preview} className="video-preview" hidden={!running && phase.kind !== 'done'} aria-hidden="true" data-testid="video-preview" />
@@ -224,7 +239,8 @@ export function VideoExport({ source, views, heading = 'Swarm Playground', speed
               Download {phase.result.fileName}
             </a>{' '}
             <span data-testid="video-summary" title={timingText(phase.result)}>
-              {formatBytes(phase.result.blob.size)}, {phase.result.durationS.toFixed(1)} s, {phase.result.codec.toUpperCase()}, {phase.result.timings.msPerFrame.toFixed(0)} ms per frame to export
+              {formatBytes(phase.result.blob.size)}, {phase.result.durationS.toFixed(1)} s, {phase.result.codec.toUpperCase()},{' '}
+              {phase.result.timings.msPerFrame.toFixed(0)} ms per frame to export
             </span>
           </p>
         )}

@@ -20,7 +20,15 @@ export function bitrateFor(width: number, height: number, fps: number): number {
 
 /** The encoder configuration for `codec` at this size and rate. */
 export function encoderConfig(codec: WebmCodec, width: number, height: number, fps: number): VideoEncoderConfig {
-  return { codec: CODEC_STRINGS[codec], width, height, framerate: fps, bitrate: bitrateFor(width, height, fps), bitrateMode: 'variable', latencyMode: 'quality' };
+  return {
+    codec: CODEC_STRINGS[codec],
+    width,
+    height,
+    framerate: fps,
+    bitrate: bitrateFor(width, height, fps),
+    bitrateMode: 'variable',
+    latencyMode: 'quality',
+  };
 }
 
 /** Microsecond timestamp of frame `i` at `fps`: the video's clock, independent of how fast frames are made. */
@@ -106,7 +114,8 @@ const MAX_QUEUE = 4;
  * file does not depend on the machine's speed. Throws when the browser has no usable VP9/VP8 encoder.
  */
 export async function createWebmEncoder(width: number, height: number, fps: number): Promise<FrameEncoder> {
-  if (!hasVideoEncoder()) throw new Error('This browser has no WebCodecs VideoEncoder (it needs a recent Chrome, Edge, Firefox or Safari, over https or on localhost).');
+  if (!hasVideoEncoder())
+    throw new Error('This browser has no WebCodecs VideoEncoder (it needs a recent Chrome, Edge, Firefox or Safari, over https or on localhost).');
   const codec = await pickCodec(width, height, fps);
   if (!codec) throw new Error(`This browser cannot encode VP9 or VP8 video at ${width}×${height}.`);
   const muxer = new WebmMuxer(codec, fps);
@@ -115,9 +124,11 @@ export async function createWebmEncoder(width: number, height: number, fps: numb
   const encoder = new VideoEncoder({
     output: (chunk, meta) => {
       const packet = EncodedPacket.fromEncodedChunk(chunk);
-      muxing = muxing.then(() => muxer.add(packet, meta)).catch((e: unknown) => {
-        failure ??= e;
-      });
+      muxing = muxing
+        .then(() => muxer.add(packet, meta))
+        .catch((e: unknown) => {
+          failure ??= e;
+        });
     },
     error: (e) => {
       failure ??= e;

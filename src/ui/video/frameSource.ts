@@ -141,7 +141,7 @@ export function replayTimelapseSource(timing: FrameTiming): FrameSource | null {
   const indexAt = (i: number) => Math.min(n - 1, Math.floor((i * Math.max(1e-3, timing.speed)) / timing.fps + 1e-9));
   let paused = false;
   return {
-    frames: Math.ceil(n / Math.max(1e-3, timing.speed) * timing.fps - 1e-9) + holdFrames(timing.fps, timing.holdSeconds),
+    frames: Math.ceil((n / Math.max(1e-3, timing.speed)) * timing.fps - 1e-9) + holdFrames(timing.fps, timing.holdSeconds),
     fps: timing.fps,
     title: `${run.name}: training timelapse`,
     fileStem: `swarm-timelapse-${run.created.slice(0, 10)}`,

@@ -3,7 +3,8 @@ import { bitrateFor, encoderConfig, frameTimestampUs } from './encode';
 import { containRect, dashboardCells, fontSizeFor, gridCells, type Rect } from './rasterize';
 import { EPISODE_VIEWS } from './views';
 
-const overlap = (a: Rect, b: Rect) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+const overlap = (a: Rect, b: Rect) =>
+  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
 
 describe('layout', () => {
   it('fits a chart into a box keeping its aspect, centred, at the top', () => {

@@ -51,7 +51,12 @@ export function containRect(aspect: number, box: Rect): Rect {
 export function gridCells(n: number, area: Rect): Rect[] {
   const cols = Math.max(1, Math.min(n, Math.round(Math.sqrt((n * area.w) / Math.max(1, area.h)))));
   const rows = Math.max(1, Math.ceil(n / cols));
-  return Array.from({ length: n }, (_, i) => ({ x: area.x + ((i % cols) * area.w) / cols, y: area.y + (Math.floor(i / cols) * area.h) / rows, w: area.w / cols, h: area.h / rows }));
+  return Array.from({ length: n }, (_, i) => ({
+    x: area.x + ((i % cols) * area.w) / cols,
+    y: area.y + (Math.floor(i / cols) * area.h) / rows,
+    w: area.w / cols,
+    h: area.h / rows,
+  }));
 }
 
 /** The views' rectangles in `area`: their own cells (fractions of the area) when every view has one, else a grid. */
@@ -78,7 +83,14 @@ export function readTheme(doc: Document = document): Theme {
   const cs = getComputedStyle(doc.documentElement);
   const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
   const bg = isTransparent(cs.backgroundColor) ? v('--bg', '#f8fafc') : cs.backgroundColor;
-  return { background: bg, panel: v('--panel', '#ffffff'), line: v('--line', '#d1d5db'), text: v('--fg', cs.color || '#1f2937'), muted: v('--muted', '#4b5563'), fontFamily: cs.fontFamily || 'sans-serif' };
+  return {
+    background: bg,
+    panel: v('--panel', '#ffffff'),
+    line: v('--line', '#d1d5db'),
+    text: v('--fg', cs.color || '#1f2937'),
+    muted: v('--muted', '#4b5563'),
+    fontFamily: cs.fontFamily || 'sans-serif',
+  };
 }
 
 /** What a frame's header says. */
@@ -221,7 +233,14 @@ export class Rasterizer {
     const plan: PanelPlan = { view, cell, title: { x: inner.x, y: inner.y + titleH / 2 }, items: [], svgs: [] };
     let y = inner.y + titleH;
     if (!root) {
-      plan.items.push({ kind: 'lines', lines: [[{ run: { kind: 'text', text: 'not shown yet', colour: this.theme.muted, bold: false, gap: 0 }, text: 'not shown yet', x: 0, width: 0 }]], x: inner.x, y, lineH, px });
+      plan.items.push({
+        kind: 'lines',
+        lines: [[{ run: { kind: 'text', text: 'not shown yet', colour: this.theme.muted, bold: false, gap: 0 }, text: 'not shown yet', x: 0, width: 0 }]],
+        x: inner.x,
+        y,
+        lineH,
+        px,
+      });
       return plan;
     }
     const bottom = inner.y + inner.h;
@@ -252,7 +271,13 @@ export class Rasterizer {
         const h = Math.round(r.h);
         if (w < 1 || h < 1) return;
         const animated = svg.querySelector('animate, animateMotion, animateTransform, set') !== null;
-        plan.svgs.push({ key: `${view.id}:${part.selector}`, el: svg, animated, text: this.snap.snapshot(svg, w, h, this.timeS), rect: { x: r.x, y: r.y, w, h } });
+        plan.svgs.push({
+          key: `${view.id}:${part.selector}`,
+          el: svg,
+          animated,
+          text: this.snap.snapshot(svg, w, h, this.timeS),
+          rect: { x: r.x, y: r.y, w, h },
+        });
         y += h + fontPx * 0.3;
       } else {
         const rows = Array.from(root.querySelectorAll(part.selector));
@@ -331,14 +356,16 @@ export class Rasterizer {
       ctx.fillText(p.text, x + p.x, y);
     }
   }
-
 }
 
 interface PanelPlan {
   view: VideoView;
   cell: Rect;
   title: { x: number; y: number };
-  items: ({ kind: 'lines'; lines: Placed[][]; x: number; y: number; lineH: number; px: number } | { kind: 'rows'; rows: { placed: Placed[]; background: string | null }[]; x: number; y: number; w: number; rowH: number; px: number })[];
+  items: (
+    | { kind: 'lines'; lines: Placed[][]; x: number; y: number; lineH: number; px: number }
+    | { kind: 'rows'; rows: { placed: Placed[]; background: string | null }[]; x: number; y: number; w: number; rowH: number; px: number }
+  )[];
   svgs: { key: string; el: SVGSVGElement; animated: boolean; text: string; rect: Rect }[];
 }
 

@@ -64,7 +64,15 @@ function abortError(): DOMException {
 export async function recordVideo(opts: RecordOptions): Promise<RecordResult> {
   const { source, views, width, height, signal } = opts;
   const start = performance.now();
-  const timings: RecordTimings = { showMs: 0, rasterMs: 0, encodeMs: 0, finishMs: 0, totalMs: 0, msPerFrame: 0, raster: { frames: 0, planned: 0, svgMs: 0, decodeMs: 0, drawMs: 0 } };
+  const timings: RecordTimings = {
+    showMs: 0,
+    rasterMs: 0,
+    encodeMs: 0,
+    finishMs: 0,
+    totalMs: 0,
+    msPerFrame: 0,
+    raster: { frames: 0, planned: 0, svgMs: 0, decodeMs: 0, drawMs: 0 },
+  };
   if (signal?.aborted) throw abortError();
   // Detached: a canvas on the page would be painted again for every frame, which costs as much as drawing it.
   const canvas = document.createElement('canvas');
@@ -95,10 +103,18 @@ export async function recordVideo(opts: RecordOptions): Promise<RecordResult> {
     const bytes = await encoder.finish();
     timings.finishMs = performance.now() - t4;
     const info = readWebm(bytes);
-    if (info.durationS === null || !(info.durationS > 0) || !info.hasCues || info.blocks === 0) throw new Error('The encoded file lacks a duration, a seek index or frames.');
+    if (info.durationS === null || !(info.durationS > 0) || !info.hasCues || info.blocks === 0)
+      throw new Error('The encoded file lacks a duration, a seek index or frames.');
     timings.totalMs = performance.now() - start;
     timings.msPerFrame = timings.totalMs / Math.max(1, source.frames);
-    return { blob: new Blob([bytes as BlobPart], { type: 'video/webm' }), fileName: `${source.fileStem}.webm`, frames: source.frames, codec: encoder.codec, durationS: info.durationS, timings };
+    return {
+      blob: new Blob([bytes as BlobPart], { type: 'video/webm' }),
+      fileName: `${source.fileStem}.webm`,
+      frames: source.frames,
+      codec: encoder.codec,
+      durationS: info.durationS,
+      timings,
+    };
   } catch (e) {
     await encoder?.cancel().catch(() => undefined);
     throw e;

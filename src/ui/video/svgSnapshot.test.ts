@@ -5,7 +5,23 @@ const values = (o: Partial<Record<(typeof SVG_STYLE_PROPS)[number], string>>) =>
 
 describe('the style-inlining list', () => {
   it('covers what paints SVG charts: paint, strokes, opacity, fonts, text placement, visibility', () => {
-    for (const p of ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'visibility', 'display', 'stroke-opacity', 'stroke-linecap', 'fill-opacity']) {
+    for (const p of [
+      'fill',
+      'stroke',
+      'stroke-width',
+      'stroke-dasharray',
+      'opacity',
+      'font-family',
+      'font-size',
+      'font-weight',
+      'text-anchor',
+      'dominant-baseline',
+      'visibility',
+      'display',
+      'stroke-opacity',
+      'stroke-linecap',
+      'fill-opacity',
+    ]) {
       expect(SVG_STYLE_PROPS).toContain(p);
     }
     expect(new Set(SVG_STYLE_PROPS).size).toBe(SVG_STYLE_PROPS.length);

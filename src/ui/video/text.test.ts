@@ -5,7 +5,11 @@ import { layoutRow, layoutRuns, swatchShape, truncate, type Measure, type Run } 
 const measure: Measure = (t, bold) => t.length * (bold ? 12 : 10);
 const text = (t: string, gap: 0 | 1 | 2 = 0, bold = false): Run => ({ kind: 'text', text: t, colour: '#000', bold, gap });
 const swatch = (gap: 0 | 1 | 2 = 0): Run => ({ kind: 'swatch', colour: '#f00', shape: 'box', gap });
-const lineText = (line: { text: string }[]) => line.map((p) => p.text).join(' ').trim();
+const lineText = (line: { text: string }[]) =>
+  line
+    .map((p) => p.text)
+    .join(' ')
+    .trim();
 
 describe('layoutRuns', () => {
   it('keeps a short text on one line', () => {

@@ -159,12 +159,18 @@ export function inlineRuns(root: Element): Run[] {
     else if (block) bump(1);
     const before = getComputedStyle(el, '::before');
     if (before.content && before.content !== 'none' && !isTransparent(before.backgroundColor)) {
-      runs.push({ kind: 'swatch', colour: before.backgroundColor, shape: swatchShape(parseFloat(before.width), parseFloat(before.height), true, 'none'), gap: take() });
+      runs.push({
+        kind: 'swatch',
+        colour: before.backgroundColor,
+        shape: swatchShape(parseFloat(before.width), parseFloat(before.height), true, 'none'),
+        gap: take(),
+      });
     }
     const hasText = (el.textContent ?? '').trim().length > 0;
     if (!hasText && el.children.length === 0) {
       const box = el.getBoundingClientRect();
-      if (!isTransparent(cs.backgroundColor)) runs.push({ kind: 'swatch', colour: cs.backgroundColor, shape: swatchShape(box.width, box.height, true, 'none'), gap: take() });
+      if (!isTransparent(cs.backgroundColor))
+        runs.push({ kind: 'swatch', colour: cs.backgroundColor, shape: swatchShape(box.width, box.height, true, 'none'), gap: take() });
       else if (cs.borderTopStyle !== 'none' && parseFloat(cs.borderTopWidth) > 0 && !isTransparent(cs.borderTopColor)) {
         runs.push({ kind: 'swatch', colour: cs.borderTopColor, shape: swatchShape(box.width, box.height, false, cs.borderTopStyle), gap: take() });
       }

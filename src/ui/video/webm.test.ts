@@ -26,8 +26,18 @@ const f64 = (x: number) => {
 function tinyWebm({ duration = true, cues = true } = {}): Uint8Array {
   const header = el(EBML_IDS.EBML, el(EBML_IDS.DocType, text('webm')));
   const info = el(EBML_IDS.Info, [...el(EBML_IDS.TimestampScale, [0x0f, 0x42, 0x40]), ...(duration ? el(EBML_IDS.Duration, f64(1500)) : [])]);
-  const tracks = el(EBML_IDS.Tracks, el(EBML_IDS.TrackEntry, [...el(EBML_IDS.CodecID, text('V_VP9')), ...el(EBML_IDS.Video, [...el(EBML_IDS.PixelWidth, [0x02, 0x80]), ...el(EBML_IDS.PixelHeight, [0x01, 0x68])])]));
-  const cluster = el(EBML_IDS.Cluster, [...el(EBML_IDS.Timestamp, [0]), ...el(EBML_IDS.SimpleBlock, [0x81, 0, 0, 0x80, 1, 2]), ...el(EBML_IDS.SimpleBlock, [0x81, 0, 33, 0x00, 3])]);
+  const tracks = el(
+    EBML_IDS.Tracks,
+    el(EBML_IDS.TrackEntry, [
+      ...el(EBML_IDS.CodecID, text('V_VP9')),
+      ...el(EBML_IDS.Video, [...el(EBML_IDS.PixelWidth, [0x02, 0x80]), ...el(EBML_IDS.PixelHeight, [0x01, 0x68])]),
+    ]),
+  );
+  const cluster = el(EBML_IDS.Cluster, [
+    ...el(EBML_IDS.Timestamp, [0]),
+    ...el(EBML_IDS.SimpleBlock, [0x81, 0, 0, 0x80, 1, 2]),
+    ...el(EBML_IDS.SimpleBlock, [0x81, 0, 33, 0x00, 3]),
+  ]);
   const cueBytes = cues ? el(EBML_IDS.Cues, el(EBML_IDS.CuePoint, [])) : [];
   return new Uint8Array([...header, ...el(EBML_IDS.Segment, [...info, ...tracks, ...cluster, ...cueBytes])]);
 }

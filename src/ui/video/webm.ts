@@ -29,9 +29,28 @@ export const EBML_IDS = {
 } as const;
 
 /** Masters the walker descends into; every other element is skipped by its size. */
-const MASTERS = new Set<number>([EBML_IDS.EBML, EBML_IDS.Segment, EBML_IDS.Info, EBML_IDS.Tracks, EBML_IDS.TrackEntry, EBML_IDS.Video, EBML_IDS.Cues, EBML_IDS.Cluster, EBML_IDS.BlockGroup]);
+const MASTERS = new Set<number>([
+  EBML_IDS.EBML,
+  EBML_IDS.Segment,
+  EBML_IDS.Info,
+  EBML_IDS.Tracks,
+  EBML_IDS.TrackEntry,
+  EBML_IDS.Video,
+  EBML_IDS.Cues,
+  EBML_IDS.Cluster,
+  EBML_IDS.BlockGroup,
+]);
 /** Children of a Segment: one of these ends a Cluster of unknown size. */
-const SEGMENT_CHILDREN = new Set<number>([EBML_IDS.SeekHead, EBML_IDS.Info, EBML_IDS.Tracks, EBML_IDS.Cues, EBML_IDS.Cluster, 0x1941a469, 0x1043a770, 0x1254c367]);
+const SEGMENT_CHILDREN = new Set<number>([
+  EBML_IDS.SeekHead,
+  EBML_IDS.Info,
+  EBML_IDS.Tracks,
+  EBML_IDS.Cues,
+  EBML_IDS.Cluster,
+  0x1941a469,
+  0x1043a770,
+  0x1254c367,
+]);
 
 /** What `readWebm` found in a file. */
 export interface WebmInfo {
@@ -111,7 +130,19 @@ function readString(bytes: Uint8Array, start: number, end: number): string {
  */
 export function readWebm(bytes: Uint8Array): WebmInfo {
   if (bytes.length < 4 || readUint(bytes, 0, 4) !== EBML_IDS.EBML) throw new WebmError('no EBML header (the file does not start with 1A 45 DF A3)');
-  const info: WebmInfo = { docType: '', timestampScale: 1_000_000, durationS: null, codecId: null, width: null, height: null, cuePoints: 0, hasCues: false, clusters: 0, blocks: 0, keyframes: 0 };
+  const info: WebmInfo = {
+    docType: '',
+    timestampScale: 1_000_000,
+    durationS: null,
+    codecId: null,
+    width: null,
+    height: null,
+    cuePoints: 0,
+    hasCues: false,
+    clusters: 0,
+    blocks: 0,
+    keyframes: 0,
+  };
   let rawDuration: number | null = null;
   let segments = 0;
   let inTrack = 0;
