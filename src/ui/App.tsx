@@ -172,6 +172,8 @@ export function App() {
       {node}
     </ViewBoundary>
   );
+  /** A view of the table (store/view.ts): drawn unless hidden, its failure named by the table's label. */
+  const part = (p: ViewPart, node: ReactNode) => shown(p) && guarded(viewEntry(p).label, node);
   return (
     <main className={classes} data-testid="app-root" data-focus={lessonFocus ?? undefined}>
       <PlaybackDriver />
@@ -203,31 +205,31 @@ export function App() {
         <div className="stage-wrap">
           {view.lesson !== null && full && guarded('Lesson', <Lesson />)}
           <div className="stage" data-testid="stage">
-            {shown('countdown') && guarded('Countdown', <Countdown />)}
-            {shown('curve') && guarded('Training curves', <Curves />)}
-            {shown('dm') && guarded('Message graph', <DmGraph />)}
-            {shown('swimlanes') && guarded('Swimlanes', <Swimlanes />)}
-            {shown('board') && guarded('Message board', <MessageBoard />)}
+            {part('countdown', <Countdown />)}
+            {part('curve', <Curves />)}
+            {part('dm', <DmGraph />)}
+            {part('swimlanes', <Swimlanes />)}
+            {part('board', <MessageBoard />)}
           </div>
         </div>
       </div>
       {full && (
         <>
           <Drawer>
-            {shown('controls') && guarded('Controls', <Controls />)}
-            {shown('schedule') && guarded('Deadline schedule', <ScheduleEditor />)}
-            {shown('ablations') && guarded('Ablations', <AblationsPanel />)}
-            {shown('settings') && guarded('Settings', <SettingsPanel />)}
+            {part('controls', <Controls />)}
+            {part('schedule', <ScheduleEditor />)}
+            {part('ablations', <AblationsPanel />)}
+            {part('settings', <SettingsPanel />)}
           </Drawer>
           <div className="details" data-testid="details">
             <p className="lede">
               A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit,
               so they have to discover division of labour and when handing work over is worth a minute.
             </p>
-            {shown('work') && guarded('Work curves', <WorkCurves />)}
-            {shown('modules') && guarded('Module bars', <ModuleBars />)}
-            {shown('organisations') && guarded('Organisations', <OrganisationsPanel />)}
-            {shown('library') && guarded('Run library', <RunLibraryPanel />)}
+            {part('work', <WorkCurves />)}
+            {part('modules', <ModuleBars />)}
+            {part('organisations', <OrganisationsPanel />)}
+            {part('library', <RunLibraryPanel />)}
           </div>
         </>
       )}

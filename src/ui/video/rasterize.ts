@@ -2,7 +2,7 @@ import { SvgSnapshotter, svgImage } from './svgSnapshot';
 import { inlineRuns, isTransparent, layoutRow, layoutRuns, swatchSize, type Measure, type Placed, type SwatchShape } from './text';
 
 /** A part of a view, top to bottom: a chart (SVG, drawn as vectors), a block of text, or a feed of rows. */
-export type ViewPart =
+export type FramePart =
   | { kind: 'svg'; selector: string }
   /** Text drawn wrapped in lines (summaries, readouts, legends). */
   | { kind: 'text'; selector: string }
@@ -17,7 +17,7 @@ export interface VideoView {
   /** CSS selector of the view's panel on the page. */
   selector: string;
   /** What to draw, inside the panel, in order. */
-  parts: readonly ViewPart[];
+  parts: readonly FramePart[];
   /** Where the view sits in the dashboard, as fractions of the area under the header; without one the dashboard is a grid. */
   cell?: Rect;
 }

@@ -1,12 +1,12 @@
 import { viewEntry, type VideoViewId } from '../../store/view';
-import type { VideoView, ViewPart } from './rasterize';
+import type { VideoView, FramePart } from './rasterize';
 
 /**
  * What a video draws of each episode view, inside its panel, in order; the views, their titles and
  * their dashboard cells come from the table of views (store/view.ts). In the order the export
  * dialog offers them: training curve, countdown, swimlanes, module bars, DM graph, message board.
  */
-const PANEL_PARTS: Record<VideoViewId, readonly ViewPart[]> = {
+const PANEL_PARTS: Record<VideoViewId, readonly FramePart[]> = {
   curve: [
     { kind: 'svg', selector: ':scope > svg' },
     { kind: 'text', selector: '[data-testid="readout"]' },
