@@ -1,6 +1,7 @@
 /**
  * The meaning checks of a run file, beyond its shape: every index within the team and the task,
- * every time within its episode, every number the views draw finite, every size within the limits
+ * every time within its episode, every number the views draw within the range the rules allow
+ * (METRIC_RANGES, STRUCTURE_RANGES, TALK_RANGES), every size within the limits
  * the views and the trainer can hold. A file that passes them can be replayed without a view
  * sizing an array from a hostile number. Diagnostics that may be NaN in an honest run (the loss of
  * a diverged policy, its weights, a talk measurement) stay readable: a run that diverged is still
