@@ -66,7 +66,92 @@ describe('meaning checks of a run file', () => {
     expect(refusal(f)).toContain('metrics[3].ret: expected a finite number');
     const g = plain();
     g.episodes.items[1].references.chain = null;
-    expect(refusal(g)).toContain('episodes.items[1].references: expected finite returns');
+    expect(refusal(g)).toContain('episodes.items[1].references.chain: expected a finite number, got NaN or null');
+  });
+
+  // The probe of issue 26: extreme but finite numbers that broke the charts.
+  it('refuses counts beyond what the team can do in the deadline, a negative count and a null one, each by its path', () => {
+    const f = plain();
+    for (const m of f.metrics) Object.assign(m, { useful: 1e308, messages: 1e308, duplicate: -1e308, idle: null });
+    const error = refusal(f);
+    // metrics[0]: 2 agents, deadline 4 (fakeUpdate), so at most 8 agent-minutes of anything.
+    expect(error).toContain('metrics[0].messages: 1e+308 is outside 0 to 8 (2 agents x 4 minutes, one action an agent a minute)');
+    expect(error).toContain('metrics[0].useful: 1e+308 is outside 0 to 8');
+    expect(error).toContain('metrics[0].duplicate: -1e+308 is outside 0 to 8');
+    expect(error).toContain('metrics[0].idle: expected a finite number, got NaN or null');
+    expect(error).toContain('metrics[1].messages: 1e+308 is outside 0 to 10');
+  });
+
+  it('refuses returns and reference returns outside 0 to 1', () => {
+    const f = plain();
+    for (const m of f.metrics) m.ret = 1e308;
+    for (const e of f.episodes.items) e.references = { chain: -1e308, bestOfN: 1e308, scripted: 1e308 };
+    const error = refusal(f);
+    expect(error).toContain('metrics[0].ret: 1e+308 is outside 0 to 1 (a return is the share of tests passing, 0 to 1)');
+    const g = plain();
+    g.episodes.items[2].references = { chain: -1e308, bestOfN: 1e308, scripted: 1.5 };
+    const refs = refusal(g);
+    expect(refs).toContain('episodes.items[2].references.chain: -1e+308 is outside 0 to 1');
+    expect(refs).toContain('episodes.items[2].references.bestOfN: 1e+308 is outside 0 to 1');
+    expect(refs).toContain('episodes.items[2].references.scripted: 1.5 is outside 0 to 1');
+  });
+
+  it('holds each bound exactly: the largest count the team allows passes, one more is refused', () => {
+    // metrics[2] has deadline 6 (fakeUpdate): 2 x 6 = 12 agent-minutes.
+    const at = (k: string, v: number) => {
+      const f = plain();
+      f.metrics[2][k] = v;
+      return meaningIssues(f as RunFile).map((i) => i.path.join('.'));
+    };
+    for (const k of ['messages', 'handoffs', 'useful', 'duplicate', 'blocked', 'emptyReads', 'idle', 'claims']) {
+      expect(at(k, 12)).toEqual([]);
+      expect(at(k, 12.5)).toEqual([`metrics.2.${k}`]);
+      expect(at(k, -0.5)).toEqual([`metrics.2.${k}`]);
+    }
+    expect(at('messageRate', 1)).toEqual([]);
+    expect(at('messageRate', 1.01)).toEqual(['metrics.2.messageRate']);
+    expect(at('neededShare', 1.01)).toEqual(['metrics.2.neededShare']);
+    expect(at('retStd', -0.1)).toEqual(['metrics.2.retStd']);
+    // Diagnostics may be NaN (a diverged policy) and are not drawn as curves.
+    expect(at('loss', NaN)).toEqual([]);
+    expect(at('gradNorm', 1e308)).toEqual([]);
+  });
+
+  it("holds a structure's numbers to the team, the deadline and the settings", () => {
+    const at = (structure: Record<string, number>, kind: 'ceo' | 'islands' | 'orchestrator' = 'ceo') => {
+      const f = plain() as RunFile;
+      f.config.structure = kind;
+      f.metrics[0].structure = structure; // deadline 4, 2 agents
+      return meaningIssues(f).map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(at({ headCount: 2, budgetSpent: 8, hires: 4, fires: 4 })).toEqual([]);
+    expect(at({ headCount: 3 })).toEqual(["metrics.0.structure.headCount: 3 is outside 0 to 2 (at most the swarm's 2 agents are active)"]);
+    expect(at({ budgetSpent: 9 })[0]).toContain('metrics.0.structure.budgetSpent: 9 is outside 0 to 8');
+    expect(at({ hires: 5 })[0]).toContain('agent 0 acts once a minute for 4 minutes');
+    expect(at({ islandBest: 1, islandMean: 1.2 }, 'islands')).toEqual([
+      'metrics.0.structure.islandMean: 1.2 is outside 0 to 1 (a return is the share of tests passing, 0 to 1)',
+    ]);
+    expect(at({ criticalSteps: 8, assigns: 4, parallelShare: 1, finishShare: 0, shapingWeight: 10 }, 'orchestrator')).toEqual([]);
+    expect(at({ criticalSteps: 9, assigns: 5, shapingWeight: 11 }, 'orchestrator').map((l) => l.split(':')[0])).toEqual([
+      'metrics.0.structure.criticalSteps',
+      'metrics.0.structure.assigns',
+      'metrics.0.structure.shapingWeight',
+    ]);
+    expect(at({ headCount: NaN })[0]).toContain('expected a finite number, got NaN or null');
+  });
+
+  it('lets islands send more messages than their first finisher played minutes, and holds talk measurements to their ranges', () => {
+    const f = plain() as RunFile;
+    f.config.structure = 'islands';
+    f.metrics[0].messageRate = 4; // deadline 4
+    expect(meaningIssues(f)).toEqual([]);
+    f.metrics[0].messageRate = 4.5;
+    expect(meaningIssues(f).map((i) => i.path.join('.'))).toEqual(['metrics.0.messageRate']);
+    const g = plain() as RunFile;
+    g.talk = [{ updates: 0, tmax: 24, tasks: 2, ret: NaN, muted: 0.5, neededShare: NaN, messages: 48 }];
+    expect(meaningIssues(g)).toEqual([]);
+    g.talk[0] = { ...g.talk[0], ret: 2, messages: 49 };
+    expect(meaningIssues(g).map((i) => i.path.join('.'))).toEqual(['talk.0.ret', 'talk.0.messages']);
   });
 
   it('refuses a module that depends on itself or on a module the task lacks, and work that is not positive', () => {

@@ -124,19 +124,19 @@ describe('run file rejections', () => {
 
   it("writes a structure's numbers under each metrics row's structure, and reads a version-1 file's flat ones there", () => {
     const run = fakeRun(3);
-    run.metrics[1] = { ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 20 } };
+    run.metrics[1] = { ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 7 } };
     const written = JSON.parse(strFromU8(gunzipSync(encodeRunFile(run))));
     expect(written.version).toBe(2);
-    expect(written.metrics[1].structure).toEqual({ headCount: 1.5, budgetSpent: 20 });
+    expect(written.metrics[1].structure).toEqual({ headCount: 1.5, budgetSpent: 7 });
     expect(decodeRunFile(encodeRunFile(run))).toEqual({ ok: true, run });
     // Version 1: the same numbers flat beside the others; a row without them has none.
     const v1 = plain();
     v1.version = 1;
-    Object.assign(v1.metrics[1], { headCount: 1.5, budgetSpent: 20 });
+    Object.assign(v1.metrics[1], { headCount: 1.5, budgetSpent: 7 });
     const read = decodeRunFile(json(v1));
     if (!read.ok) throw new Error(read.error);
     expect(read.run.version).toBe(2);
-    expect(read.run.metrics[1]).toEqual({ ...read.run.metrics[0], ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 20 } });
+    expect(read.run.metrics[1]).toEqual({ ...read.run.metrics[0], ...run.metrics[1], structure: { headCount: 1.5, budgetSpent: 7 } });
     expect(read.run.metrics[1]).not.toHaveProperty('headCount');
     expect(read.run.metrics[0]).not.toHaveProperty('structure');
     // Version 2 keeps them under `structure` only.

@@ -25,7 +25,7 @@ export function fakeUpdate(u: number, total = 10): RecordedUpdate {
       update: u,
       phase: 'rlcr',
       tmax: 4 + (u % 3),
-      ret: 0.25 + u / 100,
+      ret: 0.25 + (u % 75) / 100,
       retStd: 0.1,
       messages: 1,
       messageRate: 0.125,

@@ -5,7 +5,8 @@ import { selectActions, selectMetrics, useApp } from '../store/store';
 import type { RaceReport } from '../worker/protocol';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
-import { InferenceCurve } from './inferenceCurve';
+import { seriesPath } from './geometry';
+import { InferenceCurve, inferenceDomain, inferenceSeries } from './inferenceCurve';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
 
 /** One colour per organisation (Okabe-Ito, as the reference lines of the training curve). */
@@ -185,13 +186,10 @@ function InferenceScaling({ shown }: { shown: boolean }) {
     .domain([pts[0].update, pts[pts.length - 1].update])
     .range([M.left, W - M.right]);
   const y = scaleLinear()
-    .domain([0, Math.max(1, ...pts.map((p) => Math.max(p.parallelism, p.messages / 10)))])
+    .domain(inferenceDomain(pts))
     .nice()
     .range([H - M.bottom, M.top]);
-  const path = (f: (p: (typeof pts)[number]) => number) =>
-    line<(typeof pts)[number]>()
-      .x((p) => x(p.update))
-      .y((p) => y(f(p)))(pts) ?? '';
+  const path = (f: (p: (typeof pts)[number]) => number) => seriesPath(inferenceSeries(pts, f), x, y);
   return (
     <svg
       viewBox={`0 0 ${W} ${H}`}

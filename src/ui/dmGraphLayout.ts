@@ -1,5 +1,6 @@
 import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
 import type { SimEvent } from '../sim/events';
+import { MAX_COORDINATE } from './geometry';
 
 /** Direct messages between one pair of agents (from < to), both directions summed. */
 export interface DmEdge {
@@ -111,9 +112,17 @@ export function recentDms(events: readonly SimEvent[], agents: number, minutes =
   return events.filter((e) => isRealDm(e, agents) && e.t > end - minutes).map((e) => ({ t: e.t, from: e.agent, to: e.target, useful: e.useful }));
 }
 
-/** Radius of an agent node: grows with the square root of the DMs it sent. */
+/** Radius of an agent node: grows with the square root of the DMs it sent (12 px for a count that is not a number, 22 at most). */
 export function nodeRadius(sent: number): number {
-  return 12 + Math.min(10, 1.6 * Math.sqrt(Math.max(0, sent)));
+  return 12 + (Number.isNaN(sent) ? 0 : Math.min(10, 1.6 * Math.sqrt(Math.max(0, sent))));
+}
+
+/** Most agent nodes laid out (a team has at most 16; a bigger count is not a team a file can hold). */
+export const MAX_LAYOUT_AGENTS = 1024;
+
+/** `v` if it is a number from 0 to `max`, else `fallback` (NaN, an infinity, a negative size). */
+function sizeOr(v: number | undefined, fallback: number, max = MAX_COORDINATE): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.min(v, max) : fallback;
 }
 
 /** Half the side of the board's square node. */
@@ -154,6 +163,10 @@ export function groupAnchor(g: number, count: number, width: number, height: num
  * seeded on a circle by agent index, so the same input always gives the same picture and nothing
  * animates. The result is scaled (up to MAX_FIT_SCALE times, so a tight cluster uses the panel, or
  * down) and shifted so every node, with its radius, lies inside the box with `margin` to spare.
+ * Whatever the input, every coordinate is a finite number: a size, margin, radius or group that is
+ * not a number from 0 up is read as its default (0 for the box), counts that are not numbers weigh
+ * as the lightest link, at most MAX_LAYOUT_AGENTS agents are placed, and a node the simulation could
+ * not place sits at the box's centre.
  */
 export function layoutGraph(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): GraphLayout {
   const job = layoutJob(agents, edges, width, height, options);
@@ -173,35 +186,43 @@ export interface LayoutJob {
 
 /** The layout of `layoutGraph`, as a job of ticks. */
 export function layoutJob(agents: number, edges: readonly DmEdge[], width: number, height: number, options: LayoutOptions = {}): LayoutJob {
-  const n = Math.max(0, Math.floor(agents));
-  const margin = options.margin ?? 8;
+  const n = Number.isFinite(agents) ? Math.max(0, Math.min(MAX_LAYOUT_AGENTS, Math.floor(agents))) : 0;
+  width = sizeOr(width, 0);
+  height = sizeOr(height, 0);
+  const margin = sizeOr(options.margin, 8);
   const withBoard = options.boardAgents !== undefined;
   const cx = width / 2;
   const cy = height / 2;
   const ring = Math.max(1, Math.min(width, height) / 2 - margin) * 0.7;
   const nodes: LayoutNode[] = Array.from({ length: n }, (_, i) => {
     const angle = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
-    return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: options.radii?.[i] ?? nodeRadius(0) };
+    return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: sizeOr(options.radii?.[i], nodeRadius(0), 1000) };
   });
   if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
   if (nodes.length === 0) return { done: true, tick: () => undefined, result: () => ({ nodes: [], board: null }) };
   const from = options.from;
   if (from) {
-    for (let i = 0; i < n && i < from.nodes.length; i++) Object.assign(nodes[i], from.nodes[i]);
-    if (withBoard && from.board) Object.assign(nodes[n], from.board);
+    const start = (d: LayoutNode, p: Point | undefined) => {
+      if (p && Number.isFinite(p.x) && Number.isFinite(p.y))
+        Object.assign(d, { x: Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, p.x)), y: Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, p.y)) });
+    };
+    for (let i = 0; i < n && i < from.nodes.length; i++) start(nodes[i], from.nodes[i]);
+    if (withBoard && from.board) start(nodes[n], from.board);
   }
 
-  const groups = options.groups && options.groups.length >= n ? options.groups : null;
+  const groups =
+    options.groups && options.groups.length >= n ? options.groups.map((g) => (Number.isInteger(g) && g >= 0 && g < MAX_LAYOUT_AGENTS ? g : 0)) : null;
   const groupCount = groups ? Math.max(1, ...groups.slice(0, n).map((g) => g + 1)) : 1;
   const anchor = (d: LayoutNode): Point => {
     const i = d.index ?? n;
     return groups && i < n ? groupAnchor(groups[i], groupCount, width, height) : { x: cx, y: cy };
   };
-  const maxCount = Math.max(1, ...edges.map((e) => e.count));
+  const counted = (e: DmEdge) => (Number.isFinite(e.count) && e.count > 0 ? e.count : 0);
+  const maxCount = Math.max(1, ...edges.map(counted));
   type Link = SimulationLinkDatum<LayoutNode> & { strength: number; distance: number };
   const links: Link[] = edges
     .filter((e) => isAgent(e.from, n) && isAgent(e.to, n) && e.from !== e.to)
-    .map((e) => ({ source: e.from, target: e.to, strength: 0.3 + 0.7 * (e.count / maxCount), distance: 70 - 25 * (e.count / maxCount) }));
+    .map((e) => ({ source: e.from, target: e.to, strength: 0.3 + 0.7 * (counted(e) / maxCount), distance: 70 - 25 * (counted(e) / maxCount) }));
   if (withBoard) for (const a of options.boardAgents ?? []) if (isAgent(a, n)) links.push({ source: n, target: a, strength: 0.08, distance: 110 });
 
   const sim = forceSimulation<LayoutNode>(nodes)
@@ -258,8 +279,8 @@ function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, 
   const mx = (x0 + x1) / 2;
   const my = (y0 + y1) / 2;
   const place = (d: LayoutNode): Point => {
-    const x = cx + ((d.x ?? cx) - mx) * k;
-    const y = cy + ((d.y ?? cy) - my) * k;
+    const x = finite(cx + ((d.x ?? cx) - mx) * k, cx);
+    const y = finite(cy + ((d.y ?? cy) - my) * k, cy);
     // Guards against a box too small for the nodes: still keep the centres inside it.
     return {
       x: clamp(x, Math.min(cx, margin + d.r), Math.max(cx, width - margin - d.r)),
@@ -267,6 +288,10 @@ function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, 
     };
   };
   return { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
+}
+
+function finite(v: number, fallback: number): number {
+  return Number.isFinite(v) ? v : fallback;
 }
 
 /** Most a layout is stretched to fill its box (two or three agents should not sit in the corners). */

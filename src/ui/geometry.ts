@@ -10,25 +10,52 @@ export interface Frame {
 
 export const CHART: Frame = { width: 640, height: 220, margin: { top: 12, right: 16, bottom: 28, left: 40 } };
 
-/** x (update) and y scales for a chart of `updates` updates with y in [yMin, yMax]. */
+/**
+ * The largest magnitude a chart's domain is given: a domain end beyond it is clamped to it, so the
+ * domain's span (up to 2e15) and d3's nice() stay finite and a value inside still maps to a finite
+ * coordinate. Run files refuse the numbers that would reach it (core/runChecks); this is the
+ * views' own guard, whatever reaches them.
+ */
+export const MAX_DOMAIN = 1e15;
+/** The largest magnitude of a coordinate drawn, in px: a point beyond it is drawn at it (far outside any chart, but a number SVG reads). */
+export const MAX_COORDINATE = 1e6;
+
+/** `v` clamped to [-limit, limit], or `fallback` when it is NaN (null read from a file) or not a number. */
+export function finiteOr(v: number, fallback: number, limit = MAX_DOMAIN): number {
+  if (typeof v !== 'number' || Number.isNaN(v)) return fallback;
+  return Math.max(-limit, Math.min(limit, v));
+}
+
+/** A domain [lo, hi] a d3 scale maps to finite coordinates: NaN ends become the fallback's, infinite or huge ones are clamped to MAX_DOMAIN. */
+export function safeDomain(lo: number, hi: number, fallback: readonly [number, number] = [0, 1]): [number, number] {
+  return [finiteOr(lo, fallback[0]), finiteOr(hi, fallback[1])];
+}
+
+/** x (update) and y scales for a chart of `updates` updates with y in [yMin, yMax] (made safe by `safeDomain`). */
 export function chartScales(frame: Frame, updates: number, yMin: number, yMax: number) {
   const { width, height, margin } = frame;
   const x = scaleLinear()
-    .domain([0, Math.max(1, updates - 1)])
+    .domain([0, Math.max(1, finiteOr(updates, 2) - 1)])
     .range([margin.left, width - margin.right]);
   const y = scaleLinear()
-    .domain([yMin, yMax])
+    .domain(safeDomain(yMin, yMax))
     .nice()
     .range([height - margin.bottom, margin.top]);
   return { x, y };
 }
 
-/** SVG path for the points (update, value). */
-export function seriesPath(points: readonly [number, number][], x: (v: number) => number, y: (v: number) => number): string {
+/**
+ * SVG path for the points (update, value). A point whose scaled x or y is not a finite number (a
+ * NaN value, a null read from a file) is left out, the line broken there; a finite coordinate beyond
+ * MAX_COORDINATE is drawn at it. So the path holds only numbers, whatever the points are.
+ */
+export function seriesPath(points: readonly (readonly [number, number])[], x: (v: number) => number, y: (v: number) => number): string {
+  const at = (v: number) => Math.max(-MAX_COORDINATE, Math.min(MAX_COORDINATE, v));
   return (
-    line<[number, number]>()
-      .x((p) => x(p[0]))
-      .y((p) => y(p[1]))(points as [number, number][]) ?? ''
+    line<readonly [number, number]>()
+      .defined((p) => Number.isFinite(x(p[0])) && Number.isFinite(y(p[1])))
+      .x((p) => at(x(p[0])))
+      .y((p) => at(y(p[1])))(points) ?? ''
   );
 }
 

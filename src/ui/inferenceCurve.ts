@@ -1,5 +1,6 @@
 import { inferenceScaling, type InferencePoint, type UpdatePoint } from '../sim/race';
 import { AppendFold } from './appendFold';
+import { safeDomain } from './geometry';
 
 /**
  * `inferenceScaling(metrics, window, stride)` (one rolling mean every `stride` updates, and the
@@ -33,4 +34,16 @@ export class InferenceCurve {
     if (metrics.length && (metrics.length - 1) % s !== 0) out.push(at(metrics.length - 1));
     return out;
   }
+}
+
+/** The y domain of the inference-scaling chart: 0 to the highest parallel work or tenth of the messages (at least 1), safe for a scale (`safeDomain`). */
+export function inferenceDomain(pts: readonly InferencePoint[]): [number, number] {
+  let hi = 1;
+  for (const p of pts) for (const v of [p.parallelism, p.messages / 10]) if (v > hi) hi = v;
+  return safeDomain(0, hi);
+}
+
+/** One line of the inference-scaling chart as (update, value) points, for `seriesPath` (which leaves out what is not a number). */
+export function inferenceSeries(pts: readonly InferencePoint[], f: (p: InferencePoint) => number): [number, number][] {
+  return pts.map((p) => [p.update, f(p)]);
 }

@@ -86,6 +86,23 @@ describe('MinMaxSeries', () => {
   });
 });
 
+describe('MinMaxSeries, values that are not numbers', () => {
+  it("keeps a group's numbers when a NaN came first, in a group and across a merge, and leaves NaN out of min and max", () => {
+    const s = new MinMaxSeries(2);
+    s.push(0, 1);
+    s.push(1, 1);
+    s.push(2, NaN); // three groups of one: merged into groups of two, the second holding only the NaN
+    expect(s.size).toBe(2);
+    s.push(3, 0.5); // into the second group, whose NaN gives way
+    expect(s.groupPoints(1)).toEqual([[3, 0.5]]);
+    const m = new MinMaxSeries(1);
+    m.push(0, NaN);
+    m.push(1, 0.5); // two groups of one merged: the number wins over the NaN
+    expect(m.groupPoints(0)).toEqual([[1, 0.5]]);
+    expect([m.min, m.max]).toEqual([0.5, 0.5]);
+  });
+});
+
 /**
  * Golden file: the points a curve draws for a fixed 200-update series (a rising, noisy return with a
  * spike and a dip) kept in at most 8 groups, and the two halves drawn as consecutive ranges. After an

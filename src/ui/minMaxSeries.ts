@@ -7,7 +7,9 @@ export type Point = readonly [number, number];
  * number more than `maxGroups`, neighbours are merged in pairs and `size` doubles: at most
  * `maxGroups` groups however long the series grows, each append O(1) (amortised), and the points
  * drawn stay about `2 * maxGroups`. The groups are the same as grouping the whole series at once
- * by `size`; the first and last points are always drawn, so the line spans the series.
+ * by `size`; the first and last points are always drawn, so the line spans the series. A NaN value
+ * is kept (its group holds it only when it has no number) and left out of `min` and `max`; drawing
+ * it is `seriesPath`'s to refuse.
  */
 export class MinMaxSeries {
   /** Points per group: a power of two. */
@@ -37,8 +39,9 @@ export class MinMaxSeries {
       this.lo.push(p);
       this.hi.push(p);
     } else {
-      if (y < this.lo[g][1]) this.lo[g] = p;
-      if (y > this.hi[g][1]) this.hi[g] = p;
+      // A NaN (a value a view could not read) never holds a group's low or high against a number.
+      if (y < this.lo[g][1] || (Number.isNaN(this.lo[g][1]) && !Number.isNaN(y))) this.lo[g] = p;
+      if (y > this.hi[g][1] || (Number.isNaN(this.hi[g][1]) && !Number.isNaN(y))) this.hi[g] = p;
     }
     this.count++;
     this.first ??= p;
@@ -80,8 +83,9 @@ export class MinMaxSeries {
     const hi: Point[] = [];
     for (let g = 0; g < this.lo.length; g += 2) {
       const b = g + 1 < this.lo.length;
-      lo.push(b && this.lo[g + 1][1] < this.lo[g][1] ? this.lo[g + 1] : this.lo[g]);
-      hi.push(b && this.hi[g + 1][1] > this.hi[g][1] ? this.hi[g + 1] : this.hi[g]);
+      const [l0, l1, h0, h1] = [this.lo[g], this.lo[g + 1], this.hi[g], this.hi[g + 1]];
+      lo.push(b && (l1[1] < l0[1] || (Number.isNaN(l0[1]) && !Number.isNaN(l1[1]))) ? l1 : l0);
+      hi.push(b && (h1[1] > h0[1] || (Number.isNaN(h0[1]) && !Number.isNaN(h1[1]))) ? h1 : h0);
     }
     this.lo = lo;
     this.hi = hi;
