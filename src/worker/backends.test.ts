@@ -44,7 +44,7 @@ describe('chooseBackend (in Node: no WebGPU, no WebGL, no wasm)', () => {
     tf.registerBackend('webgl', () => new Promise<never>(() => undefined));
     const report = await chooseBackend('webgl', () => undefined, fast);
     expect(report.backend).toBe('cpu');
-    expect(report.reason).toMatch(/^CPU: WebGL was chosen by hand but it did not start, so this one was chosen as auto chooses: /);
+    expect(report.reason).toMatch(/^CPU: WebGL was chosen by hand but did not start, so this one was chosen as auto chooses: /);
     expect(report.fellBack).toEqual({ from: 'webgl', why: 'it did not start' });
     expect(report.notices.filter((n) => n.startsWith('webgl:'))).toHaveLength(1); // not tried again
     expect(report.notices.some((n) => n.startsWith('webgl:') && /300 ms/.test(n))).toBe(true);
@@ -58,7 +58,9 @@ describe('chooseBackend (in Node: no WebGPU, no WebGL, no wasm)', () => {
     probe.dispose();
     expect(report.backend).toBe('cpu');
     expect(report.fellBack).toEqual({ from: 'webgpu', why: 'this browser has no WebGPU' });
-    expect(report.reason).toMatch(/^CPU: WebGPU was chosen by hand but this browser has no WebGPU, so this one was chosen as auto chooses: /);
+    expect(report.reason).toMatch(
+      /^CPU: WebGPU was chosen by hand but is not available here \(this browser has no WebGPU\), so this one was chosen as auto chooses: /,
+    );
     expect(report.timings.cpu).toBeGreaterThan(0);
     expect(report.software).toBeUndefined();
   });

@@ -369,7 +369,7 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
     }
     skip = choice;
     report.fellBack = { from: choice, why: absent ?? 'it did not start' };
-    prefix = `${LABELS[choice]} was chosen by hand but ${report.fellBack.why}, so this one was chosen as auto chooses: `;
+    prefix = `${LABELS[choice]} was chosen by hand but ${absent === null ? 'did not start' : `is not available here (${absent})`}, so this one was chosen as auto chooses: `;
   }
 
   if (adapter.kind === 'real' && skip !== 'webgpu' && (await startBackend('webgpu', opts, report))) return done('webgpu', `WebGPU: ${prefix}${adapter.label}`);
