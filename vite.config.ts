@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentSecurityPolicy } from './build/csp.ts';
-import { crossOriginIsolation } from './build/crossOriginIsolation.ts';
+import { hostHeaders } from './build/hostHeaders.ts';
 import { tfjsWasm, tfjsWasmThreads } from './build/tfjs-wasm.ts';
 
 export default defineConfig({
@@ -9,9 +9,9 @@ export default defineConfig({
   // Test-only hooks (a NaN loss injected into the trainer) exist only in the e2e suite's build.
   define: { 'import.meta.env.SWARM_TEST_HOOKS': JSON.stringify(!!process.env.SWARM_TEST_PAGES) },
   worker: { plugins: () => [tfjsWasmThreads()] },
-  // Cross-origin isolated, so the wasm backend may run threads (build/crossOriginIsolation.ts).
-  server: { headers: crossOriginIsolation },
-  preview: { headers: crossOriginIsolation },
+  // Cross-origin isolated, so the wasm backend may run threads, with the headers a host sends (build/hostHeaders.ts).
+  server: { headers: hostHeaders },
+  preview: { headers: hostHeaders },
   build: {
     rolldownOptions: {
       // Test pages (worker-check.html) are built only for the e2e suite (SWARM_TEST_PAGES=1), never shipped.

@@ -5,8 +5,8 @@ import type { Plugin } from 'vite';
  * host, no server headers needed). Scripts, styles, workers, wasm and data come from the site itself
  * only: no inline script, no eval or `new Function` (`'wasm-unsafe-eval'` allows compiling wasm and
  * nothing else), no third-party requests. `blob:` serves the video export's preview and snapshots;
- * `data:` images come from the SVG snapshots. `frame-ancestors` and reporting need real headers and
- * are left to the host.
+ * `data:` images come from the SVG snapshots. `frame-ancestors` needs a real header: build/hostHeaders.ts
+ * (reporting is left to the host).
  */
 export const CSP = [
   "default-src 'self'",

@@ -26,11 +26,15 @@ export interface FaultHooks {
  * function that stops it.
  */
 export function openPageSession(store: AppStore): () => void {
+  const threads = threadsFromSearch(location.search);
+  // A bad ?threads= is named beside the hash's notices (the store read those when it was made).
+  const { notice } = threads;
+  if (notice) store.setState((s) => ({ notices: [...s.notices, notice] }));
   const watchdog: WatchdogOptions = { ...DEFAULT_WATCHDOG, ...(globalThis as { __swarmWatchdog?: Partial<WatchdogOptions> }).__swarmWatchdog };
   const session = new TrainingSession({
     store,
     createClient: () => createTrainerClient({ ...watchdog }),
-    threads: threadsFromSearch(location.search),
+    threads: threads.threads,
     saver: runs.saver,
     refreshRuns: runs.refreshRuns,
     storedRun: async (id) => (await (await pageLibrary()).exportRun(id)).bytes,

@@ -17,6 +17,7 @@ import {
   type DecodeResult,
 } from './runFile';
 import type { RunFile } from './runFormat';
+import { runName } from './runName';
 import { fakeRun, testConfig } from './testing';
 
 const json = (v: unknown) => strToU8(JSON.stringify(v));
@@ -46,6 +47,16 @@ describe('run file encode/decode', () => {
   it('reads uncompressed JSON too', () => {
     const run = fakeRun(4);
     expect(decodeRunFile(json(run))).toEqual({ ok: true, run });
+  });
+
+  it("reads a name that would show as nothing as the run's default name, and trims one with spaces around it", () => {
+    const run = fakeRun(2);
+    for (const blank of ['   ', '\u200b', ' \t\u2060 ']) {
+      const r = decodeRunFile(json({ ...run, name: blank }));
+      expect(r.ok && r.run.name).toBe(runName(run.config, new Date(run.created)));
+    }
+    const spaced = decodeRunFile(json({ ...run, name: '  lecture demo  ' }));
+    expect(spaced.ok && spaced.run.name).toBe('lecture demo');
   });
 
   it('writes NaN (a diverged loss) as null and reads it back as NaN', () => {
@@ -300,6 +311,7 @@ describe('run file helpers', () => {
     expect(suggestedFileName({ name: '../<b>Ünïcode run</b>', created: '2024-05-01T12:00:00.000Z' })).toBe(`b-Unicode-run-b-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(suggestedFileName({ name: '***', created: '2024-05-01T12:00:00.000Z' })).toBe(`run-2024-05-01${RUN_FILE_EXTENSION}`);
     expect(cleanRunName('   ')).toBe('Untitled run');
+    expect(cleanRunName('\u200b\u200e ', 'fallback')).toBe('fallback');
     expect(cleanRunName('  a  ')).toBe('a');
     expect(cleanRunName('y'.repeat(500))).toHaveLength(MAX_NAME_LENGTH);
   });

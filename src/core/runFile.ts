@@ -12,6 +12,7 @@ import type { EventKind } from '../sim/events';
 import { STRUCTURE_METRICS, type StructureMetric } from '../rl/metrics';
 import { meaningIssues } from './runChecks';
 import { RUN_FORMAT, RUN_VERSION, type RunFile } from './runFormat';
+import { runName } from './runName';
 
 // No code generation: zod's JIT compiles parsers with `new Function`, which the site's
 // Content-Security-Policy forbids (and which would report a violation even when caught).
@@ -319,7 +320,12 @@ export function validateRun(value: unknown): DecodeResult {
   if (proto) return fail('invalid', `Invalid run file:\n${proto}: a field named "__proto__" is not allowed`);
   const current = head.version === 1 ? fromVersion1(head) : head;
   const parsed = runSchema.safeParse(current);
-  if (parsed.success) return { ok: true, run: parsed.data };
+  if (parsed.success) {
+    // A name of white space only (or invisible characters) would list as an empty row: the run's default name instead.
+    const run = parsed.data;
+    const name = cleanRunName(run.name, runName(run.config, new Date(run.created)));
+    return { ok: true, run: name === run.name ? run : { ...run, name } };
+  }
   const lines = parsed.error.issues.slice(0, MAX_LISTED_ISSUES).map((i) => describeIssue(i, current));
   const more = parsed.error.issues.length - lines.length;
   if (more > 0) lines.push(`... and ${more} more problem(s)`);
@@ -464,13 +470,21 @@ export function encodeRunFile(run: RunFile): Uint8Array {
   return gz;
 }
 
+/** White space and invisible format characters (zero-width spaces, direction marks): a name of these only shows as nothing. */
+const INVISIBLE = /[\s\p{Cf}]/gu;
+
+/** Whether `name` shows as nothing (empty, white space or invisible characters only). */
+export function blankRunName(name: string): boolean {
+  return name.replace(INVISIBLE, '') === '';
+}
+
 /**
- * A valid run name from user text: surrounding white space trimmed, cut to MAX_NAME_LENGTH; an empty
- * result becomes `fallback`. The name may hold any characters: display it as text only.
+ * A valid run name from user text: surrounding white space trimmed, cut to MAX_NAME_LENGTH; a name
+ * that would show as nothing becomes `fallback`. The name may hold any characters: display it as text only.
  */
 export function cleanRunName(name: string, fallback = 'Untitled run'): string {
   const t = name.trim();
-  return (t || fallback).slice(0, MAX_NAME_LENGTH);
+  return (blankRunName(t) ? fallback : t).slice(0, MAX_NAME_LENGTH);
 }
 
 /** What a run library lists about a run, computed once when it is stored. */

@@ -64,7 +64,9 @@ describe('RunLibrary', () => {
     expect(summary.name).toBe('<script>alert("x")</script> & co');
     expect((await lib.list())[0].name).toBe(summary.name);
     expect((await lib.get(id))?.name).toBe(summary.name);
-    await expect(lib.rename(id, '   ')).rejects.toThrow('A run name cannot be empty.');
+    for (const blank of ['   ', '\u200b '])
+      await expect(lib.rename(id, blank)).rejects.toMatchObject({ code: 'invalid', message: 'A run name cannot be empty: the run keeps its name.' });
+    expect((await lib.list())[0].name).toBe(summary.name);
     await expect(lib.rename(42, 'x')).rejects.toMatchObject({ code: 'not-found', message: 'There is no run 42 in the library.' });
     lib.close();
   });

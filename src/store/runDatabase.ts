@@ -7,7 +7,7 @@
  * page's thread.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts } from '../core/runFile';
+import { blankRunName, cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts } from '../core/runFile';
 import type { RunFile } from '../core/runFormat';
 import { directCodec, type OpenOptions, type RunCodec } from '../worker/runCodec';
 
@@ -213,7 +213,7 @@ export class RunLibrary {
    * if it was, the newer file is renamed instead, so no save is lost.
    */
   async rename(id: RunId, name: string): Promise<RunSummary> {
-    if (!name.trim()) throw new LibraryError('invalid', 'A run name cannot be empty.');
+    if (blankRunName(name)) throw new LibraryError('invalid', 'A run name cannot be empty: the run keeps its name.');
     const clean = cleanRunName(name);
     for (let attempt = 1; ; attempt++) {
       const tx = this.db.transaction(['summaries', 'files'], 'readonly');

@@ -3,6 +3,7 @@
  * link, the curve's view and the lesson step. Kept in the URL hash beside the run's settings, so a
  * link opens a class straight into them (as TensorFlow Playground's `hide` settings do).
  */
+import { readNumber } from '../rl/readNumber';
 
 /** Where a view sits in a video's dashboard, as fractions of the frame under the header. */
 export interface DashboardCell {
@@ -11,6 +12,12 @@ export interface DashboardCell {
   w: number;
   h: number;
 }
+
+/**
+ * Where a part sits on the page: the top (the header, and the run buttons in it or in their own bar),
+ * the controls drawer (opened from the header), the details below the stage, or the stage.
+ */
+export type ViewPlace = 'top' | 'drawer' | 'details' | 'stage';
 
 /** One part of the page, as every user of views names it. */
 export interface ViewEntry {
@@ -23,6 +30,8 @@ export interface ViewEntry {
   readonly testId?: string;
   /** Its title: drawn above it in a video and offered in the export dialog. */
   readonly label: string;
+  /** Where the page puts it (embed mode shows only the run buttons and the stage). */
+  readonly place: ViewPlace;
   /** True if a lesson step may point at it (the page highlights it while the step is on screen). */
   readonly focus?: true;
   /** Its cell in a video's dashboard; absent for a view a video does not show. */
@@ -31,21 +40,21 @@ export interface ViewEntry {
 
 /** Every part of the page a link can hide, in the page's order. */
 export const VIEWS = [
-  { id: 'header', label: 'Header' },
-  { id: 'bar', testId: 'stage-bar', label: 'Run buttons' },
-  { id: 'controls', testId: 'controls', label: 'Controls' },
-  { id: 'schedule', testId: 'schedule', label: 'Deadline schedule', focus: true },
-  { id: 'ablations', testId: 'ablations', label: 'Ablations', focus: true },
-  { id: 'settings', testId: 'settings-panel', label: 'Settings' },
-  { id: 'work', testId: 'work-curves', label: 'Work curves', focus: true },
-  { id: 'modules', testId: 'module-bars', label: 'Modules and tests', video: { x: 0, y: 0.72, w: 0.58, h: 0.28 } },
-  { id: 'organisations', testId: 'organisations', label: 'Organisations', focus: true },
-  { id: 'library', testId: 'library', label: 'Run library' },
-  { id: 'curve', testId: 'curves', label: 'Training curve', focus: true, video: { x: 0, y: 0, w: 0.58, h: 0.4 } },
-  { id: 'countdown', testId: 'countdown', label: 'Deadline', video: { x: 0.58, y: 0, w: 0.42, h: 0.26 } },
-  { id: 'swimlanes', testId: 'swimlanes', label: 'What each agent did', focus: true, video: { x: 0, y: 0.4, w: 0.58, h: 0.32 } },
-  { id: 'dm', testId: 'dm-graph', label: 'Direct messages', focus: true, video: { x: 0.58, y: 0.26, w: 0.42, h: 0.42 } },
-  { id: 'board', testId: 'message-board', label: 'Message board', video: { x: 0.58, y: 0.68, w: 0.42, h: 0.32 } },
+  { id: 'header', label: 'Header', place: 'top' },
+  { id: 'bar', testId: 'stage-bar', label: 'Run buttons', place: 'top' },
+  { id: 'controls', testId: 'controls', label: 'Controls', place: 'drawer' },
+  { id: 'schedule', testId: 'schedule', label: 'Deadline schedule', place: 'drawer', focus: true },
+  { id: 'ablations', testId: 'ablations', label: 'Ablations', place: 'drawer', focus: true },
+  { id: 'settings', testId: 'settings-panel', label: 'Settings', place: 'drawer' },
+  { id: 'work', testId: 'work-curves', label: 'Work curves', place: 'details', focus: true },
+  { id: 'modules', testId: 'module-bars', label: 'Modules and tests', place: 'details', video: { x: 0, y: 0.72, w: 0.58, h: 0.28 } },
+  { id: 'organisations', testId: 'organisations', label: 'Organisations', place: 'details', focus: true },
+  { id: 'library', testId: 'library', label: 'Run library', place: 'details' },
+  { id: 'curve', testId: 'curves', label: 'Training curve', place: 'stage', focus: true, video: { x: 0, y: 0, w: 0.58, h: 0.4 } },
+  { id: 'countdown', testId: 'countdown', label: 'Deadline', place: 'stage', video: { x: 0.58, y: 0, w: 0.42, h: 0.26 } },
+  { id: 'swimlanes', testId: 'swimlanes', label: 'What each agent did', place: 'stage', focus: true, video: { x: 0, y: 0.4, w: 0.58, h: 0.32 } },
+  { id: 'dm', testId: 'dm-graph', label: 'Direct messages', place: 'stage', focus: true, video: { x: 0.58, y: 0.26, w: 0.42, h: 0.42 } },
+  { id: 'board', testId: 'message-board', label: 'Message board', place: 'stage', video: { x: 0.58, y: 0.68, w: 0.42, h: 0.32 } },
 ] as const satisfies readonly ViewEntry[];
 
 /** A view's name (see `ViewEntry.id`). */
@@ -89,6 +98,16 @@ export function defaultView(): ViewSettings {
   return { presenter: false, embed: false, hide: [], curve: 'return', lesson: null };
 }
 
+/**
+ * The parts `view` shows on the screen without opening anything: in embed mode the run buttons and
+ * the stage, otherwise everything but the drawer (its button is in the header).
+ */
+export function partsOnScreen(view: ViewSettings): ViewPart[] {
+  return VIEWS.filter((v) => (view.embed ? v.id === 'bar' || v.place === 'stage' : v.place !== 'drawer'))
+    .map((v) => v.id)
+    .filter((id) => !view.hide.includes(id));
+}
+
 /** Reads an on/off flag: a bare key (`#embed`), `1`, `true` or `on` is on; `0`, `false`, `off` is off. */
 function flag(key: string, raw: string, issues: { key: string; message: string }[]): boolean {
   const v = raw.trim().toLowerCase();
@@ -122,9 +141,15 @@ export function viewFromValues(values: Record<string, string>): { view: ViewSett
     else issues.push({ key: 'curve', message: `"${values.curve.slice(0, 40)}" is not one of ${CURVE_VIEWS.join(', ')}` });
   }
   if ('lesson' in values) {
-    const n = Number(values.lesson === '' ? '1' : values.lesson);
-    if (Number.isInteger(n) && n >= 1 && n <= MAX_LESSON) view.lesson = n;
+    // Read as every typed number is (no hex such as 0x3, no 3.5); a bare `lesson` opens step 1.
+    const r = readNumber(values.lesson === '' ? '1' : values.lesson, { kind: 'int', min: 1, max: MAX_LESSON });
+    if (r.ok) view.lesson = r.value;
     else issues.push({ key: 'lesson', message: `"${values.lesson.slice(0, 40)}" is not a lesson step` });
+  }
+  // A link that hides every part would open an empty page with no button to bring one back.
+  if (view.hide.length && partsOnScreen(view).length === 0) {
+    issues.push({ key: 'hide', message: 'hiding every part would leave an empty page, so nothing was hidden' });
+    view.hide = [];
   }
   return { view, issues };
 }

@@ -25,7 +25,8 @@ const RunRow = memo(
     const controls = useApp(selectActions);
     const [editing, setEditing] = useState<string | null>(null);
     const save = () => {
-      if (editing !== null && editing.trim() && editing !== run.name) void library.renameRun(run.id, editing);
+      // A blank name goes to the library too, which refuses it with a message rather than silently.
+      if (editing !== null && editing.trim() !== run.name) void library.renameRun(run.id, editing);
       setEditing(null);
     };
     return (

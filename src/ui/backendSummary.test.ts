@@ -19,7 +19,29 @@ describe('summarizeBackend', () => {
 
   it('tells a real GPU from one emulated in software', () => {
     expect(summarizeBackend(report({ backend: 'webgpu', reason: 'WebGPU: nvidia/ampere' }))).toEqual({ label: 'Fast: GPU (WebGPU)', speed: 'fast' });
-    expect(summarizeBackend(report({ backend: 'webgl', reason: 'WebGL: chosen by hand (emulated in software here)' })).speed).toBe('slow');
+    expect(summarizeBackend(report({ backend: 'webgl', reason: 'WebGL: chosen by hand; WebGL renderer is a software fallback', software: true }))).toEqual({
+      label: 'Slow: GPU emulated in software (WebGL)',
+      speed: 'slow',
+    });
+  });
+
+  it('says where threads were capped and why', () => {
+    expect(summarizeBackend(report({ threads: 2, threadsNote: 'asked for 64; this machine has 2 cores' })).label).toBe(
+      'Fast: WebAssembly, 2 threads (asked for 64; this machine has 2 cores)',
+    );
+    expect(summarizeBackend(report({ threads: 1, threadsNote: 'asked for 4; the page is not cross-origin isolated' }))).toEqual({
+      label: 'WebAssembly, 1 thread (asked for 4; the page is not cross-origin isolated)',
+      speed: 'ok',
+    });
+    expect(summarizeBackend(report({ backend: 'cpu', threadsNote: 'ignored' })).label).toBe('Slow fallback: plain JavaScript');
+  });
+
+  it('says which backend chosen by hand did not start, and what runs instead', () => {
+    const fellBack = { from: 'webgpu' as const, why: 'no WebGPU adapter' };
+    expect(summarizeBackend(report({ threads: 1, fellBack })).label).toBe('WebAssembly, 1 thread (WebGPU asked for: no WebGPU adapter)');
+    expect(summarizeBackend(report({ backend: 'webgl', software: true, fellBack: { from: 'webgpu', why: 'it did not start' } })).label).toBe(
+      'Slow: GPU emulated in software (WebGL; WebGPU asked for: it did not start)',
+    );
   });
 
   it('calls the CPU backend a slow fallback', () => {

@@ -8,17 +8,16 @@ export interface BackendSummary {
   speed: 'fast' | 'ok' | 'slow';
 }
 
-/** Whether the report says the backend is a GPU emulated in software. */
-const EMULATED = /emulated in software/;
+const NAMES = { webgpu: 'WebGPU', webgl: 'WebGL', wasm: 'WebAssembly', cpu: 'plain JavaScript' } as const;
 
-/** The badge's words for `b`: the backend in plain language, with the wasm thread count. */
-export function summarizeBackend(b: BackendReport): BackendSummary {
+/** The backend alone, in a few words. */
+function baseSummary(b: BackendReport): BackendSummary {
   switch (b.backend) {
     case 'webgpu':
     case 'webgl':
-      return EMULATED.test(b.reason)
-        ? { label: `Slow: GPU emulated in software (${b.backend === 'webgpu' ? 'WebGPU' : 'WebGL'})`, speed: 'slow' }
-        : { label: `Fast: GPU (${b.backend === 'webgpu' ? 'WebGPU' : 'WebGL'})`, speed: 'fast' };
+      return b.software
+        ? { label: `Slow: GPU emulated in software (${NAMES[b.backend]})`, speed: 'slow' }
+        : { label: `Fast: GPU (${NAMES[b.backend]})`, speed: 'fast' };
     case 'wasm': {
       const n = b.threads ?? 1;
       return n > 1 ? { label: `Fast: WebAssembly, ${n} threads`, speed: 'fast' } : { label: 'WebAssembly, 1 thread', speed: 'ok' };
@@ -26,6 +25,22 @@ export function summarizeBackend(b: BackendReport): BackendSummary {
     case 'cpu':
       return { label: 'Slow fallback: plain JavaScript', speed: 'slow' };
   }
+}
+
+/**
+ * The badge's words for `b`: the backend in plain language, with the wasm thread count, and in
+ * brackets where the link asked for something else: fewer threads than asked for and why
+ * ("asked for 64; this machine has 2 cores"), a backend chosen by hand that did not start.
+ */
+export function summarizeBackend(b: BackendReport): BackendSummary {
+  const base = baseSummary(b);
+  const notes: string[] = [];
+  if (b.fellBack) notes.push(`${NAMES[b.fellBack.from]} asked for: ${b.fellBack.why}`);
+  if (b.backend === 'wasm' && b.threadsNote) notes.push(b.threadsNote);
+  if (!notes.length) return base;
+  // One pair of brackets: "Slow: GPU emulated in software (WebGL; WebGPU asked for: it did not start)".
+  const label = base.label.endsWith(')') ? `${base.label.slice(0, -1)}; ${notes.join('; ')})` : `${base.label} (${notes.join('; ')})`;
+  return { ...base, label };
 }
 
 /** The technical detail behind the badge, one line each, for its popover. */

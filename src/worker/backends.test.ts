@@ -44,10 +44,25 @@ describe('chooseBackend (in Node: no WebGPU, no WebGL, no wasm)', () => {
     tf.registerBackend('webgl', () => new Promise<never>(() => undefined));
     const report = await chooseBackend('webgl', () => undefined, fast);
     expect(report.backend).toBe('cpu');
-    expect(report.reason).toBe('CPU: webgl failed to start, next in order');
+    expect(report.reason).toMatch(/^CPU: WebGL was chosen by hand but did not start, so this one was chosen as auto chooses: /);
+    expect(report.fellBack).toEqual({ from: 'webgl', why: 'it did not start' });
+    expect(report.notices.filter((n) => n.startsWith('webgl:'))).toHaveLength(1); // not tried again
     expect(report.notices.some((n) => n.startsWith('webgl:') && /300 ms/.test(n))).toBe(true);
     expect(tf.getBackend()).toBe('cpu');
     expect(tf.tidy(() => tf.add(1, 2).dataSync()[0])).toBe(3);
+  });
+
+  it('a forced WebGPU where there is none says so and is chosen as auto chooses', async () => {
+    const probe = createProbe(tiny);
+    const report = await chooseBackend('webgpu', () => probe.run(), fast);
+    probe.dispose();
+    expect(report.backend).toBe('cpu');
+    expect(report.fellBack).toEqual({ from: 'webgpu', why: 'this browser has no WebGPU' });
+    expect(report.reason).toMatch(
+      /^CPU: WebGPU was chosen by hand but is not available here \(this browser has no WebGPU\), so this one was chosen as auto chooses: /,
+    );
+    expect(report.timings.cpu).toBeGreaterThan(0);
+    expect(report.software).toBeUndefined();
   });
 
   it('probe batches follow the training batch, within bounds', () => {

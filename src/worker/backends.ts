@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { BACKENDS, type BackendChoice, type BackendName, type BackendReport, type ThreadRequest } from './protocol';
+import { type BackendChoice, type BackendName, type BackendReport, type ThreadRequest } from './protocol';
 import { planThreads } from './threads';
 
 /** Limits of backend start-up and measurement. */
@@ -62,7 +62,7 @@ let registered = false;
 /** The wasm backend's factory as tfjs-backend-wasm registered it, to register it again after a failed threaded start. */
 let wasmFactory: ReturnType<typeof tf.findBackendFactory> | null = null;
 /** Threads of the wasm backend once started in this worker (a backend starts once per worker). */
-let wasmStarted: Pick<BackendReport, 'threads' | 'threadsWhy'> | null = null;
+let wasmStarted: Pick<BackendReport, 'threads' | 'threadsWhy' | 'threadsNote'> | null = null;
 /** tfjs-backend-wasm's priority (it registers the backend with it). */
 const WASM_PRIORITY = 2;
 
@@ -174,7 +174,11 @@ async function startWasm(opts: ChooseOptions, report: BackendReport): Promise<vo
   configureWasmThreads(plan.threads);
   try {
     await withLogicalCores(plan.threads, () => initBackend('wasm', opts.initTimeoutMs));
-    wasmStarted = { threads: wasmThreadsInUse(), threadsWhy: plan.why };
+    const threads = wasmThreadsInUse();
+    const fewer = opts.threads !== 'auto' && threads < plan.threads ? `asked for ${plan.threads}; the wasm backend started ${threads}` : undefined;
+    wasmStarted = { threads, threadsWhy: fewer ? `${plan.why}; the wasm backend started ${threads}` : plan.why };
+    const note = plan.short ?? fewer;
+    if (note) wasmStarted.threadsNote = note;
     Object.assign(report, wasmStarted);
     return;
   } catch (err) {
@@ -185,6 +189,7 @@ async function startWasm(opts: ChooseOptions, report: BackendReport): Promise<vo
   configureWasmThreads(1);
   await initBackend('wasm', opts.initTimeoutMs);
   wasmStarted = { threads: 1, threadsWhy: `threads did not start (${plan.threads} asked for), so one thread` };
+  if (opts.threads !== 'auto') wasmStarted.threadsNote = `asked for ${plan.threads}; threads did not start`;
   Object.assign(report, wasmStarted);
 }
 
@@ -307,6 +312,18 @@ function webglRenderer(): string {
   return String(gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
 }
 
+/** What a GPU backend runs on where that is emulated in software ("WebGL renderer"), or null where it is hardware or no GPU. `name` must be the started backend. */
+function softwareSubject(name: BackendName, adapter: AdapterKind): string | null {
+  if (name === 'webgpu') return adapter.kind === 'fallback' ? 'WebGPU adapter' : null;
+  if (name === 'webgl') return SOFTWARE_ADAPTER.test(webglRenderer()) ? 'WebGL renderer' : null;
+  return null;
+}
+
+/** The words, the same in auto mode and for a backend chosen by hand: "WebGL renderer is a software fallback". */
+function softwareSentence(subjects: string[]): string {
+  return subjects.length === 1 ? `${subjects[0]} is a software fallback` : `${subjects.join(' and ')} are software fallbacks`;
+}
+
 /**
  * Picks the TF.js backend to train on, leaves TF.js switched to it, and says why.
  *
@@ -319,9 +336,11 @@ function webglRenderer(): string {
  * After the first result, a backend gets at most `slowFactor` times the best time so far (at least
  * `slowFloorMs`) for its start-up compile and timing; past that it is given up as too slow.
  *
- * A forced choice is used if it starts; otherwise the preference order webgpu, webgl, wasm, cpu is
- * tried. Every start-up and measurement is time-limited, so a hanging backend becomes a notice
- * instead of a hang. Throws when no backend starts.
+ * A forced choice is used if it starts, and said to be emulated in software where it is. Otherwise
+ * the backend is chosen as `auto` chooses it (the forced one not tried again), and the report says
+ * which was asked for and why it did not start (`fellBack`). Every start-up and measurement is
+ * time-limited, so a hanging backend becomes a notice instead of a hang. Throws when no backend
+ * starts.
  */
 export async function chooseBackend(choice: BackendChoice, probe: () => Promise<void> | void, options: Partial<ChooseOptions> = {}): Promise<BackendReport> {
   const opts = { ...DEFAULT_CHOOSE_OPTIONS, ...options };
@@ -331,35 +350,39 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
   const noGpu = adapter.kind === 'none';
   if (noGpu) report.notices.push(`webgpu: ${adapter.why}`);
   const done = (backend: BackendName, reason: string): BackendReport => {
-    const { threads, threadsWhy, ...rest } = report;
-    return backend === 'wasm' ? { ...rest, backend, reason, threads, threadsWhy } : { ...rest, backend, reason };
+    const { threads, threadsWhy, threadsNote, ...rest } = report;
+    const software = softwareSubject(backend, adapter) !== null;
+    const wasm = backend === 'wasm' ? { threads, threadsWhy, ...(threadsNote ? { threadsNote } : {}) } : {};
+    return { ...rest, backend, reason, ...wasm, ...(software ? { software } : {}) };
   };
   const fail = (): never => {
     throw new Error(`no TF.js backend could start: ${report.notices.join('; ')}`);
   };
 
+  let skip: BackendName | null = null;
+  let prefix = '';
   if (choice !== 'auto') {
-    if (!(choice === 'webgpu' && noGpu) && (await startBackend(choice, opts, report))) {
-      const software = (choice === 'webgpu' && adapter.kind === 'fallback') || (choice === 'webgl' && SOFTWARE_ADAPTER.test(webglRenderer()));
-      return done(choice, `${LABELS[choice]}: chosen by hand${software ? ' (emulated in software here)' : ''}`);
+    const absent = choice === 'webgpu' && noGpu ? adapter.why : null;
+    if (absent === null && (await startBackend(choice, opts, report))) {
+      const subject = softwareSubject(choice, adapter);
+      return done(choice, `${LABELS[choice]}: chosen by hand${subject ? `; ${softwareSentence([subject])}` : ''}`);
     }
-    for (const name of BACKENDS) {
-      if (name === choice || (name === 'webgpu' && noGpu)) continue;
-      if (await startBackend(name, opts, report)) return done(name, `${LABELS[name]}: ${choice} failed to start, next in order`);
-    }
-    return fail();
+    skip = choice;
+    report.fellBack = { from: choice, why: absent ?? 'it did not start' };
+    prefix = `${LABELS[choice]} was chosen by hand but ${absent === null ? 'did not start' : `is not available here (${absent})`}, so this one was chosen as auto chooses: `;
   }
 
-  if (adapter.kind === 'real' && (await startBackend('webgpu', opts, report))) return done('webgpu', `WebGPU: ${adapter.label}`);
+  if (adapter.kind === 'real' && skip !== 'webgpu' && (await startBackend('webgpu', opts, report))) return done('webgpu', `WebGPU: ${prefix}${adapter.label}`);
 
   const software: string[] = [];
-  if (adapter.kind === 'fallback') {
+  if (adapter.kind === 'fallback' && skip !== 'webgpu') {
     software.push('WebGPU adapter');
     if (!opts.timeSoftware) report.notices.push(`webgpu: adapter ${adapter.label} is a software fallback, not timed`);
   }
   const measured: [BackendName, number][] = [];
   let gpuGaveUpAfter = 0;
   for (const name of ['wasm', 'cpu', 'webgl', 'webgpu'] as const) {
+    if (name === skip) continue;
     if (name === 'cpu' && measured.some(([n]) => n === 'wasm')) continue;
     if (name === 'webgpu' && (adapter.kind !== 'fallback' || !opts.timeSoftware)) continue;
     if (name === 'webgl' && !opts.timeSoftware) {
@@ -368,7 +391,7 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
         continue;
       }
       const renderer = webglRenderer();
-      if (SOFTWARE_ADAPTER.test(renderer)) {
+      if (softwareSubject('webgl', adapter) !== null) {
         software.push('WebGL renderer');
         report.notices.push(`webgl: renderer ${renderer} is a software fallback, not timed`);
         continue;
@@ -388,9 +411,8 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
   if (best !== 'webgpu' && gpuMs != null) parts.push(`WebGPU adapter is a software fallback, ${Math.max(1, Math.round(gpuMs / bestMs))}x slower here`);
   else if (best !== 'webgpu' && gpuGaveUpAfter > 0)
     parts.push(`WebGPU adapter is a software fallback, over ${Math.round(gpuGaveUpAfter / bestMs)}x slower here`);
-  else if (software.length === 1) parts.push(`${software[0]} is a software fallback`);
-  else if (software.length > 1) parts.push(`${software.join(' and ')} are software fallbacks`);
+  else if (software.length > 0) parts.push(softwareSentence(software));
   if (measured.length > 1) parts.push(`fastest of ${measured.map(([n, ms]) => `${n} ${formatMs(ms)}`).join(', ')}`);
   if (parts.length === 0) parts.push(`the only backend that ran, ${formatMs(bestMs)} per step`);
-  return done(best, `${LABELS[best]}: ${parts.join('; ')}`);
+  return done(best, `${LABELS[best]}: ${prefix}${parts.join('; ')}`);
 }

@@ -25,6 +25,12 @@ export interface BackendReport {
   threads?: number;
   /** Why wasm runs with that many threads, in plain words (e.g. "the page is not cross-origin isolated"). */
   threadsWhy?: string;
+  /** Where the link asked for more threads than wasm runs: what was asked and why not, in a few words ("asked for 64; this machine has 2 cores"). */
+  threadsNote?: string;
+  /** True when the backend is a GPU emulated in software (a fallback WebGPU adapter, a SwiftShader or llvmpipe WebGL renderer). */
+  software?: boolean;
+  /** Where a backend was chosen by hand and did not start: which, and why, in a few words ("this browser has no WebGPU"). */
+  fellBack?: { from: BackendName; why: string };
 }
 
 /** Threads for the wasm backend: a number, or `auto` (one per core but one, up to a limit, where the page allows threads). */
