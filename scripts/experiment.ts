@@ -3,7 +3,8 @@
  * reference organisations on fresh tasks at the final deadline and prints the comparison.
  * Run `npm run experiment -- --help`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, std } from '../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
@@ -14,6 +15,8 @@ import { Trainer } from '../src/rl/trainer';
 import { checkSettings } from '../src/rl/settingsCheck';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { choiceFlag, collect, intFlag, intListFlag, kebab, pathFlag, readFlags, type FlagOptions } from './lib/cli';
+import { ExperimentFolder, experimentSettings, type ExperimentSettings } from './lib/experimentFolder';
+import { requireOutput } from './lib/outputFolder';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { runClaimsFromArgs } from './claims/runner';
@@ -60,6 +63,8 @@ interface Options {
   greedy: boolean;
   backend: NodeBackend;
   out: string;
+  /** Whether --out was given (a resume command must name the default folder, whose name has the time in it). */
+  outGiven: boolean;
   loadPolicy: string | null;
   initFrom: string | null;
   quiet: boolean;
@@ -113,6 +118,7 @@ function readOptions(argv: string[]): Options {
     greedy: values['eval-greedy'] === true,
     backend,
     out: out ?? join('results', `${config.family}-${config.agents}a-${stamp}`),
+    outGiven: out !== null,
     loadPolicy,
     initFrom,
     quiet: values.quiet === true,
@@ -171,7 +177,7 @@ interface SeedResult {
   orgs: OrgSummary[];
 }
 
-async function runSeed(opts: Options, seed: number, index: number): Promise<SeedResult> {
+async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed: number, index: number): Promise<SeedResult> {
   const config = { ...opts.config, seed };
   const start = opts.loadPolicy ? loadPolicy(opts.loadPolicy) : undefined;
   const trainer = new Trainer(config, start);
@@ -184,6 +190,8 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   let evalSeconds = 0;
   const t0 = performance.now();
   while (!trainer.finished) {
+    // A turn of the event loop between updates, so a Ctrl-C is answered within one update (the step's own awaits never leave the microtask queue).
+    await new Promise((resolve) => setImmediate(resolve));
     const result = await trainer.step();
     const { metrics } = result;
     await recording.record(trainer, result);
@@ -222,7 +230,44 @@ async function runSeed(opts: Options, seed: number, index: number): Promise<Seed
   const rows = curve.map((m) => [...CURVE_COLUMNS.map((k) => cell(m[k] as number | string)), ...structure.map((k) => cell(m.structure?.[k]))]);
   writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv([...CURVE_COLUMNS, ...structure], rows));
   trainer.dispose();
-  return { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
+  const result = { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
+  folder.keep(seed, result);
+  return result;
+}
+
+/** The hash of a starting-weights file's bytes, so a resumed experiment is known to start from the same weights. */
+function fileHash(flag: string, path: string | null): string | null {
+  if (path === null) return null;
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch (e) {
+    fail([`--${flag}: cannot read ${path}: ${(e as Error).message}`]);
+  }
+}
+
+/** `text` as one word of a shell command line (quoted when it has to be). */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line that resumes this experiment: the same flags, with --out named when it was the default. */
+function resumeCommand(opts: Options): string {
+  const args = [...process.argv.slice(2), ...(opts.outGiven ? [] : ['--out', opts.out])];
+  return `npm run experiment -- ${args.map(shellWord).join(' ')}`;
+}
+
+const seedList = (seeds: number[]) => `seed${seeds.length === 1 ? '' : 's'} ${seeds.join(', ')}`;
+
+/** On Ctrl-C: one line saying which seeds the folder keeps and the command that resumes, then exit code 130. */
+function onInterrupt(opts: Options, state: { current: number | null; kept: number[] }): void {
+  process.once('SIGINT', () => {
+    const during = state.current === null ? '' : ` during seed ${state.current}`;
+    const kept = state.kept.length
+      ? `kept ${seedList(state.kept)} in ${opts.out}/ (curve, policy, run file and result of each)`
+      : 'no seed had finished, nothing kept';
+    process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}interrupted${during}: ${kept}; resume with: ${resumeCommand(opts)}\n`);
+    process.exit(130);
+  });
 }
 
 /** "ceo (budget 120 agent-minutes), " and the like; empty for flat. */
@@ -256,7 +301,19 @@ const pm = (xs: number[], digits: number) => (xs.length > 1 ? `${mean(xs).toFixe
 async function main(): Promise<void> {
   if (process.argv.slice(2).some((a) => a === '--claim' || a.startsWith('--claim='))) return runClaimsFromArgs(process.argv.slice(2));
   const opts = readOptions(process.argv.slice(2));
-  mkdirSync(opts.out, { recursive: true });
+  requireOutput('error', 'out', opts.out, 'folder');
+  const settings: ExperimentSettings = experimentSettings(opts.config, {
+    evalTasks: opts.evalTasks,
+    greedy: opts.greedy,
+    backend: opts.backend,
+    loadPolicy: fileHash('load-policy', opts.loadPolicy),
+    initFrom: fileHash('init-from', opts.initFrom),
+  });
+  const folder = ExperimentFolder.open<SeedResult>(opts.out, settings);
+  if (!(folder instanceof ExperimentFolder)) {
+    process.stderr.write(`error: --out ${folder.refused}\n`);
+    process.exit(2);
+  }
   await useBackend(opts.backend);
   const c = opts.config;
   process.stderr.write(
@@ -264,8 +321,31 @@ async function main(): Promise<void> {
       `${c.tasksPerUpdate} tasks x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min (${c.tmaxShape}), ` +
       `${c.advantage}, ${describeStructure(c)}backend ${opts.backend}, seeds ${opts.seeds.join(',')}\n`,
   );
+  const kept = new Map<number, SeedResult>();
+  for (const seed of opts.seeds) {
+    const r = folder.finished(seed);
+    if (r) kept.set(seed, r);
+  }
+  if (kept.size) {
+    const todo = opts.seeds.filter((s) => !kept.has(s));
+    process.stderr.write(
+      `Resuming in ${opts.out}/: ${seedList([...kept.keys()])} taken from the folder (trained earlier with these settings), ${todo.length ? `training ${seedList(todo)}` : 'nothing left to train'}\n`,
+    );
+  }
+  const state = { current: null as number | null, kept: [...kept.keys()] };
+  onInterrupt(opts, state);
   const results: SeedResult[] = [];
-  for (const [i, seed] of opts.seeds.entries()) results.push(await runSeed(opts, seed, i));
+  for (const [i, seed] of opts.seeds.entries()) {
+    const before = kept.get(seed);
+    if (before) {
+      results.push(before);
+      continue;
+    }
+    state.current = seed;
+    results.push(await runSeed(opts, folder, seed, i));
+    state.kept.push(seed);
+    state.current = null;
+  }
 
   const header = [
     'organisation',
