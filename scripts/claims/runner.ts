@@ -26,6 +26,7 @@ import type { Family } from '../../src/sim/task';
 import { choiceFlag, collect, intFlag, parseFlags, readFlags, UsageError } from '../lib/cli';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
 import { cacheKey, writeAtomic } from '../lib/cache';
+import { requireOutput } from '../lib/outputFolder';
 import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
 import { formatTable } from '../lib/table';
 import {
@@ -822,6 +823,7 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
     process.stderr.write(claimsUsage() + '\n');
     process.exit(2);
   }
+  requireOutput('error', 'out', opts.out, 'folder');
   await useBackend(opts.backend);
   const t0 = performance.now();
   const reports = await runClaims(opts);
