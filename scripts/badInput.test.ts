@@ -167,23 +167,13 @@ describe('bad command lines', () => {
     writeFileSync(empty, new Uint8Array(0));
     const bomb = join(dir, 'bomb.swarmrun.json.gz');
     writeFileSync(bomb, gzipSync(Buffer.alloc(210 * 2 ** 20)));
-    const small = [
-      '--agents',
-      '2',
-      '--updates',
-      '1',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      join(dir, 'init'),
-    ];
+    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--backend', 'cpu', '--quiet'];
+    // Each into its own folder: two experiments at once into one folder are not a case the folder's records serve.
     const [a, b] = await limited(
-      [() => run('scripts/experiment.ts', [...small, '--init-from', empty]), () => run('scripts/experiment.ts', [...small, '--init-from', bomb])],
+      [
+        () => run('scripts/experiment.ts', [...small, '--out', join(dir, 'init-empty'), '--init-from', empty]),
+        () => run('scripts/experiment.ts', [...small, '--out', join(dir, 'init-bomb'), '--init-from', bomb]),
+      ],
       2,
     );
     expect(a.status).toBe(2);

@@ -85,7 +85,7 @@ describe('npm run experiment', () => {
     ];
     const r = run([...small, '--init-from', from]);
     expect(r.status, r.stderr).toBe(0);
-    const bad = run([...small, '--init-from', from, '--hidden', '16']);
+    const bad = run([...small.slice(0, -1), join(out, 'continued-narrower'), '--init-from', from, '--hidden', '16']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--init-from: the weights are for a policy of hidden 64 \/ scorer 32, this trainer has 16 \/ 32/);
   }, 60_000);

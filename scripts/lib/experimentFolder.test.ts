@@ -42,15 +42,25 @@ describe('ExperimentFolder', () => {
     expect((open(dir, settings({ seed: 9 })) as ExperimentFolder<unknown>).finished(3)).toEqual(result(3));
   });
 
-  it('refuses other settings, naming every setting that differs with both values', () => {
+  it('refuses other settings once a seed is kept, naming every setting that differs with both values', () => {
     const dir = fresh();
-    open(dir);
+    (open(dir) as ExperimentFolder<unknown>).keep(1, result(1));
     expect(refusal(open(dir, settings({ updates: 7, agents: 3 }, { backend: 'cpu' })))).toBe(
       `${dir} holds seeds trained with other settings: --agents (8 in the folder, 3 in this run), --updates (${defaultConfig().updates} in the folder, 7 in this run), --backend (wasm in the folder, cpu in this run); use the same settings to resume it, or another --out`,
     );
     expect(refusal(open(dir, settings({}, { initFrom: 'abcdef0123456789' })))).toMatch(
       /--init-from \(none in the folder, a file with hash abcdef01 in this run\)/,
     );
+  });
+
+  it('lets other settings take over a folder whose settings kept no seed (a run that stopped in its first seed)', () => {
+    const dir = fresh();
+    open(dir, settings({ updates: 5 }));
+    const taken = open(dir, settings({ updates: 6 })) as ExperimentFolder<unknown>;
+    expect(taken).toBeInstanceOf(ExperimentFolder);
+    taken.keep(1, result(1));
+    expect(refusal(open(dir, settings({ updates: 5 })))).toMatch(/--updates \(6 in the folder, 5 in this run\)/);
+    expect(readdirSync(dir).sort()).toEqual(['experiment.json', 'result-seed1.json']);
   });
 
   it("names a setting a newer build added (the folder's file lacks it) rather than guessing its value", () => {

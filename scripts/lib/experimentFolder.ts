@@ -70,6 +70,12 @@ export function settingsDifferences(kept: ExperimentSettings, asked: ExperimentS
   return out;
 }
 
+const RESULT_FILE = /^result-seed\d+\.json$/;
+
+function writeSettings(file: string, settings: ExperimentSettings): void {
+  writeAtomic(file, JSON.stringify({ format: FORMAT, version: RESUME_VERSION, settings }, null, 1) + '\n');
+}
+
 /** A seed's record in the folder. */
 interface SeedRecord<R> {
   key: string;
@@ -86,9 +92,10 @@ export class ExperimentFolder<R> {
 
   /**
    * Opens `dir` (which exists) for `settings`: a folder with no experiment in it gets the settings
-   * file; one holding the same settings is reopened. Returns the reason in one line when the folder
-   * holds another experiment's seeds (naming each setting that differs) or experiment files without
-   * a settings file (written before seeds were kept).
+   * file, and so does one whose settings kept no seed yet; one holding the same settings is
+   * reopened. Returns the reason in one line when the folder holds seeds of other settings (naming
+   * each setting that differs) or experiment files without a settings file (written before seeds
+   * were kept).
    */
   static open<R>(dir: string, settings: ExperimentSettings): ExperimentFolder<R> | { refused: string } {
     const file = join(dir, SETTINGS_FILE);
@@ -107,7 +114,10 @@ export class ExperimentFolder<R> {
           refused: `${dir} holds seeds kept by another version of the experiment (${String(kept.version)}, this one ${RESUME_VERSION}): use another --out`,
         };
       const diff = settingsDifferences(kept.settings, settings);
-      if (diff.length) return { refused: `${dir} holds seeds trained with other settings: ${diff.join(', ')}; ${resume}` };
+      const seeds = readdirSync(dir).filter((f) => RESULT_FILE.test(f));
+      if (diff.length && seeds.length) return { refused: `${dir} holds seeds trained with other settings: ${diff.join(', ')}; ${resume}` };
+      // Settings that kept no seed (a run stopped before its first seed ended) hold nothing to mix with: this run's replace them.
+      if (diff.length) writeSettings(file, settings);
       return new ExperimentFolder<R>(dir, settings);
     }
     const old = readdirSync(dir).filter((f) => EXPERIMENT_FILE.test(f));
@@ -115,7 +125,7 @@ export class ExperimentFolder<R> {
       return {
         refused: `${dir} holds an experiment's files (${old.slice(0, 3).join(', ')}${old.length > 3 ? ', ...' : ''}) but not its settings (${SETTINGS_FILE}), so they cannot be resumed: use another --out`,
       };
-    writeAtomic(file, JSON.stringify({ format: FORMAT, version: RESUME_VERSION, settings }, null, 1) + '\n');
+    writeSettings(file, settings);
     return new ExperimentFolder<R>(dir, settings);
   }
 
