@@ -86,6 +86,62 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/bench-policy.ts', ['--rows', '1e3'], '--rows: "1e3" is not an integer from 1 to 200000'],
 ];
 
+/** A file where a script's output folder would go. */
+const inTheWay = join(dir, 'a-file');
+writeFileSync(inTheWay, 'not a folder');
+
+/** Output folders and files no script can write: each refused before any work, in one line. */
+const OUTPUT_CASES: [script: string, args: string[], line: string][] = [
+  [
+    'scripts/experiment.ts',
+    ['--out', '/proc/nope', '--updates', '1'],
+    "error: --out /proc/nope: /proc is on the kernel's proc file system, not a place for files: choose a folder on a disk",
+  ],
+  ['scripts/experiment.ts', ['--out', '/dev/null/x'], 'error: --out /dev/null/x: /dev/null is a device, not a folder'],
+  [
+    'scripts/experiment.ts',
+    ['--claim', 'C1', '--claim-scale', 'smoke', '--out', join(inTheWay, 'claims')],
+    `error: --out ${join(inTheWay, 'claims')}: ${inTheWay} is a file, not a folder`,
+  ],
+  ['scripts/pretrain.ts', ['--out', join(inTheWay, 'x')], `pretrain: --out ${join(inTheWay, 'x')}: ${inTheWay} is a file, not a folder`],
+  [
+    'scripts/bench.ts',
+    ['--quick', '--json', join(inTheWay, 'bench.json')],
+    `bench: --json ${join(inTheWay, 'bench.json')}: ${inTheWay} is a file, not a folder`,
+  ],
+  ['scripts/bench-learn.ts', ['--json', dir], `bench:learn: --json ${dir} is a folder, not a file to write`],
+  [
+    'scripts/bench-ui.ts',
+    ['--no-build', '--json', '/proc/ui.json'],
+    "bench:ui: --json /proc/ui.json: /proc is on the kernel's proc file system, not a place for files: choose a folder on a disk",
+  ],
+];
+
+describe('bad output folders and files', () => {
+  it.runIf(process.platform === 'linux')(
+    'each ends with exit code 2 and one line naming the path and the reason, before any work',
+    async () => {
+      const results = await limited(
+        OUTPUT_CASES.map(
+          ([script, args]) =>
+            () =>
+              run(script, args),
+        ),
+        3,
+      );
+      results.forEach((r, i) => {
+        const [script, args, line] = OUTPUT_CASES[i];
+        const what = `${script} ${args.join(' ')}\n${r.stderr}`;
+        expect(r.status, what).toBe(2);
+        expect(r.stderr, what).toBe(`${line}\n`);
+        expect(r.stdout, what).toBe('');
+      });
+      expect(existsSync('/proc/nope')).toBe(false);
+    },
+    240_000,
+  );
+});
+
 describe('bad command lines', () => {
   it('each ends with exit code 2 and a message naming the problem, no stack trace, nothing written', async () => {
     const results = await limited(
@@ -111,23 +167,13 @@ describe('bad command lines', () => {
     writeFileSync(empty, new Uint8Array(0));
     const bomb = join(dir, 'bomb.swarmrun.json.gz');
     writeFileSync(bomb, gzipSync(Buffer.alloc(210 * 2 ** 20)));
-    const small = [
-      '--agents',
-      '2',
-      '--updates',
-      '1',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      join(dir, 'init'),
-    ];
+    const small = ['--agents', '2', '--updates', '1', '--tasks-per-update', '1', '--group-size', '2', '--backend', 'cpu', '--quiet'];
+    // Each into its own folder: two experiments at once into one folder are not a case the folder's records serve.
     const [a, b] = await limited(
-      [() => run('scripts/experiment.ts', [...small, '--init-from', empty]), () => run('scripts/experiment.ts', [...small, '--init-from', bomb])],
+      [
+        () => run('scripts/experiment.ts', [...small, '--out', join(dir, 'init-empty'), '--init-from', empty]),
+        () => run('scripts/experiment.ts', [...small, '--out', join(dir, 'init-bomb'), '--init-from', bomb]),
+      ],
       2,
     );
     expect(a.status).toBe(2);

@@ -18,6 +18,7 @@ import { Trainer } from '../src/rl/trainer';
 import { FAMILIES } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
+import { requireOutput } from './lib/outputFolder';
 
 const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
@@ -78,6 +79,7 @@ interface Evaluation {
 
 async function main(): Promise<void> {
   const o = readCommandLine('bench:learn', USAGE, parseOptions);
+  if (o.json) requireOutput('bench:learn', 'json', o.json, 'file');
   await useBackend('wasm');
   const c = o.config;
   const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, o.evalTasks)).scripted;

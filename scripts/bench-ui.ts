@@ -22,6 +22,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { intFlag, numberFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
+import { requireOutput } from './lib/outputFolder';
 import { PreviewHarness, runToExit } from './lib/previewHarness';
 import { longTasks as traceLongTasks, type TraceEvent, type TraceTask } from './lib/traceTasks';
 
@@ -460,6 +461,8 @@ function print(r: Report): void {
 
 async function main(): Promise<number> {
   const opts = readCommandLine('bench:ui', USAGE, parseOptions);
+  if (opts.json) requireOutput('bench:ui', 'json', opts.json, 'file');
+  if (opts.trace) requireOutput('bench:ui', 'trace', opts.trace, 'file');
   harness = new PreviewHarness(opts.port);
   harness.stopOnSignals();
   try {

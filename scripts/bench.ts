@@ -27,6 +27,7 @@ import { generateTask, MAX_MODULES, type Family } from '../src/sim/task';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from './lib/backend';
 import { median, summarise, type Summary } from './lib/stats';
 import { choiceFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
+import { requireOutput } from './lib/outputFolder';
 import { formatTable } from './lib/table';
 
 /** Deadline (minutes) of every episode the benchmark plays. */
@@ -740,6 +741,7 @@ function printMatmul(byBackend: BackendResult[], mismatches: string[], plan: Pla
 
 async function main(): Promise<void> {
   const opts = readCommandLine('bench', USAGE, parseOptions);
+  if (opts.json) requireOutput('bench', 'json', opts.json, 'file');
   const plan = opts.quick ? QUICK_PLAN : FULL_PLAN;
   const started = performance.now();
   const m = machine();

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,7 +85,7 @@ describe('npm run experiment', () => {
     ];
     const r = run([...small, '--init-from', from]);
     expect(r.status, r.stderr).toBe(0);
-    const bad = run([...small, '--init-from', from, '--hidden', '16']);
+    const bad = run([...small.slice(0, -1), join(out, 'continued-narrower'), '--init-from', from, '--hidden', '16']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--init-from: the weights are for a policy of hidden 64 \/ scorer 32, this trainer has 16 \/ 32/);
   }, 60_000);
@@ -132,6 +132,104 @@ describe('npm run experiment', () => {
     expect(r.stderr).toMatch(/unknown flag --agentz/);
     expect(r.stderr).toMatch(/--agents: 40 is out of range/);
   });
+});
+
+/** The experiment as `npm run experiment` starts it (Node with tsx's loader, no tsx parent process between). */
+function start(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/experiment.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
+  return { child, done };
+}
+const experiment = (args: string[]) => start(args).done;
+
+/** Tiny settings: seconds per seed. */
+const TINY = [
+  '--family',
+  'parallel',
+  '--agents',
+  '2',
+  '--tasks-per-update',
+  '1',
+  '--group-size',
+  '2',
+  '--eval-tasks',
+  '2',
+  '--tmax-start',
+  '8',
+  '--tmax-end',
+  '12',
+];
+const TINY_NET = ['--hidden', '8', '--scorer', '4', '--backend', 'cpu', '--quiet'];
+
+type Summary = { results: { seed: number; trainSeconds: number; updatesPerSecond: number; curve: Record<string, unknown>[] }[] };
+const summary = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+/** The summary without what measures time (training seconds and rate, each update's milliseconds). */
+const untimed = (s: Summary) => ({
+  ...s,
+  results: s.results.map(({ trainSeconds: _t, updatesPerSecond: _u, ...r }) => ({ ...r, curve: r.curve.map(({ collectMs: _c, learnMs: _l, ...m }) => m) })),
+});
+/** The printed report without its timing line and with the folder's name taken out. */
+const report = (stdout: string, dir: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('Training wall-clock per seed'))
+    .join('\n')
+    .replaceAll(dir, '<out>');
+
+describe('npm run experiment: resuming into the same --out', () => {
+  it('takes the finished seeds from the folder and trains only the rest, with the same summary as one run', async () => {
+    const args = [...TINY, '--updates', '2', ...TINY_NET];
+    const once = join(out, 'resume-once');
+    const twice = join(out, 'resume-twice');
+    const [a, b1] = await Promise.all([experiment([...args, '--seeds', '1,2', '--out', once]), experiment([...args, '--seeds', '1', '--out', twice])]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(b1.status, b1.stderr).toBe(0);
+    const seed1Csv = readFileSync(join(twice, 'training-seed1.csv'), 'utf8');
+    const seed1 = summary(twice).results[0];
+    const b2 = await experiment([...args, '--seeds', '1,2', '--out', twice]);
+    expect(b2.status, b2.stderr).toBe(0);
+    expect(b2.stderr).toContain(`Resuming in ${twice}/: seed 1 taken from the folder (trained earlier with these settings), training seed 2`);
+    expect(report(b2.stdout, twice)).toBe(report(a.stdout, once));
+    expect(untimed(summary(twice))).toEqual(untimed(summary(once)));
+    expect(readFileSync(join(twice, 'summary.csv'), 'utf8')).toBe(readFileSync(join(once, 'summary.csv'), 'utf8'));
+    // Seed 1 is the first run's, times included, and its files were left as they were.
+    expect(summary(twice).results[0]).toEqual(seed1);
+    expect(readFileSync(join(twice, 'training-seed1.csv'), 'utf8')).toBe(seed1Csv);
+    for (const f of ['training-seed2.csv', 'policy-seed2.json', 'run-seed2.swarmrun.json.gz', 'result-seed2.json'])
+      expect(existsSync(join(twice, f)), f).toBe(true);
+
+    const other = await experiment([...args, '--updates', '3', '--seeds', '1,2', '--out', twice]);
+    expect(other.status).toBe(2);
+    expect(other.stderr.trim()).toBe(
+      `error: --out ${twice} holds seeds trained with other settings: --updates (2 in the folder, 3 in this run); use the same settings to resume it, or another --out`,
+    );
+    expect(readFileSync(join(twice, 'training-seed1.csv'), 'utf8')).toBe(seed1Csv);
+  }, 180_000);
+
+  it('on Ctrl-C says what it kept and the command that resumes, exits 130, and that command finishes the rest', async () => {
+    const dir = join(out, 'interrupted');
+    const args = [...TINY, '--updates', '30', ...TINY_NET, '--seeds', '1,2', '--out', dir];
+    const run = start(args);
+    await expect.poll(() => existsSync(join(dir, 'result-seed1.json')), { timeout: 120_000, interval: 50 }).toBe(true);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.status).toBe(130);
+    const command = `npm run experiment -- ${args.join(' ')}`;
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      `interrupted during seed 2: kept seed 1 in ${dir}/ (curve, policy, run file and result of each); resume with: ${command}`,
+    );
+    expect(existsSync(join(dir, 'result-seed2.json'))).toBe(false);
+    const resumed = await experiment(args);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('seed 1 taken from the folder');
+    expect(summary(dir).results.map((s) => s.seed)).toEqual([1, 2]);
+  }, 180_000);
 });
 
 describe('talkSummary', () => {

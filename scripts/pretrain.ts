@@ -7,7 +7,6 @@
  *
  *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, SCHEMA } from '../src/rl/config';
 import type { NumberRule } from '../src/rl/readNumber';
@@ -15,6 +14,7 @@ import { Trainer } from '../src/rl/trainer';
 import { calibratedSchedule, FAMILIES, type Family } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
+import { requireOutput } from './lib/outputFolder';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
@@ -50,8 +50,8 @@ function parseOptions(argv: string[]): Options | 'help' {
 
 async function main(): Promise<void> {
   const values = readCommandLine('pretrain', USAGE, parseOptions);
+  requireOutput('pretrain', 'out', values.out, 'folder');
   await useBackend('wasm');
-  mkdirSync(values.out, { recursive: true });
   for (const family of values.families) {
     const { start, end } = calibratedSchedule(family);
     const config = { ...defaultConfig(), family, tmaxStart: start, tmaxEnd: end, updates: values.updates, prior: values.prior };

@@ -23,6 +23,7 @@
 import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
 import { intFlag, numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
+import { requireOutput } from './lib/outputFolder';
 import { isBusy, selfTimes, type CpuProfile } from './lib/cpuProfile';
 import { PreviewHarness, runToExit } from './lib/previewHarness';
 
@@ -273,6 +274,8 @@ function compare(samples: readonly Sample[]): void {
 
 async function main(): Promise<number> {
   const opts = readCommandLine('bench:ui --soak', USAGE, parseOptions);
+  if (opts.json) requireOutput('bench:ui --soak', 'json', opts.json, 'file');
+  if (opts.profile) requireOutput('bench:ui --soak', 'profile', opts.profile, 'file');
   const h = new PreviewHarness(opts.port);
   harness = h;
   h.stopOnSignals();

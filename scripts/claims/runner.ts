@@ -7,8 +7,7 @@
  * plus a summary `<out>/README.md`.
  */
 import * as tf from '@tensorflow/tfjs';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PolicyActor } from '../../src/rl/actor';
@@ -26,6 +25,8 @@ import type { ActionSource } from '../../src/sim/actionSource';
 import type { Family } from '../../src/sim/task';
 import { choiceFlag, collect, intFlag, parseFlags, readFlags, UsageError } from '../lib/cli';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
+import { cacheKey, writeAtomic } from '../lib/cache';
+import { requireOutput } from '../lib/outputFolder';
 import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
 import { formatTable } from '../lib/table';
 import {
@@ -241,7 +242,7 @@ export class ConditionStore {
       checkpointTasks: this.scale.checkpointTasks,
       checkpoints: CHECKPOINTS,
     };
-    return createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16);
+    return cacheKey(what);
   }
 
   /** Whether the run of a condition and seed is cached. */
@@ -358,11 +359,6 @@ export class ConditionStore {
     );
     return record;
   }
-}
-
-function writeAtomic(path: string, text: string): void {
-  writeFileSync(path + '.tmp', text);
-  renameSync(path + '.tmp', path);
 }
 
 /** The context claims evaluate in: cached runs plus memoised reference organisations. */
@@ -827,6 +823,7 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
     process.stderr.write(claimsUsage() + '\n');
     process.exit(2);
   }
+  requireOutput('error', 'out', opts.out, 'folder');
   await useBackend(opts.backend);
   const t0 = performance.now();
   const reports = await runClaims(opts);

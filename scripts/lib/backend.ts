@@ -1,9 +1,9 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 
-/** Backends that run in Node without native add-ons. */
-export const NODE_BACKENDS = ['wasm', 'cpu'] as const;
-export type NodeBackend = (typeof NODE_BACKENDS)[number];
+import type { NodeBackend } from './nodeBackends';
+
+export { NODE_BACKENDS, type NodeBackend } from './nodeBackends';
 
 /** Switches TF.js to `name` and waits until it is ready; throws if it cannot start. */
 export async function useBackend(name: NodeBackend): Promise<void> {
