@@ -1,12 +1,16 @@
 import { LibraryError, type RunId, type RunLibrary } from '../store/runDatabase';
 import type { AppStore } from '../store/store';
+import type { UpdateMetrics } from '../rl/metrics';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
 import { WorkerFaultError } from '../worker/client';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What the saver needs of the library (the real one, or a fake in tests). */
-export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded'>;
+export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded' | 'journal'>;
+
+/** Updates are shown at the latest this long after they were handed to `keep`, kept or not (a stalled library does not freeze the curve). */
+export const KEEP_WAIT_MS = 2_000;
 
 /** Where the saver stores runs and how it tells the page. */
 export interface SaverDeps {
@@ -37,6 +41,8 @@ export class RecordingSaver {
   private discarded = false;
   /** Library entry of each run (by generation), once its first save is stored. */
   private readonly entries = new Map<number, RunId>();
+  /** The first save of the current run, asked for by `keep` (a run's entry exists once it lands). */
+  private first: { generation: number; done: Promise<void> } | null = null;
   private readonly deps: SaverDeps;
 
   constructor(deps: SaverDeps) {
@@ -62,6 +68,39 @@ export class RecordingSaver {
   /** Marks the current run's entry deleted (or, `false`, restored by undo). */
   setDiscarded(id: RunId, discarded: boolean): void {
     if (this.deps.store.getState().recordingId === id) this.discarded = discarded;
+  }
+
+  /**
+   * Keeps the metrics of updates about to be shown (`rows`) in the library, and resolves once they
+   * are (or could not be, or after KEEP_WAIT_MS): into the journal of the run's entry, or, before
+   * the run has one, by saving the run (its first save) through `api`. Never rejects.
+   */
+  keep(api: TrainerApi | null, rows: UpdateMetrics[]): Promise<void> {
+    const s = this.deps.store.getState();
+    if (!api || !s.recording || this.discarded || !rows.length) return Promise.resolve();
+    const generation = this.generation;
+    const id = this.entries.get(generation);
+    let kept: Promise<void>;
+    if (id !== undefined) {
+      kept = this.deps
+        .library()
+        .then((lib) => lib.journal(id, rows))
+        .catch((e: unknown) => {
+          if (generation !== this.generation) return;
+          const quota = e instanceof LibraryError && e.code === 'quota';
+          const text = quota
+            ? `The library is full: ${message(e)} This run is kept in memory and training goes on; use "Export this run" to keep it as a file.`
+            : `${message(e)} This run is kept in memory; use "Export this run" to keep it as a file.`;
+          this.deps.store.getState().setLibrary({ libraryMessage: { kind: 'error', text } });
+        });
+    } else {
+      // No entry yet: the run's first save makes it, holding every update recorded so far (these included).
+      if (this.first?.generation !== generation) this.first = { generation, done: this.save(api) };
+      kept = this.first.done;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, KEEP_WAIT_MS)));
+    return Promise.race([kept, late]).finally(() => clearTimeout(timer));
   }
 
   /** Resolves when every save asked for so far has finished (stored or failed). */

@@ -284,21 +284,24 @@ describe('TrainingSession', () => {
   });
 
   it('views get updates live; with live views off they wait and catch up at once', async () => {
-    const { workers, a } = open();
+    const { workers, a, session } = open();
     await until(() => store.getState().backend !== null, 'ready');
     await a.step();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     a.setLive(false);
     workers[0].emit();
     workers[0].emit();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     a.setLive(true);
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
   });
 
   it('updates that arrive before a frame reach the views together in it, in one change of the store', async () => {
     const frames: (() => void)[] = [];
-    const { workers, a } = open({ nextFrame: (f) => frames.push(f) });
+    const { workers, a, session } = open({ nextFrame: (f) => frames.push(f) });
     await until(() => store.getState().backend !== null, 'ready');
     void a.start();
     await until(() => store.getState().runState === 'running', 'running');
@@ -309,31 +312,36 @@ describe('TrainingSession', () => {
     expect(frames).toHaveLength(1);
     expect(store.getState().metrics).toHaveLength(0);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
     expect(store.getState().last?.metrics.update).toBe(2);
     expect(changes).toBe(1);
     // The loop stopping hands over what is waiting at once, before the state changes.
     workers[0].emit();
     await a.pause();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(4);
     for (const f of frames.splice(0)) f();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(4);
     // A new run drops the old run's updates that were waiting for a frame.
     workers[0].emit();
     await a.reset();
     for (const f of frames.splice(0)) f();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(0);
     unsubscribe();
   });
 
   it('updates that stream in faster than the views refresh reach them at most once per viewRefreshMs, and all of them', async () => {
     const frames: (() => void)[] = [];
-    const { workers, a, advance } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
+    const { workers, a, advance, session } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
     await until(() => store.getState().backend !== null, 'ready');
     void a.start();
     await until(() => store.getState().runState === 'running', 'running');
     workers[0].emit();
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0]);
     // Two more arrive 40 ms later: the frames before 100 ms have passed hand nothing over.
     advance(40);
@@ -342,17 +350,19 @@ describe('TrainingSession', () => {
     frames.shift()!();
     advance(40);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     expect(frames).toHaveLength(1);
     // The first frame 100 ms after the last hand-over takes both.
     advance(20);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
     expect(frames).toHaveLength(0);
   });
 
   it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {
-    const { workers, a, saver, lib } = open();
+    const { workers, a, saver, lib, session } = open();
     await until(() => store.getState().backend !== null, 'ready');
     // The loop's call stays pending until the worker dies: it must not wait forever.
     const loop = a.start();
@@ -363,6 +373,7 @@ describe('TrainingSession', () => {
     expect(entry).not.toBeNull();
     workers[0].emit();
     workers[0].emit();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(7);
     workers[0].crash();
     await loop;
@@ -383,6 +394,31 @@ describe('TrainingSession', () => {
     expect(store.getState().recordingId).toBe(entry);
     expect((await (await lib).list()).map((r) => r.id)).toEqual([entry]);
     expect(saver.latest).not.toBeNull();
+  });
+
+  it('every update the views were handed is in the library when it is opened again (a reload), though the last save holds fewer', async () => {
+    const { workers, a, session, lib, saver } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'running');
+    // The first update shown makes the run's entry (its first save), before the views get it.
+    workers[0].emit();
+    await session.shown();
+    expect(store.getState().metrics).toHaveLength(1);
+    const entry = store.getState().recordingId;
+    expect(entry).not.toBeNull();
+    expect((await (await lib).summary(entry!))?.updates).toBe(1);
+    for (let i = 0; i < 6; i++) workers[0].emit();
+    await session.shown();
+    await saver.settled();
+    expect(store.getState().metrics).toHaveLength(7);
+    // No save since the first: the file holds 1 update, the journal the 6 shown after it.
+    expect((await (await lib).summary(entry!))?.updates).toBe(1);
+    expect(await (await lib).journalRows(entry!)).toBe(6);
+    const again = await RunLibrary.open(`session-test-${dbCount}`);
+    expect((await again.list()).map((r) => [r.id, r.updates])).toEqual([[entry, 7]]);
+    expect((await again.get(entry!))!.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    again.close();
   });
 
   it('a worker that dies before anything was saved starts the run again, and says so', async () => {
@@ -484,18 +520,20 @@ describe('TrainingSession', () => {
     const save = vi.spyOn(saver, 'save');
     void a.start();
     await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
+    // The run's first update shown is its first save (it makes the run's library entry).
     workers[0].emit();
+    await vi.waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     await vi.advanceTimersByTimeAsync(5000);
-    expect(save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(save).toHaveBeenCalledTimes(3);
+    expect(save).toHaveBeenCalledTimes(4);
     page.isHidden = false;
     page.fire('visibilitychange');
-    expect(save).toHaveBeenCalledTimes(3);
+    expect(save).toHaveBeenCalledTimes(4);
     page.isHidden = true;
     page.fire('visibilitychange');
     page.fire('pagehide');
-    expect(save).toHaveBeenCalledTimes(5);
+    expect(save).toHaveBeenCalledTimes(6);
   });
 
   it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
@@ -529,6 +567,20 @@ describe('TrainingSession', () => {
     await a.saveNow();
     const list = await (await lib).list();
     expect(list.map((r) => [r.id, r.updates])).toEqual([[id, 7]]);
+  });
+
+  it('a stored run whose shown updates go past its last checkpoint resumes from the checkpoint and says so', async () => {
+    const { a, lib } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    const run = { ...fakeRun(4), name: 'cut short' };
+    expect(run.checkpoints.items.at(-1)?.updates).toBe(4);
+    const id = await (await lib).save({ ...run, metrics: fakeRun(6).metrics });
+    await a.resumeStored(id);
+    expect(store.getState().metrics).toHaveLength(4);
+    expect(store.getState().libraryMessage).toEqual({
+      kind: 'info',
+      text: "Training resumed from update 4, the run's last checkpoint: the 2 updates shown after it (kept in the library) are trained again.",
+    });
   });
 
   it('reads the stored run through its codec (the page: the run-file worker), and a failed read changes nothing', async () => {

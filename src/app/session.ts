@@ -121,6 +121,8 @@ export class TrainingSession {
   /** When held updates were last handed to the views by a frame (`now()`). */
   private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The hand-overs of updates to the views, one after another (each waits for the library to keep them). */
+  private showing: Promise<void> = Promise.resolve();
   private readonly faultTimes: number[] = [];
   /** Runs begun so far (bumped whenever the views forget the live run). */
   private runs = 0;
@@ -205,11 +207,36 @@ export class TrainingSession {
     nextFrame(frame);
   }
 
+  /**
+   * Hands the held updates to the views once the library keeps them (`saver.keep`: their metrics in
+   * its journal, or the run's first save), so every update the curve shows survives a reload, even
+   * one that cuts the next save short. The hand-overs stay in order; those of a run the views have
+   * forgotten meanwhile are dropped.
+   */
   private flush(): void {
-    if (this.store.getState().replay) return;
+    if (this.store.getState().replay || this.held.length === 0) return;
     const us = this.held;
     this.held = [];
-    this.store.getState().pushUpdates(us);
+    const run = this.runs;
+    const api = this.client?.api ?? null;
+    this.showing = this.showing
+      .then(() =>
+        this.deps.saver.keep(
+          api,
+          us.map((u) => u.metrics),
+        ),
+      )
+      .then(() => {
+        if (run !== this.runs) return;
+        // A replay opened meanwhile: they wait for the views to follow again.
+        if (this.store.getState().replay) this.held = us.concat(this.held);
+        else this.store.getState().pushUpdates(us);
+      });
+  }
+
+  /** Resolves when the updates handed over so far are in the store (tests). */
+  shown(): Promise<void> {
+    return this.showing;
   }
 
   /**
@@ -256,6 +283,8 @@ export class TrainingSession {
         let text = how.note;
         if (how.resume) {
           const r = await c.api.resume(how.resume);
+          // The old worker's last updates reach the views first, then the views go back to the checkpoint.
+          await this.showing;
           const s = this.store.getState();
           s.setConfig(r.config);
           this.store.setState({ metrics: s.metrics.filter((m) => m.update < r.updates), last: s.last && s.last.metrics.update < r.updates ? s.last : null });
@@ -456,6 +485,14 @@ export class TrainingSession {
         this.store.getState().setConfig(r.config);
         showRun(this.store, run, r.updates);
         this.deps.saver.adopt(id, bytes);
+        const shown = (run.metrics.at(-1)?.update ?? -1) + 1;
+        const again = shown - r.updates;
+        this.store.getState().setLibrary({
+          libraryMessage: {
+            kind: 'info',
+            text: `Training resumed from update ${r.updates}, the run's last checkpoint${again > 0 ? `: the ${again} update${again === 1 ? '' : 's'} shown after it (kept in the library) are trained again` : ''}.`,
+          },
+        });
       });
     },
     configure: (patch) => {
