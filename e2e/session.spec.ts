@@ -208,3 +208,40 @@ test('racing the organisations during a replay races the replayed swarm', async 
   await page.getByTestId('race-run').click();
   await expect(page.getByTestId('race-summary')).toContainText(/coupled tasks, 3 agents, replayed swarm ".+" after 2 updates/, { timeout: 60_000 });
 });
+
+test('two tabs share one library: one trains at a time, the other says why and takes over, and neither run is lost', async ({ context }) => {
+  const a = await context.newPage();
+  await a.goto(RUN);
+  await ready(a);
+  await a.getByTestId('play').click();
+  await updatesAtLeast(a, 2);
+  const b = await context.newPage();
+  await b.goto(RUN);
+  await ready(b);
+  await b.getByTestId('play').click();
+  const notice = b.getByTestId('other-tab');
+  await expect(notice).toContainText('Another tab of this app is training, so this one does not');
+  await expect(b.getByTestId('run-state')).not.toHaveText('running');
+  // No update was trained here (the count shows none).
+  expect((await count(b)) || 0).toBe(0);
+  // Taking over: the first tab pauses and saves its run, the second trains.
+  await b.getByTestId('take-over').click();
+  await expect(notice).toHaveCount(0);
+  await updatesAtLeast(b, 2);
+  await expect(a.getByTestId('other-tab')).toContainText('took training over, so this one paused; its run is saved in the library');
+  await expect(a.getByTestId('run-state')).toHaveText('paused');
+  const first = await count(a);
+  // The first tab's run is in the library with every update it showed, beside the second's.
+  await b.getByTestId('play').click();
+  await expect(b.getByTestId('run-state')).toHaveText('paused');
+  const second = await count(b);
+  await b.reload();
+  await expect(b.getByTestId('library-row')).toHaveCount(2, { timeout: 30_000 });
+  const rows = b.getByTestId('library-row');
+  const stored = [Number(await rows.nth(0).locator('td.num').nth(1).textContent()), Number(await rows.nth(1).locator('td.num').nth(1).textContent())];
+  expect(stored.sort((x, y) => x - y)).toEqual([first, second].sort((x, y) => x - y));
+  // The tab taken over from trains again once the other is paused.
+  await a.getByTestId('play').click();
+  await expect(a.getByTestId('run-state')).toHaveText('running');
+  await expect(a.getByTestId('other-tab')).toHaveCount(0);
+});

@@ -5,6 +5,7 @@ import { workerCodec } from '../worker/runFileClient';
 import { pageLibrary, runs } from './page';
 import { activeRunId } from './runLibrary';
 import { TrainingSession } from './session';
+import { webTrainingLock } from './trainingLock';
 import { keepHash, type AppStore } from '../store/store';
 
 /**
@@ -35,6 +36,7 @@ export function openPageSession(store: AppStore): () => void {
     refreshRuns: runs.refreshRuns,
     storedRun: async (id) => (await (await pageLibrary()).exportRun(id)).bytes,
     codec: workerCodec,
+    lock: webTrainingLock(),
     page: {
       addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
       removeEventListener: (type, f) => (type === 'pagehide' ? window : document).removeEventListener(type, f),

@@ -8,6 +8,7 @@ import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericFault';
 import { RunLibrary } from '../store/runDatabase';
 import { RecordingSaver } from './recordingSaver';
+import type { TrainingLock } from './trainingLock';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
 import { createAppStore, useApp as pageStore, type AppState } from '../store/store';
 import type { StoreApi } from 'zustand';
@@ -176,7 +177,28 @@ function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean 
 
 let dbCount = 0;
 
-function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number } = {}) {
+/** A training lock another (made-up) tab may hold: `other` says whether it does, `steal` takes it from this one. */
+function fakeLock() {
+  let lost = () => undefined as void;
+  const lock = {
+    other: false,
+    mine: false,
+    acquire: async () => (lock.other ? false : (lock.mine = true)),
+    takeOver: async () => void ((lock.other = false), (lock.mine = true)),
+    release: () => void (lock.mine = false),
+    onLost: (f: () => void) => void (lost = f),
+    steal: () => {
+      lock.mine = false;
+      lock.other = true;
+      lost();
+    },
+  };
+  return lock;
+}
+
+function setup(
+  options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number; lock?: TrainingLock } = {},
+) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
   const saver = new RecordingSaver({
@@ -202,6 +224,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCo
     now: () => clock,
     nextFrame: options.nextFrame,
     viewRefreshMs: options.viewRefreshMs ?? 0,
+    lock: options.lock,
   });
   store.setState({ actions: session.actions });
   session.open();
@@ -419,6 +442,38 @@ describe('TrainingSession', () => {
     expect((await again.list()).map((r) => [r.id, r.updates])).toEqual([[entry, 7]]);
     expect((await again.get(entry!))!.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     again.close();
+  });
+
+  it('one tab trains at a time: while another trains this one says so and offers to take over; a tab taken over from pauses and saves', async () => {
+    const lock = fakeLock();
+    lock.other = true;
+    const { workers, a, saver } = open({ lock });
+    await until(() => store.getState().backend !== null, 'ready');
+    await a.start();
+    await a.step();
+    expect(workers[0].calls).toEqual(['init auto']);
+    expect(store.getState().elsewhere).toBe('training');
+    // Taking over trains here.
+    void a.takeOver();
+    await until(() => store.getState().runState === 'running', 'training here');
+    expect(store.getState().elsewhere).toBeNull();
+    expect(lock.mine).toBe(true);
+    workers[0].emit();
+    await saver.settled();
+    // The other tab takes it back: this one pauses, gives the lock up and saves its run.
+    const save = vi.spyOn(saver, 'save');
+    lock.steal();
+    await until(() => store.getState().runState === 'paused', 'paused');
+    expect(store.getState().elsewhere).toBe('taken');
+    expect(workers[0].calls.slice(-1)).toEqual(['pause']);
+    expect(save).toHaveBeenCalled();
+    // Once the other tab pauses, Train here trains again and the notice goes.
+    lock.other = false;
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'training again');
+    expect(store.getState().elsewhere).toBeNull();
+    await a.pause();
+    expect(lock.mine).toBe(false);
   });
 
   it('a worker that dies before anything was saved starts the run again, and says so', async () => {

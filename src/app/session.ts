@@ -20,6 +20,7 @@ import {
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import type { RunId } from '../store/runDatabase';
 import type { RecordingSaver } from './recordingSaver';
+import { soleTab, type TrainingLock } from './trainingLock';
 import { replayAt, recordedReferences } from '../store/replay';
 import type { AppStore, SessionActions } from '../store/store';
 
@@ -102,6 +103,8 @@ export interface SessionDeps {
   nextFrame?: (f: () => void) => void;
   /** The least time between two hand-overs of updates to the views (default VIEW_REFRESH_MS). */
   viewRefreshMs?: number;
+  /** Which tab may train (the page: a Web Lock shared by its tabs; default: this one always). */
+  lock?: TrainingLock;
 }
 
 /**
@@ -134,6 +137,7 @@ export class TrainingSession {
   private readonly deps: SessionDeps;
   private readonly store: AppStore;
   private readonly now: () => number;
+  private readonly lock: TrainingLock;
   private readonly onHide = () => {
     if (this.deps.page?.hidden() ?? true) void this.save();
   };
@@ -143,6 +147,19 @@ export class TrainingSession {
     this.deps = deps;
     this.store = deps.store;
     this.now = deps.now ?? Date.now;
+    this.lock = deps.lock ?? soleTab();
+    this.lock.onLost(() => {
+      // Another tab took training over: this one pauses, and the pause saves its run.
+      this.store.getState().setElsewhere('taken');
+      void this.command((c) => c.api.pause());
+    });
+  }
+
+  /** Takes the training lock before updates run; false, with the reason on screen, when another tab trains. */
+  private async claim(): Promise<boolean> {
+    const mine = await this.lock.acquire();
+    this.store.getState().setElsewhere(mine ? null : 'training');
+    return mine;
   }
 
   /** The views forget the live run (a new one begins); a settings change the worker applies to the old one is not noted. */
@@ -172,6 +189,7 @@ export class TrainingSession {
     this.deps.page?.removeEventListener('pagehide', this.onPageHide);
     this.client?.terminate();
     this.client = null;
+    this.lock.release();
   }
 
   /** The current worker client (tests and the fault hooks use it). */
@@ -298,7 +316,10 @@ export class TrainingSession {
         }
         this.store.getState().setFault(text);
         // Not awaited: `start` answers when the loop ends, and commands wait for `ready`.
-        if (how.run) void this.commandOn(c, () => c.api.start());
+        if (how.run)
+          void this.claim().then((mine) => {
+            if (mine) void this.commandOn(c, () => c.api.start());
+          });
       });
     this.ready = ready.catch(() => undefined);
     ready.catch((e: unknown) => {
@@ -330,6 +351,8 @@ export class TrainingSession {
     if (state !== 'running') this.flush();
     const s = this.store.getState();
     s.setRunState(state);
+    // Not training: another tab may.
+    if (state !== 'running') this.lock.release();
     // Training again: a notice of an earlier failure no longer holds.
     if (state === 'running' && s.error) s.setError(null);
     // A pause or the end of the run is a natural moment to keep what was recorded.
@@ -405,16 +428,25 @@ export class TrainingSession {
 
   /** The actions the views call (installed in the store). */
   readonly actions: SessionActions = {
-    start: () => (this.refused() ? Promise.resolve() : this.command((c) => c.api.start(), 'start')),
+    start: async () => {
+      if (this.refused() || !(await this.claim())) return;
+      return this.command((c) => c.api.start(), 'start');
+    },
     pause: () => this.command((c) => c.api.pause()),
-    step: () =>
-      this.refused()
-        ? Promise.resolve()
-        : this.command(async (c) => {
-            const fault = await c.api.step();
-            if (!fault && this.store.getState().error) this.store.getState().setError(null);
-            return fault;
-          }, 'step'),
+    step: async () => {
+      if (this.refused() || !(await this.claim())) return;
+      await this.command(async (c) => {
+        const fault = await c.api.step();
+        if (!fault && this.store.getState().error) this.store.getState().setError(null);
+        return fault;
+      }, 'step');
+      if (this.store.getState().runState !== 'running') this.lock.release();
+    },
+    takeOver: async () => {
+      await this.lock.takeOver();
+      this.store.getState().setElsewhere(null);
+      return this.actions.start();
+    },
     reset: () => {
       this.held = [];
       const s = this.store.getState();
