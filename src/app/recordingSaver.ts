@@ -7,7 +7,7 @@ import { WorkerFaultError } from '../worker/client';
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What the saver needs of the library (the real one, or a fake in tests). */
-export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded' | 'journal'>;
+export type SaverLibrary = Pick<RunLibrary, 'summary' | 'putEncoded' | 'journal' | 'claim'>;
 
 /** Updates are shown at the latest this long after they were handed to `keep`, kept or not (a stalled library does not freeze the curve). */
 export const KEEP_WAIT_MS = 2_000;
@@ -21,6 +21,8 @@ export interface SaverDeps {
   refresh: () => Promise<void>;
   /** Called after every stored save with the entry's id (e.g. to remember the run for a reload). */
   stored?: (id: RunId, encoded: EncodedRun) => void;
+  /** This page's token in the library (default: a new one): another page's saves never go over a run this one resumed. */
+  writer?: string;
 }
 
 /**
@@ -44,9 +46,12 @@ export class RecordingSaver {
   /** The first save of the current run, asked for by `keep` (a run's entry exists once it lands). */
   private first: { generation: number; done: Promise<void> } | null = null;
   private readonly deps: SaverDeps;
+  /** This page's token in the library's summaries (`RunSummary.writer`). */
+  readonly writer: string;
 
   constructor(deps: SaverDeps) {
     this.deps = deps;
+    this.writer = deps.writer ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   }
 
   /** A new run begins (reset, new settings, new worker): its recording gets its own entry. */
@@ -63,6 +68,12 @@ export class RecordingSaver {
     this.entries.set(this.generation, id);
     this.latest = bytes;
     this.deps.store.getState().setLibrary({ recordingId: id });
+    // The entry is this page's from now on: a tab that trained it before saves its own version as a
+    // new run. Not behind the saves in flight: one of them may be about to store this run over it.
+    void this.deps
+      .library()
+      .then((lib) => lib.claim(id, this.writer))
+      .catch(() => undefined);
   }
 
   /** Marks the current run's entry deleted (or, `false`, restored by undo). */
@@ -132,8 +143,12 @@ export class RecordingSaver {
         // Saves of one run are stored one after another, so each finds the entry the first one made.
         const id = this.entries.get(generation);
         const target = id !== undefined && (await lib.summary(id)) ? id : null;
-        const summary = await lib.putEncoded(target, encoded.bytes, encoded.facts);
+        const summary = await lib.putEncoded(target, encoded.bytes, encoded.facts, this.writer);
         this.unsaved = null;
+        if (target !== null && summary.id !== target && generation === this.generation)
+          this.deps.store.getState().setLibrary({
+            libraryMessage: { kind: 'info', text: `Another tab carries this run on from the library, so this tab's version is saved as a run of its own.` },
+          });
         this.entries.set(generation, summary.id);
         if (generation === this.generation) {
           this.deps.store.getState().setLibrary({ recordingId: summary.id, savedAt: Date.now() });

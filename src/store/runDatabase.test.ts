@@ -314,6 +314,35 @@ describe('the journal of shown updates', () => {
   });
 });
 
+describe('two pages carrying one run on', () => {
+  it('a page saves over the runs it recorded; once another page claims a run (it resumed it), the first page’s saves become a new run', async () => {
+    const lib = await open();
+    const run = named('recording', '2024-05-01T10:00:00.000Z', 3);
+    const b3 = encodeRunFile(run);
+    const { id } = await lib.putEncoded(null, b3, runFacts(run, b3.length), 'tab A');
+    const longer = named('recording', '2024-05-01T10:00:00.000Z', 5);
+    const b5 = encodeRunFile(longer);
+    expect((await lib.putEncoded(id, b5, runFacts(longer, b5.length), 'tab A')).id).toBe(id);
+    await lib.claim(id, 'tab B');
+    const resumed = named('recording', '2024-05-01T10:00:00.000Z', 8);
+    const b8 = encodeRunFile(resumed);
+    expect(await lib.putEncoded(id, b8, runFacts(resumed, b8.length), 'tab B')).toMatchObject({ id, updates: 8, writer: 'tab B' });
+    // Tab A saves its own continuation (6 updates): a new run, and tab B's 8 stay.
+    const mine = named('recording', '2024-05-01T10:00:00.000Z', 6);
+    const b6 = encodeRunFile(mine);
+    const copy = await lib.putEncoded(id, b6, runFacts(mine, b6.length), 'tab A');
+    expect(copy.id).not.toBe(id);
+    expect((await lib.list()).map((r) => [r.id, r.updates, r.writer]).sort()).toEqual(
+      [
+        [id, 8, 'tab B'],
+        [copy.id, 6, 'tab A'],
+      ].sort(),
+    );
+    expect((await lib.get(id))?.metrics).toHaveLength(8);
+    lib.close();
+  });
+});
+
 describe('sameBytes', () => {
   it('compares whole files, aligned or not, to the last byte', () => {
     const a = Uint8Array.from({ length: 103 }, (_, i) => (i * 7) & 255);

@@ -23,6 +23,12 @@ export type RunId = number;
 /** What the library list shows about a run, read without loading the run. */
 export interface RunSummary extends RunFacts {
   id: RunId;
+  /**
+   * The page (a token per page load) that records this run: the one that saved it first or resumed
+   * it last. Another page's saves do not go over it (they become a new run), so two tabs that carry
+   * on one run keep both versions.
+   */
+  writer?: string;
 }
 
 /** Everything needed to undo a `remove`: pass it to `restore`. */
@@ -290,25 +296,23 @@ export class RunLibrary {
    * trains, off the page's thread): as a new run when `id` is null, else over run `id`, keeping a
    * name given in the library. The bytes are trusted to be a valid run file with these facts.
    */
-  async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts): Promise<RunSummary> {
-    if (id === null) {
-      return this.write(
-        'save the run',
-        async (tx) => {
-          const newId = await tx.objectStore('summaries').add(facts as RunSummary);
-          await tx.objectStore('files').put({ id: newId, bytes });
-          await tx.objectStore('journal').delete(journalOf(newId));
-          return { ...facts, id: newId };
-        },
-        bytes.length,
-      );
-    }
+  async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts, writer?: string): Promise<RunSummary> {
+    const mark = writer === undefined ? {} : { writer };
+    const add = async (tx: WriteTx) => {
+      const newId = await tx.objectStore('summaries').add({ ...facts, ...mark } as RunSummary);
+      await tx.objectStore('files').put({ id: newId, bytes });
+      await tx.objectStore('journal').delete(journalOf(newId));
+      return { ...facts, ...mark, id: newId };
+    };
+    if (id === null) return this.write('save the run', add, bytes.length);
     return this.write(
       'save the run',
       async (tx) => {
         const existing = await tx.objectStore('summaries').get(id);
         if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-        const next: RunSummary = { ...facts, id, name: existing.name };
+        // Another page carries this run on now: this page's version becomes a run of its own.
+        if (writer !== undefined && existing.writer !== undefined && existing.writer !== writer) return add(tx);
+        const next: RunSummary = { ...facts, id, name: existing.name, ...(writer === undefined ? (existing.writer ? { writer: existing.writer } : {}) : mark) };
         await tx.objectStore('files').put({ id, bytes });
         await tx.objectStore('summaries').put(next);
         // The file holds at least its first `updates` updates (numbered from 0 or later).
@@ -317,6 +321,14 @@ export class RunLibrary {
       },
       bytes.length,
     );
+  }
+
+  /** Page `writer` carries run `id` on (it resumed it): from now on, other pages' saves of it become new runs. */
+  async claim(id: RunId, writer: string): Promise<void> {
+    await this.write('claim the run', async (tx) => {
+      const summary = await tx.objectStore('summaries').get(id);
+      if (summary) await tx.objectStore('summaries').put({ ...summary, writer });
+    });
   }
 
   /**
