@@ -2,6 +2,10 @@ import * as Comlink from 'comlink';
 import type { FaultMessage } from './client';
 import { TrainerService } from './service';
 
+// Held for the worker's whole life (the page names the worker): the page asks for the same lock and
+// is granted it the moment this worker ends, killed or closed, which no event reports.
+if (self.name) void navigator.locks?.request(self.name, () => new Promise<never>(() => undefined));
+
 const service = new TrainerService();
 Comlink.expose(service);
 
