@@ -1,4 +1,4 @@
-import { LibraryError, type RunId, type RunLibrary } from '../store/runDatabase';
+import { LibraryError, type LibraryClosed, type RunId, type RunLibrary } from '../store/runDatabase';
 import type { AppStore } from '../store/store';
 import type { UpdateMetrics } from '../rl/metrics';
 import type { EncodedRun, TrainerApi } from '../worker/protocol';
@@ -74,6 +74,27 @@ export class RecordingSaver {
       .library()
       .then((lib) => lib.claim(id, this.writer))
       .catch(() => undefined);
+  }
+
+  /**
+   * The library's database was deleted under the page (another tab, the browser's settings) or
+   * lost: the entries it held are gone, so the run is saved again, as a new entry of the library
+   * that opens next, at its next update; meanwhile it is kept in memory and can be exported.
+   */
+  libraryGone(why: LibraryClosed): void {
+    this.entries.clear();
+    this.first = null;
+    this.deps.store.getState().setLibrary({
+      recordingId: null,
+      savedAt: null,
+      libraryMessage: {
+        kind: 'error',
+        text:
+          why === 'upgraded'
+            ? 'A newer version of this app opened the run library in another tab, so this tab cannot save into it: the run being trained is kept in memory; use "Export this run" to keep it as a file, or reload this tab.'
+            : `The run library was ${why === 'deleted' ? 'deleted (by another tab or the browser’s settings)' : 'closed by the browser'}: the runs it held are gone. The run being trained is kept in memory and saved again into a new library; use "Export this run" to keep it as a file.`,
+      },
+    });
   }
 
   /** Marks the current run's entry deleted (or, `false`, restored by undo). */

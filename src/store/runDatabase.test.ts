@@ -314,6 +314,24 @@ describe('the journal of shown updates', () => {
   });
 });
 
+describe('a library deleted under the page', () => {
+  it('lets the deletion through, says so, and a library opened again is a new, empty one', async () => {
+    const name = `library-test-${++dbCount}`;
+    const closed: string[] = [];
+    const lib = await RunLibrary.open(name, directCodec, { closed: (why) => closed.push(why) });
+    await lib.save(named('kept?', '2024-05-01T10:00:00.000Z', 2));
+    await new Promise<void>((resolve, reject) => {
+      const r = indexedDB.deleteDatabase(name);
+      r.onsuccess = () => resolve();
+      r.onerror = () => reject(r.error);
+    });
+    expect(closed).toEqual(['deleted']);
+    const again = await RunLibrary.open(name);
+    expect(await again.list()).toEqual([]);
+    again.close();
+  });
+});
+
 describe('two pages carrying one run on', () => {
   it('a page saves over the runs it recorded; once another page claims a run (it resumed it), the first page’s saves become a new run', async () => {
     const lib = await open();

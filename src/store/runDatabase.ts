@@ -117,9 +117,12 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-/** Told when the library's connection closes under it: the database was `deleted` (or upgraded) elsewhere, or the browser `lost` it. */
+/** Why the library's connection closed under it: the database was `deleted` or `upgraded` (a newer build) elsewhere, or the browser `lost` it. */
+export type LibraryClosed = 'deleted' | 'upgraded' | 'lost';
+
+/** Told when the library's connection closes under it. */
 export interface LibraryEvents {
-  closed?: (why: 'deleted' | 'lost') => void;
+  closed?: (why: LibraryClosed) => void;
 }
 
 /** The run library. Open it with `RunLibrary.open()`; every method is safe to call concurrently. */
@@ -148,9 +151,9 @@ export class RunLibrary {
           if (oldVersion < 2) db.createObjectStore('journal', { keyPath: ['id', 'update'] });
         },
         // Another tab, or the page itself, deletes or upgrades the database: let it, and say so.
-        blocking() {
+        blocking(_version, next) {
           lib?.close();
-          events.closed?.('deleted');
+          events.closed?.(next === null ? 'deleted' : 'upgraded');
         },
         terminated() {
           events.closed?.('lost');
