@@ -131,6 +131,39 @@ test('a full library keeps the run in memory and says so; once there is room it 
   await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
 });
 
+test('a library deleted while a run trains and saves: the run is kept in memory, the page says so, it still exports and is saved again', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(RUN);
+  await ready(page);
+  await page.getByTestId('play').click();
+  await updatesAtLeast(page, 2);
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  // Deleted from the page, as another tab or the browser's settings would: the deletion must not wait for the app.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const r = indexedDB.deleteDatabase('swarm-playground-runs');
+        r.onsuccess = () => resolve();
+        r.onerror = () => reject(r.error);
+      }),
+  );
+  await expect(page.getByTestId('library-message')).toContainText(/run library was deleted.*kept in memory and saved again/);
+  await expect(page.getByTestId('run-state')).toHaveText('running');
+  const after = await count(page);
+  await updatesAtLeast(page, after + 2);
+  // Exported from memory.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('record-export').click()]);
+  const run = JSON.parse(strFromU8(gunzipSync(new Uint8Array(readFileSync((await download.path())!)))));
+  expect(run.metrics.length).toBeGreaterThanOrEqual(after);
+  // Saved again into the new library, with every update from the first.
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  const paused = await count(page);
+  await expect(page.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(paused);
+  expect(errors).toEqual([]);
+});
+
 test('every update the curve showed is in the library after a reload, and the resume says from which checkpoint it goes on', async ({ page }) => {
   // The probe's run, long enough to be training still when the page reloads.
   await page.goto(`/#${SMALL.replace('updates=200', 'updates=4000')}&backend=wasm`);
@@ -243,4 +276,48 @@ test('two tabs share one library: one trains at a time, the other says why and t
   await a.getByTestId('play').click();
   await expect(a.getByTestId('run-state')).toHaveText('running');
   await expect(a.getByTestId('other-tab')).toHaveCount(0);
+});
+
+/** The library's summaries as stored (read from IndexedDB directly), to compare before and after. */
+const storedSummaries = (page: Page) =>
+  page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('swarm-playground-runs');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const all = await new Promise<unknown[]>((resolve, reject) => {
+      const r = db.transaction('summaries').objectStore('summaries').getAll();
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    db.close();
+    return all;
+  });
+
+test('a tab closed during a video export leaves the library as it was: the run opens and replays in a new tab', async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto(RUN);
+  await ready(page);
+  for (const n of ['1', '2']) {
+    await page.getByTestId('step').click();
+    await expect(page.getByTestId('update-count')).toHaveText(n, { timeout: 60_000 });
+  }
+  await expect.poll(() => storedUpdates(page), { timeout: 30_000 }).toBe(2);
+  await expect(page.getByTestId('playback-minute')).toHaveText(/^\d+\/\d+$/, { timeout: 60_000 });
+  const before = await storedSummaries(page);
+  await page.getByTestId('video-export-open').click();
+  const dialog = page.getByRole('dialog', { name: 'Export video' });
+  await dialog.getByLabel('Resolution').selectOption({ label: '1920×1080' });
+  await dialog.getByLabel('Speed').selectOption({ label: '1 min/s' });
+  await page.getByTestId('video-start').click();
+  await expect(page.getByTestId('video-progress-text')).toHaveText(/^frame [1-9]\d* of \d+$/, { timeout: 30_000 });
+  await page.close({ runBeforeUnload: true });
+  const again = await context.newPage();
+  await again.goto(RUN);
+  await ready(again);
+  await expect(again.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  expect(await storedSummaries(again)).toEqual(before);
+  await again.getByTestId('library-row').first().getByTestId('library-replay').click();
+  await expect(again.getByTestId('replay-badge')).toBeVisible();
 });
