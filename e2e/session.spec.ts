@@ -250,6 +250,9 @@ test('two tabs share one library: one trains at a time, the other says why and t
   const b = await context.newPage();
   await b.goto(RUN);
   await ready(b);
+  // The first tab's run is listed, and not offered for resuming: that tab is training it.
+  await expect(b.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
+  await expect(b.getByTestId('resume-offer')).toHaveCount(0);
   await b.getByTestId('play').click();
   const notice = b.getByTestId('other-tab');
   await expect(notice).toContainText('Another tab of this app is training, so this one does not');

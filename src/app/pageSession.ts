@@ -5,7 +5,7 @@ import { workerCodec } from '../worker/runFileClient';
 import { pageLibrary, runs } from './page';
 import { activeRunId } from './runLibrary';
 import { TrainingSession } from './session';
-import { webTrainingLock } from './trainingLock';
+import { trainingElsewhere, webTrainingLock } from './trainingLock';
 import { keepHash, type AppStore } from '../store/store';
 
 /**
@@ -58,11 +58,15 @@ export function openPageSession(store: AppStore): () => void {
   };
 }
 
-/** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */
+/**
+ * Offers the run that was being trained when the page was last closed, if the library still holds
+ * it with weights, and no other tab is training now (the run last saved may be the one it trains).
+ */
 async function offerResume(store: AppStore): Promise<void> {
   const id = activeRunId();
   if (id === null) return;
   try {
+    if (await trainingElsewhere()) return;
     const lib = await pageLibrary();
     const summary = await lib.summary(id);
     if (!summary || summary.checkpoints === 0) return;

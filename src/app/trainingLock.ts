@@ -18,6 +18,13 @@ export interface TrainingLock {
 /** The Web Lock's name, shared by every tab of the app on one origin. */
 export const TRAINING_LOCK = 'swarm-playground-training';
 
+/** Whether a tab holds the training lock now (from a page that holds nothing itself: another tab trains). */
+export async function trainingElsewhere(locks: LockManager | undefined = globalThis.navigator?.locks, name = TRAINING_LOCK): Promise<boolean> {
+  if (!locks) return false;
+  const { held = [] } = await locks.query();
+  return held.some((l) => l.name === name);
+}
+
 /** A lock that is always granted (no Web Locks: an old browser or an insecure context; tests). */
 export const soleTab = (): TrainingLock => ({
   acquire: async () => true,
