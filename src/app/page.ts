@@ -12,7 +12,14 @@ let opened: Promise<RunLibrary> | null = null;
 
 /** The page's run library (opened on first use); it reads stored runs in the run-file worker. */
 export function pageLibrary(): Promise<RunLibrary> {
-  opened ??= RunLibrary.open(undefined, workerCodec).catch((e: unknown) => {
+  opened ??= RunLibrary.open(undefined, workerCodec, {
+    // Deleted or lost under the page: the next use opens a new one, and the run being trained is saved again into it.
+    closed: (why) => {
+      opened = null;
+      runs.saver.libraryGone(why);
+      void runs.refreshRuns();
+    },
+  }).catch((e: unknown) => {
     opened = null;
     throw e;
   });

@@ -5,6 +5,7 @@ import { workerCodec } from '../worker/runFileClient';
 import { pageLibrary, runs } from './page';
 import { activeRunId } from './runLibrary';
 import { TrainingSession } from './session';
+import { trainingElsewhere, webTrainingLock } from './trainingLock';
 import { keepHash, type AppStore } from '../store/store';
 
 /**
@@ -39,6 +40,7 @@ export function openPageSession(store: AppStore): () => void {
     refreshRuns: runs.refreshRuns,
     storedRun: async (id) => (await (await pageLibrary()).exportRun(id)).bytes,
     codec: workerCodec,
+    lock: webTrainingLock(),
     page: {
       addEventListener: (type, f) => (type === 'pagehide' ? window : document).addEventListener(type, f),
       removeEventListener: (type, f) => (type === 'pagehide' ? window : document).removeEventListener(type, f),
@@ -60,11 +62,15 @@ export function openPageSession(store: AppStore): () => void {
   };
 }
 
-/** Offers the run that was being trained when the page was last closed, if the library still holds it with weights. */
+/**
+ * Offers the run that was being trained when the page was last closed, if the library still holds
+ * it with weights, and no other tab is training now (the run last saved may be the one it trains).
+ */
 async function offerResume(store: AppStore): Promise<void> {
   const id = activeRunId();
   if (id === null) return;
   try {
+    if (await trainingElsewhere()) return;
     const lib = await pageLibrary();
     const summary = await lib.summary(id);
     if (!summary || summary.checkpoints === 0) return;

@@ -8,6 +8,7 @@ import { directCodec, type RunCodec } from '../worker/runCodec';
 import { faultMessage } from '../rl/numericFault';
 import { RunLibrary } from '../store/runDatabase';
 import { RecordingSaver } from './recordingSaver';
+import type { TrainingLock } from './trainingLock';
 import { beforeNextFrame, FRAME_FALLBACK_MS, nextBackend, replaySwarm, TrainingSession, type PageEvents } from './session';
 import { createAppStore, useApp as pageStore, type AppState } from '../store/store';
 import type { StoreApi } from 'zustand';
@@ -176,7 +177,28 @@ function fakePage(): PageEvents & { fire(type: string): void; isHidden: boolean 
 
 let dbCount = 0;
 
-function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number } = {}) {
+/** A training lock another (made-up) tab may hold: `other` says whether it does, `steal` takes it from this one. */
+function fakeLock() {
+  let lost = () => undefined as void;
+  const lock = {
+    other: false,
+    mine: false,
+    acquire: async () => (lock.other ? false : (lock.mine = true)),
+    takeOver: async () => void ((lock.other = false), (lock.mine = true)),
+    release: () => void (lock.mine = false),
+    onLost: (f: () => void) => void (lost = f),
+    steal: () => {
+      lock.mine = false;
+      lock.other = true;
+      lost();
+    },
+  };
+  return lock;
+}
+
+function setup(
+  options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCodec; nextFrame?: (f: () => void) => void; viewRefreshMs?: number; lock?: TrainingLock } = {},
+) {
   const workers: FakeWorker[] = [];
   const libOpen = RunLibrary.open(`session-test-${++dbCount}`);
   const saver = new RecordingSaver({
@@ -202,6 +224,7 @@ function setup(options: { holdInit?: boolean; autosaveMs?: number; codec?: RunCo
     now: () => clock,
     nextFrame: options.nextFrame,
     viewRefreshMs: options.viewRefreshMs ?? 0,
+    lock: options.lock,
   });
   store.setState({ actions: session.actions });
   session.open();
@@ -284,21 +307,24 @@ describe('TrainingSession', () => {
   });
 
   it('views get updates live; with live views off they wait and catch up at once', async () => {
-    const { workers, a } = open();
+    const { workers, a, session } = open();
     await until(() => store.getState().backend !== null, 'ready');
     await a.step();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     a.setLive(false);
     workers[0].emit();
     workers[0].emit();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     a.setLive(true);
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
   });
 
   it('updates that arrive before a frame reach the views together in it, in one change of the store', async () => {
     const frames: (() => void)[] = [];
-    const { workers, a } = open({ nextFrame: (f) => frames.push(f) });
+    const { workers, a, session } = open({ nextFrame: (f) => frames.push(f) });
     await until(() => store.getState().backend !== null, 'ready');
     void a.start();
     await until(() => store.getState().runState === 'running', 'running');
@@ -309,31 +335,36 @@ describe('TrainingSession', () => {
     expect(frames).toHaveLength(1);
     expect(store.getState().metrics).toHaveLength(0);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
     expect(store.getState().last?.metrics.update).toBe(2);
     expect(changes).toBe(1);
     // The loop stopping hands over what is waiting at once, before the state changes.
     workers[0].emit();
     await a.pause();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(4);
     for (const f of frames.splice(0)) f();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(4);
     // A new run drops the old run's updates that were waiting for a frame.
     workers[0].emit();
     await a.reset();
     for (const f of frames.splice(0)) f();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(0);
     unsubscribe();
   });
 
   it('updates that stream in faster than the views refresh reach them at most once per viewRefreshMs, and all of them', async () => {
     const frames: (() => void)[] = [];
-    const { workers, a, advance } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
+    const { workers, a, advance, session } = open({ nextFrame: (f) => frames.push(f), viewRefreshMs: 100 });
     await until(() => store.getState().backend !== null, 'ready');
     void a.start();
     await until(() => store.getState().runState === 'running', 'running');
     workers[0].emit();
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0]);
     // Two more arrive 40 ms later: the frames before 100 ms have passed hand nothing over.
     advance(40);
@@ -342,17 +373,19 @@ describe('TrainingSession', () => {
     frames.shift()!();
     advance(40);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(1);
     expect(frames).toHaveLength(1);
     // The first frame 100 ms after the last hand-over takes both.
     advance(20);
     frames.shift()!();
+    await session.shown();
     expect(store.getState().metrics.map((m) => m.update)).toEqual([0, 1, 2]);
     expect(frames).toHaveLength(0);
   });
 
   it('a crashed worker is replaced and the run resumes from its last checkpoint, still running, into the same library entry', async () => {
-    const { workers, a, saver, lib } = open();
+    const { workers, a, saver, lib, session } = open();
     await until(() => store.getState().backend !== null, 'ready');
     // The loop's call stays pending until the worker dies: it must not wait forever.
     const loop = a.start();
@@ -363,6 +396,7 @@ describe('TrainingSession', () => {
     expect(entry).not.toBeNull();
     workers[0].emit();
     workers[0].emit();
+    await session.shown();
     expect(store.getState().metrics).toHaveLength(7);
     workers[0].crash();
     await loop;
@@ -383,6 +417,63 @@ describe('TrainingSession', () => {
     expect(store.getState().recordingId).toBe(entry);
     expect((await (await lib).list()).map((r) => r.id)).toEqual([entry]);
     expect(saver.latest).not.toBeNull();
+  });
+
+  it('every update the views were handed is in the library when it is opened again (a reload), though the last save holds fewer', async () => {
+    const { workers, a, session, lib, saver } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'running');
+    // The first update shown makes the run's entry (its first save), before the views get it.
+    workers[0].emit();
+    await session.shown();
+    expect(store.getState().metrics).toHaveLength(1);
+    const entry = store.getState().recordingId;
+    expect(entry).not.toBeNull();
+    expect((await (await lib).summary(entry!))?.updates).toBe(1);
+    for (let i = 0; i < 6; i++) workers[0].emit();
+    await session.shown();
+    await saver.settled();
+    expect(store.getState().metrics).toHaveLength(7);
+    // No save since the first: the file holds 1 update, the journal the 6 shown after it.
+    expect((await (await lib).summary(entry!))?.updates).toBe(1);
+    expect(await (await lib).journalRows(entry!)).toBe(6);
+    const again = await RunLibrary.open(`session-test-${dbCount}`);
+    expect((await again.list()).map((r) => [r.id, r.updates])).toEqual([[entry, 7]]);
+    expect((await again.get(entry!))!.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    again.close();
+  });
+
+  it('one tab trains at a time: while another trains this one says so and offers to take over; a tab taken over from pauses and saves', async () => {
+    const lock = fakeLock();
+    lock.other = true;
+    const { workers, a, saver } = open({ lock });
+    await until(() => store.getState().backend !== null, 'ready');
+    await a.start();
+    await a.step();
+    expect(workers[0].calls).toEqual(['init auto']);
+    expect(store.getState().elsewhere).toBe('training');
+    // Taking over trains here.
+    void a.takeOver();
+    await until(() => store.getState().runState === 'running', 'training here');
+    expect(store.getState().elsewhere).toBeNull();
+    expect(lock.mine).toBe(true);
+    workers[0].emit();
+    await saver.settled();
+    // The other tab takes it back: this one pauses, gives the lock up and saves its run.
+    const save = vi.spyOn(saver, 'save');
+    lock.steal();
+    await until(() => store.getState().runState === 'paused', 'paused');
+    expect(store.getState().elsewhere).toBe('taken');
+    expect(workers[0].calls.slice(-1)).toEqual(['pause']);
+    expect(save).toHaveBeenCalled();
+    // Once the other tab pauses, Train here trains again and the notice goes.
+    lock.other = false;
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'training again');
+    expect(store.getState().elsewhere).toBeNull();
+    await a.pause();
+    expect(lock.mine).toBe(false);
   });
 
   it('a worker that dies before anything was saved starts the run again, and says so', async () => {
@@ -484,18 +575,20 @@ describe('TrainingSession', () => {
     const save = vi.spyOn(saver, 'save');
     void a.start();
     await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
+    // The run's first update shown is its first save (it makes the run's library entry).
     workers[0].emit();
+    await vi.waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     await vi.advanceTimersByTimeAsync(5000);
-    expect(save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(save).toHaveBeenCalledTimes(3);
+    expect(save).toHaveBeenCalledTimes(4);
     page.isHidden = false;
     page.fire('visibilitychange');
-    expect(save).toHaveBeenCalledTimes(3);
+    expect(save).toHaveBeenCalledTimes(4);
     page.isHidden = true;
     page.fire('visibilitychange');
     page.fire('pagehide');
-    expect(save).toHaveBeenCalledTimes(5);
+    expect(save).toHaveBeenCalledTimes(6);
   });
 
   it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
@@ -529,6 +622,20 @@ describe('TrainingSession', () => {
     await a.saveNow();
     const list = await (await lib).list();
     expect(list.map((r) => [r.id, r.updates])).toEqual([[id, 7]]);
+  });
+
+  it('a stored run whose shown updates go past its last checkpoint resumes from the checkpoint and says so', async () => {
+    const { a, lib } = open();
+    await until(() => store.getState().backend !== null, 'ready');
+    const run = { ...fakeRun(4), name: 'cut short' };
+    expect(run.checkpoints.items.at(-1)?.updates).toBe(4);
+    const id = await (await lib).save({ ...run, metrics: fakeRun(6).metrics });
+    await a.resumeStored(id);
+    expect(store.getState().metrics).toHaveLength(4);
+    expect(store.getState().libraryMessage).toEqual({
+      kind: 'info',
+      text: "Training resumed from update 4, the run's last checkpoint: the 2 updates shown after it (kept in the library) are trained again.",
+    });
   });
 
   it('reads the stored run through its codec (the page: the run-file worker), and a failed read changes nothing', async () => {

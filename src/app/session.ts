@@ -20,6 +20,7 @@ import {
 import { directCodec, type RunCodec } from '../worker/runCodec';
 import type { RunId } from '../store/runDatabase';
 import type { RecordingSaver } from './recordingSaver';
+import { soleTab, type TrainingLock } from './trainingLock';
 import { replayAt, recordedReferences } from '../store/replay';
 import type { AppStore, SessionActions } from '../store/store';
 
@@ -102,6 +103,8 @@ export interface SessionDeps {
   nextFrame?: (f: () => void) => void;
   /** The least time between two hand-overs of updates to the views (default VIEW_REFRESH_MS). */
   viewRefreshMs?: number;
+  /** Which tab may train (the page: a Web Lock shared by its tabs; default: this one always). */
+  lock?: TrainingLock;
 }
 
 /**
@@ -121,6 +124,8 @@ export class TrainingSession {
   /** When held updates were last handed to the views by a frame (`now()`). */
   private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
+  /** The hand-overs of updates to the views, one after another (each waits for the library to keep them). */
+  private showing: Promise<void> = Promise.resolve();
   private readonly faultTimes: number[] = [];
   /** Runs begun so far (bumped whenever the views forget the live run). */
   private runs = 0;
@@ -132,6 +137,7 @@ export class TrainingSession {
   private readonly deps: SessionDeps;
   private readonly store: AppStore;
   private readonly now: () => number;
+  private readonly lock: TrainingLock;
   private readonly onHide = () => {
     if (this.deps.page?.hidden() ?? true) void this.save();
   };
@@ -141,6 +147,19 @@ export class TrainingSession {
     this.deps = deps;
     this.store = deps.store;
     this.now = deps.now ?? Date.now;
+    this.lock = deps.lock ?? soleTab();
+    this.lock.onLost(() => {
+      // Another tab took training over: this one pauses, and the pause saves its run.
+      this.store.getState().setElsewhere('taken');
+      void this.command((c) => c.api.pause());
+    });
+  }
+
+  /** Takes the training lock before updates run; false, with the reason on screen, when another tab trains. */
+  private async claim(): Promise<boolean> {
+    const mine = await this.lock.acquire();
+    this.store.getState().setElsewhere(mine ? null : 'training');
+    return mine;
   }
 
   /** The views forget the live run (a new one begins); a settings change the worker applies to the old one is not noted. */
@@ -170,6 +189,7 @@ export class TrainingSession {
     this.deps.page?.removeEventListener('pagehide', this.onPageHide);
     this.client?.terminate();
     this.client = null;
+    this.lock.release();
   }
 
   /** The current worker client (tests and the fault hooks use it). */
@@ -205,11 +225,36 @@ export class TrainingSession {
     nextFrame(frame);
   }
 
+  /**
+   * Hands the held updates to the views once the library keeps them (`saver.keep`: their metrics in
+   * its journal, or the run's first save), so every update the curve shows survives a reload, even
+   * one that cuts the next save short. The hand-overs stay in order; those of a run the views have
+   * forgotten meanwhile are dropped.
+   */
   private flush(): void {
-    if (this.store.getState().replay) return;
+    if (this.store.getState().replay || this.held.length === 0) return;
     const us = this.held;
     this.held = [];
-    this.store.getState().pushUpdates(us);
+    const run = this.runs;
+    const api = this.client?.api ?? null;
+    this.showing = this.showing
+      .then(() =>
+        this.deps.saver.keep(
+          api,
+          us.map((u) => u.metrics),
+        ),
+      )
+      .then(() => {
+        if (run !== this.runs) return;
+        // A replay opened meanwhile: they wait for the views to follow again.
+        if (this.store.getState().replay) this.held = us.concat(this.held);
+        else this.store.getState().pushUpdates(us);
+      });
+  }
+
+  /** Resolves when the updates handed over so far are in the store (tests). */
+  shown(): Promise<void> {
+    return this.showing;
   }
 
   /**
@@ -256,6 +301,8 @@ export class TrainingSession {
         let text = how.note;
         if (how.resume) {
           const r = await c.api.resume(how.resume);
+          // The old worker's last updates reach the views first, then the views go back to the checkpoint.
+          await this.showing;
           const s = this.store.getState();
           s.setConfig(r.config);
           this.store.setState({ metrics: s.metrics.filter((m) => m.update < r.updates), last: s.last && s.last.metrics.update < r.updates ? s.last : null });
@@ -269,7 +316,10 @@ export class TrainingSession {
         }
         this.store.getState().setFault(text);
         // Not awaited: `start` answers when the loop ends, and commands wait for `ready`.
-        if (how.run) void this.commandOn(c, () => c.api.start());
+        if (how.run)
+          void this.claim().then((mine) => {
+            if (mine) void this.commandOn(c, () => c.api.start());
+          });
       });
     this.ready = ready.catch(() => undefined);
     ready.catch((e: unknown) => {
@@ -301,6 +351,8 @@ export class TrainingSession {
     if (state !== 'running') this.flush();
     const s = this.store.getState();
     s.setRunState(state);
+    // Not training: another tab may.
+    if (state !== 'running') this.lock.release();
     // Training again: a notice of an earlier failure no longer holds.
     if (state === 'running' && s.error) s.setError(null);
     // A pause or the end of the run is a natural moment to keep what was recorded.
@@ -376,16 +428,25 @@ export class TrainingSession {
 
   /** The actions the views call (installed in the store). */
   readonly actions: SessionActions = {
-    start: () => (this.refused() ? Promise.resolve() : this.command((c) => c.api.start(), 'start')),
+    start: async () => {
+      if (this.refused() || !(await this.claim())) return;
+      return this.command((c) => c.api.start(), 'start');
+    },
     pause: () => this.command((c) => c.api.pause()),
-    step: () =>
-      this.refused()
-        ? Promise.resolve()
-        : this.command(async (c) => {
-            const fault = await c.api.step();
-            if (!fault && this.store.getState().error) this.store.getState().setError(null);
-            return fault;
-          }, 'step'),
+    step: async () => {
+      if (this.refused() || !(await this.claim())) return;
+      await this.command(async (c) => {
+        const fault = await c.api.step();
+        if (!fault && this.store.getState().error) this.store.getState().setError(null);
+        return fault;
+      }, 'step');
+      if (this.store.getState().runState !== 'running') this.lock.release();
+    },
+    takeOver: async () => {
+      await this.lock.takeOver();
+      this.store.getState().setElsewhere(null);
+      return this.actions.start();
+    },
     reset: () => {
       this.held = [];
       const s = this.store.getState();
@@ -456,6 +517,14 @@ export class TrainingSession {
         this.store.getState().setConfig(r.config);
         showRun(this.store, run, r.updates);
         this.deps.saver.adopt(id, bytes);
+        const shown = (run.metrics.at(-1)?.update ?? -1) + 1;
+        const again = shown - r.updates;
+        this.store.getState().setLibrary({
+          libraryMessage: {
+            kind: 'info',
+            text: `Training resumed from update ${r.updates}, the run's last checkpoint${again > 0 ? `: the ${again} update${again === 1 ? '' : 's'} shown after it (kept in the library) are trained again` : ''}.`,
+          },
+        });
       });
     },
     configure: (patch) => {

@@ -262,6 +262,107 @@ describe('RunLibrary', () => {
   });
 });
 
+describe('the journal of shown updates', () => {
+  const rows = (run: RunFile, from: number, to: number) =>
+    fakeRun(to)
+      .metrics.slice(from, to)
+      .map((m) => ({ ...m, ret: m.ret + run.metrics.length }));
+
+  it('folds the updates a closed page showed after its last save into the run when the library opens again', async () => {
+    const name = `library-test-${++dbCount}`;
+    let lib = await RunLibrary.open(name);
+    const run = named('recording', '2024-05-01T10:00:00.000Z', 4);
+    const bytes = encodeRunFile(run);
+    const { id } = await lib.putEncoded(null, bytes, runFacts(run, bytes.length));
+    // Updates 2..6 shown: 2 and 3 are in the file already, 4..6 only in the journal.
+    const shown = rows(run, 2, 7);
+    await lib.journal(id, shown);
+    expect(await lib.journalRows(id)).toBe(5);
+    lib.close();
+    lib = await RunLibrary.open(name);
+    expect((await lib.list())[0]).toMatchObject({ id, name: 'recording', updates: 7 });
+    const stored = (await lib.get(id))!;
+    expect(stored.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(stored.metrics.slice(4)).toEqual(shown.slice(2));
+    // The file's own rows are left as they were; its checkpoints are the saved ones.
+    expect(stored.metrics.slice(0, 4)).toEqual(run.metrics);
+    expect(stored.checkpoints).toEqual(run.checkpoints);
+    expect(await lib.journalRows(id)).toBe(0);
+    lib.close();
+  });
+
+  it('a save clears the rows its file holds, a gap stops the fold, and a deleted run takes its rows along', async () => {
+    const name = `library-test-${++dbCount}`;
+    let lib = await RunLibrary.open(name);
+    const run = named('recording', '2024-05-01T10:00:00.000Z', 3);
+    const b3 = encodeRunFile(run);
+    const { id } = await lib.putEncoded(null, b3, runFacts(run, b3.length));
+    await lib.journal(id, rows(run, 3, 6));
+    const longer = named('recording', '2024-05-01T10:00:00.000Z', 5);
+    const b5 = encodeRunFile(longer);
+    await lib.putEncoded(id, b5, runFacts(longer, b5.length));
+    expect(await lib.journalRows(id)).toBe(1);
+    // Update 6 is missing: 7 cannot follow the file's update 5.
+    await lib.journal(id, rows(run, 7, 8));
+    const other = await lib.save(named('other', '2024-05-02T10:00:00.000Z', 2));
+    await lib.journal(other, rows(run, 2, 4));
+    await lib.remove(other);
+    expect(await lib.journalRows(other)).toBe(0);
+    lib.close();
+    lib = await RunLibrary.open(name);
+    expect((await lib.get(id))!.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(await lib.list()).toHaveLength(1);
+    lib.close();
+  });
+});
+
+describe('a library deleted under the page', () => {
+  it('lets the deletion through, says so, and a library opened again is a new, empty one', async () => {
+    const name = `library-test-${++dbCount}`;
+    const closed: string[] = [];
+    const lib = await RunLibrary.open(name, directCodec, { closed: (why) => closed.push(why) });
+    await lib.save(named('kept?', '2024-05-01T10:00:00.000Z', 2));
+    await new Promise<void>((resolve, reject) => {
+      const r = indexedDB.deleteDatabase(name);
+      r.onsuccess = () => resolve();
+      r.onerror = () => reject(r.error);
+    });
+    expect(closed).toEqual(['deleted']);
+    const again = await RunLibrary.open(name);
+    expect(await again.list()).toEqual([]);
+    again.close();
+  });
+});
+
+describe('two pages carrying one run on', () => {
+  it('a page saves over the runs it recorded; once another page claims a run (it resumed it), the first page’s saves become a new run', async () => {
+    const lib = await open();
+    const run = named('recording', '2024-05-01T10:00:00.000Z', 3);
+    const b3 = encodeRunFile(run);
+    const { id } = await lib.putEncoded(null, b3, runFacts(run, b3.length), 'tab A');
+    const longer = named('recording', '2024-05-01T10:00:00.000Z', 5);
+    const b5 = encodeRunFile(longer);
+    expect((await lib.putEncoded(id, b5, runFacts(longer, b5.length), 'tab A')).id).toBe(id);
+    await lib.claim(id, 'tab B');
+    const resumed = named('recording', '2024-05-01T10:00:00.000Z', 8);
+    const b8 = encodeRunFile(resumed);
+    expect(await lib.putEncoded(id, b8, runFacts(resumed, b8.length), 'tab B')).toMatchObject({ id, updates: 8, writer: 'tab B' });
+    // Tab A saves its own continuation (6 updates): a new run, and tab B's 8 stay.
+    const mine = named('recording', '2024-05-01T10:00:00.000Z', 6);
+    const b6 = encodeRunFile(mine);
+    const copy = await lib.putEncoded(id, b6, runFacts(mine, b6.length), 'tab A');
+    expect(copy.id).not.toBe(id);
+    expect((await lib.list()).map((r) => [r.id, r.updates, r.writer]).sort()).toEqual(
+      [
+        [id, 8, 'tab B'],
+        [copy.id, 6, 'tab A'],
+      ].sort(),
+    );
+    expect((await lib.get(id))?.metrics).toHaveLength(8);
+    lib.close();
+  });
+});
+
 describe('sameBytes', () => {
   it('compares whole files, aligned or not, to the last byte', () => {
     const a = Uint8Array.from({ length: 103 }, (_, i) => (i * 7) & 255);

@@ -5,10 +5,16 @@
  * so a failure (a full disk included) leaves the library as it was. Stored run files are read (and
  * packed again for a rename) by a RunCodec: on the page, in a worker, so a large run never holds the
  * page's thread.
+ *
+ * Beside them, a journal: the metrics of each update the page shows, written as they arrive (a few
+ * rows at a time, before the curve draws them), so a reload or a closed tab that cuts a save short
+ * loses none of them. A save clears the rows its file holds; `open` folds the rows a closed page
+ * left into their runs' files.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { blankRunName, cleanRunName, decodeRunFile, encodeRunFile, runFacts as summaryOf, suggestedFileName, type RunFacts } from '../core/runFile';
 import type { RunFile } from '../core/runFormat';
+import type { UpdateMetrics } from '../rl/metrics';
 import { directCodec, type OpenOptions, type RunCodec } from '../worker/runCodec';
 
 /** Key of a run in the library. */
@@ -17,6 +23,12 @@ export type RunId = number;
 /** What the library list shows about a run, read without loading the run. */
 export interface RunSummary extends RunFacts {
   id: RunId;
+  /**
+   * The page (a token per page load) that records this run: the one that saved it first or resumed
+   * it last. Another page's saves do not go over it (they become a new run), so two tabs that carry
+   * on one run keep both versions.
+   */
+  writer?: string;
 }
 
 /** Everything needed to undo a `remove`: pass it to `restore`. */
@@ -48,19 +60,32 @@ export class LibraryError extends Error {
 
 /** The IndexedDB database the app uses. */
 export const LIBRARY_DB_NAME = 'swarm-playground-runs';
-const DB_VERSION = 1;
+/** Version 2 added the journal of shown updates. */
+const DB_VERSION = 2;
 
 interface StoredFile {
   id: RunId;
   bytes: Uint8Array;
 }
 
+/** One shown update of run `id`, not yet in its stored file (or already, until a save clears it). */
+interface JournalRow {
+  id: RunId;
+  update: number;
+  metrics: UpdateMetrics;
+}
+
 interface LibrarySchema extends DBSchema {
   summaries: { key: RunId; value: RunSummary };
   files: { key: RunId; value: StoredFile };
+  journal: { key: [RunId, number]; value: JournalRow };
 }
 
-type WriteTx = IDBPTransaction<LibrarySchema, ('summaries' | 'files')[], 'readwrite'>;
+const STORES = ['summaries', 'files', 'journal'] as const;
+type WriteTx = IDBPTransaction<LibrarySchema, ('summaries' | 'files' | 'journal')[], 'readwrite'>;
+
+/** The journal rows of run `id` numbered below `below` (all of them without it). */
+const journalOf = (id: RunId, below = Infinity) => IDBKeyRange.bound([id, -Infinity], [id, below], false, true);
 
 function isQuotaError(e: unknown): boolean {
   return e instanceof DOMException ? e.name === 'QuotaExceededError' : !!e && typeof e === 'object' && (e as { name?: unknown }).name === 'QuotaExceededError';
@@ -92,6 +117,14 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
+/** Why the library's connection closed under it: the database was `deleted` or `upgraded` (a newer build) elsewhere, or the browser `lost` it. */
+export type LibraryClosed = 'deleted' | 'upgraded' | 'lost';
+
+/** Told when the library's connection closes under it. */
+export interface LibraryEvents {
+  closed?: (why: LibraryClosed) => void;
+}
+
 /** The run library. Open it with `RunLibrary.open()`; every method is safe to call concurrently. */
 export class RunLibrary {
   private readonly db: IDBPDatabase<LibrarySchema>;
@@ -106,18 +139,104 @@ export class RunLibrary {
    * Opens (creating on first use) the library database `name`. `codec` reads stored run files: the
    * page passes the run-file worker's; the default reads them on the calling thread (tests, Node).
    */
-  static async open(name: string = LIBRARY_DB_NAME, codec: RunCodec = directCodec): Promise<RunLibrary> {
+  static async open(name: string = LIBRARY_DB_NAME, codec: RunCodec = directCodec, events: LibraryEvents = {}): Promise<RunLibrary> {
+    let lib: RunLibrary;
     try {
       const db = await openDB<LibrarySchema>(name, DB_VERSION, {
-        upgrade(db) {
-          db.createObjectStore('summaries', { keyPath: 'id', autoIncrement: true });
-          db.createObjectStore('files', { keyPath: 'id' });
+        upgrade(db, oldVersion) {
+          if (oldVersion < 1) {
+            db.createObjectStore('summaries', { keyPath: 'id', autoIncrement: true });
+            db.createObjectStore('files', { keyPath: 'id' });
+          }
+          if (oldVersion < 2) db.createObjectStore('journal', { keyPath: ['id', 'update'] });
+        },
+        // Another tab, or the page itself, deletes or upgrades the database: let it, and say so.
+        blocking(_version, next) {
+          lib?.close();
+          events.closed?.(next === null ? 'deleted' : 'upgraded');
+        },
+        terminated() {
+          events.closed?.('lost');
         },
       });
-      return new RunLibrary(db, codec);
+      lib = new RunLibrary(db, codec);
     } catch (e) {
       throw new LibraryError('storage', `The run library cannot be opened: ${(e as Error)?.message ?? String(e)}`, { cause: e });
     }
+    await lib.foldJournal().catch(() => undefined);
+    return lib;
+  }
+
+  /**
+   * Writes the metrics of shown updates of run `id` into the journal (one transaction), so they
+   * are kept even if the page closes before the next save of the run's file lands.
+   */
+  async journal(id: RunId, rows: UpdateMetrics[]): Promise<void> {
+    if (!rows.length) return;
+    try {
+      const tx = this.db.transaction('journal', 'readwrite');
+      for (const m of rows) void tx.store.put({ id, update: m.update, metrics: m });
+      await tx.done;
+    } catch (e) {
+      if (isQuotaError(e)) throw new LibraryError('quota', 'Browser storage is full: the updates shown could not be kept.', { cause: e });
+      throw new LibraryError('storage', `Could not keep the updates shown: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    }
+  }
+
+  /** How many journal rows run `id` has (tests). */
+  async journalRows(id: RunId): Promise<number> {
+    return this.db.count('journal', journalOf(id));
+  }
+
+  /**
+   * Folds the journal into the stored runs: each run's rows that follow its file's last update
+   * (in order, without a gap) are added to its metrics, and the file is stored again; then its rows
+   * go. Rows of runs no longer in the library go too. Returns the ids of the runs that grew.
+   */
+  async foldJournal(): Promise<RunId[]> {
+    const keys = await this.db.getAllKeys('journal');
+    const ids = [...new Set(keys.map(([id]) => id))];
+    const grew: RunId[] = [];
+    for (const id of ids) {
+      const [file, rows] = await Promise.all([this.db.get('files', id), this.db.getAll('journal', journalOf(id))]);
+      if (!file) {
+        await this.db.delete('journal', journalOf(id));
+        continue;
+      }
+      const r = await this.codec.open(file.bytes.slice());
+      if (!r.ok) continue;
+      const run = r.run;
+      let next = (run.metrics[run.metrics.length - 1]?.update ?? -1) + 1;
+      const added: UpdateMetrics[] = [];
+      for (const row of rows.sort((a, b) => a.update - b.update)) {
+        if (row.update < next) continue;
+        if (row.update > next) break;
+        added.push(row.metrics);
+        next++;
+      }
+      const last = next;
+      if (!added.length) {
+        await this.db.delete('journal', journalOf(id, last));
+        continue;
+      }
+      const longer: RunFile = { ...run, metrics: [...run.metrics, ...added] };
+      const bytes = encodeRunFile(longer);
+      const folded = await this.write(
+        'keep the updates shown',
+        async (tx) => {
+          const [summary, stored] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
+          // Saved again meanwhile (another tab trains it): that newer file stands.
+          if (!summary || !stored || !sameBytes(stored.bytes, file.bytes)) return false;
+          await tx.objectStore('files').put({ id, bytes });
+          await tx.objectStore('summaries').put({ ...summaryOf(longer, bytes.length), id, name: summary.name });
+          await tx.objectStore('journal').delete(journalOf(id, last));
+          return true;
+        },
+        bytes.length,
+      );
+      if (folded) grew.push(id);
+    }
+    return grew;
   }
 
   /** Every run's summary, newest first. Reads no run files. */
@@ -180,30 +299,39 @@ export class RunLibrary {
    * trains, off the page's thread): as a new run when `id` is null, else over run `id`, keeping a
    * name given in the library. The bytes are trusted to be a valid run file with these facts.
    */
-  async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts): Promise<RunSummary> {
-    if (id === null) {
-      return this.write(
-        'save the run',
-        async (tx) => {
-          const newId = await tx.objectStore('summaries').add(facts as RunSummary);
-          await tx.objectStore('files').put({ id: newId, bytes });
-          return { ...facts, id: newId };
-        },
-        bytes.length,
-      );
-    }
+  async putEncoded(id: RunId | null, bytes: Uint8Array, facts: RunFacts, writer?: string): Promise<RunSummary> {
+    const mark = writer === undefined ? {} : { writer };
+    const add = async (tx: WriteTx) => {
+      const newId = await tx.objectStore('summaries').add({ ...facts, ...mark } as RunSummary);
+      await tx.objectStore('files').put({ id: newId, bytes });
+      await tx.objectStore('journal').delete(journalOf(newId));
+      return { ...facts, ...mark, id: newId };
+    };
+    if (id === null) return this.write('save the run', add, bytes.length);
     return this.write(
       'save the run',
       async (tx) => {
         const existing = await tx.objectStore('summaries').get(id);
         if (!existing) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-        const next: RunSummary = { ...facts, id, name: existing.name };
+        // Another page carries this run on now: this page's version becomes a run of its own.
+        if (writer !== undefined && existing.writer !== undefined && existing.writer !== writer) return add(tx);
+        const next: RunSummary = { ...facts, id, name: existing.name, ...(writer === undefined ? (existing.writer ? { writer: existing.writer } : {}) : mark) };
         await tx.objectStore('files').put({ id, bytes });
         await tx.objectStore('summaries').put(next);
+        // The file holds at least its first `updates` updates (numbered from 0 or later).
+        await tx.objectStore('journal').delete(journalOf(id, facts.updates));
         return next;
       },
       bytes.length,
     );
+  }
+
+  /** Page `writer` carries run `id` on (it resumed it): from now on, other pages' saves of it become new runs. */
+  async claim(id: RunId, writer: string): Promise<void> {
+    await this.write('claim the run', async (tx) => {
+      const summary = await tx.objectStore('summaries').get(id);
+      if (summary) await tx.objectStore('summaries').put({ ...summary, writer });
+    });
   }
 
   /**
@@ -249,7 +377,7 @@ export class RunLibrary {
     return this.write('delete the run', async (tx) => {
       const [summary, file] = await Promise.all([tx.objectStore('summaries').get(id), tx.objectStore('files').get(id)]);
       if (!summary || !file) throw new LibraryError('not-found', `There is no run ${id} in the library.`);
-      await Promise.all([tx.objectStore('summaries').delete(id), tx.objectStore('files').delete(id)]);
+      await Promise.all([tx.objectStore('summaries').delete(id), tx.objectStore('files').delete(id), tx.objectStore('journal').delete(journalOf(id))]);
       return { summary, bytes: file.bytes };
     });
   }
@@ -320,7 +448,7 @@ export class RunLibrary {
    * nothing of it lands; a full storage quota becomes a LibraryError with code `quota`.
    */
   private async write<T>(what: string, f: (tx: WriteTx) => Promise<T>, bytes = 0): Promise<T> {
-    const tx = this.db.transaction(['summaries', 'files'], 'readwrite');
+    const tx = this.db.transaction([...STORES], 'readwrite');
     try {
       const out = await f(tx);
       await tx.done;

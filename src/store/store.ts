@@ -172,6 +172,8 @@ export interface SessionActions {
   chooseBackend(b: BackendChoice): Promise<void>;
   /** Races the organisations against the swarm on screen: the replayed run's, else the one being trained. */
   race(request: Omit<RaceRequest, 'horizon'>): Promise<RaceReport>;
+  /** Takes training over from the other tab that trains (it pauses, its run saved), and trains here. */
+  takeOver(): Promise<void>;
 }
 
 const NOT_STARTED = () => Promise.reject(new Error('the training session has not started'));
@@ -185,6 +187,12 @@ export interface SessionSlice {
   /** What went wrong with the trainer and what the session did about it (e.g. restarted it from a checkpoint). */
   fault: string | null;
   setFault: (fault: string | null) => void;
+  /**
+   * Another tab of the app trains (one tab trains at a time): it was training when this one was
+   * asked to (`training`), or it took training over from this one (`taken`); null otherwise.
+   */
+  elsewhere: 'training' | 'taken' | null;
+  setElsewhere: (elsewhere: SessionSlice['elsewhere']) => void;
 }
 
 /** How the page is shown: presenter and embed modes, hidden parts, the curve's view, the lesson step, the controls drawer. */
@@ -296,11 +304,14 @@ const appState: StateCreator<AppState> = (set, get) => ({
     setLive: () => undefined,
     chooseBackend: () => Promise.resolve(),
     race: NOT_STARTED,
+    takeOver: () => Promise.resolve(),
   },
   resumable: null,
   setResumable: (resumable) => set({ resumable }),
   fault: null,
   setFault: (fault) => set({ fault }),
+  elsewhere: null,
+  setElsewhere: (elsewhere) => set({ elsewhere }),
 
   replay: null,
   stash: null,
@@ -394,5 +405,6 @@ export const selectRuns = (s: AppState) => s.runs;
 export const selectActions = (s: AppState) => s.actions;
 export const selectResumable = (s: AppState) => s.resumable;
 export const selectFault = (s: AppState) => s.fault;
+export const selectElsewhere = (s: AppState) => s.elsewhere;
 /** The settings changes on screen: the replayed run's recorded ones, else the live run's. */
 export const selectChangeRecord = (s: AppState): ChangeRecord | null => s.replay?.run ?? s.liveChanges;

@@ -1,4 +1,4 @@
-import { selectActions, selectFault, selectResumable, useApp } from '../store/store';
+import { selectActions, selectElsewhere, selectFault, selectResumable, useApp } from '../store/store';
 
 /**
  * What the training session has to tell: a trainer fault and how it was handled (restarted, resumed
@@ -11,8 +11,25 @@ export function SessionNotices() {
   const actions = useApp(selectActions);
   const setResumable = useApp((s) => s.setResumable);
   const setFault = useApp((s) => s.setFault);
+  const elsewhere = useApp(selectElsewhere);
+  const setElsewhere = useApp((s) => s.setElsewhere);
   return (
     <>
+      {elsewhere && (
+        <div className="notices" role="status" data-testid="other-tab">
+          <p>
+            {elsewhere === 'training'
+              ? 'Another tab of this app is training, so this one does not: one tab trains at a time, so that two do not share the processor or save over each other’s runs.'
+              : 'Another tab of this app took training over, so this one paused; its run is saved in the library.'}
+          </p>
+          <button type="button" onClick={() => void actions.takeOver()} data-testid="take-over">
+            {elsewhere === 'training' ? 'Train here instead (the other tab pauses and saves its run)' : 'Take training back'}
+          </button>
+          <button type="button" onClick={() => setElsewhere(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {fault && (
         <div className="notices session-fault" role="alert" data-testid="session-fault">
           <p className="error">{fault}</p>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { guardApi, watchWorker, WorkerFaultError, type WorkerFault, type WorkerLike } from './client';
+import { guardApi, watchWorker, workerEnded, WorkerFaultError, type WorkerFault, type WorkerLike } from './client';
 import type { TrainerApi } from './protocol';
 
 /** A worker that fires its events on demand. */
@@ -35,6 +35,48 @@ describe('guardApi', () => {
   });
 });
 
+describe('workerEnded', () => {
+  /** A lock manager where the worker takes its lock after `takesAfter` queries and holds it until `end()`; a free lock is granted at once. */
+  function fakeLocks(takesAfter: number) {
+    let queries = 0;
+    let waiting: (() => void) | null = null;
+    const locks = {
+      gone: false,
+      holds: () => queries > takesAfter && !locks.gone,
+      query: async () => ({ held: ++queries > takesAfter && !locks.gone ? [{ name: 'w1', mode: 'exclusive' as const }] : [] }),
+      request: (_name: string, f: () => void) => (locks.holds() ? new Promise<void>((r) => (waiting = () => r(f()))) : Promise.resolve(f())),
+      end: () => {
+        locks.gone = true;
+        waiting?.();
+      },
+    };
+    return locks;
+  }
+
+  it('resolves once the worker, seen holding its lock, lets it go; not before the worker took it; never after stop', async () => {
+    vi.useFakeTimers();
+    const locks = fakeLocks(3);
+    let done = false;
+    const { ended } = workerEnded(locks as unknown as LockManager, 'w1', 100, 10);
+    void ended.then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(done).toBe(false);
+    locks.end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+
+    const other = fakeLocks(0);
+    const watched = workerEnded(other as unknown as LockManager, 'w1', 100, 10);
+    let fired = false;
+    void watched.ended.then(() => (fired = true));
+    await vi.advanceTimersByTimeAsync(100);
+    watched.stop();
+    other.end();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(fired).toBe(false);
+  });
+});
+
 describe('watchWorker', () => {
   it('turns an error event into a fault, once', async () => {
     const w = fakeWorker();
@@ -42,6 +84,15 @@ describe('watchWorker', () => {
     w.fire('error', { message: 'Uncaught Error: injected' });
     w.fire('messageerror');
     expect(await faulted).toEqual({ kind: 'error', message: 'The training worker crashed (Uncaught Error: injected).' });
+  });
+
+  it('a worker that ends without a word (its life lock released) is a fault at once, with no ping missed', async () => {
+    const w = fakeWorker();
+    let end = () => undefined as void;
+    const ended = new Promise<void>((r) => (end = r));
+    const { faulted } = watchWorker(w, () => Promise.resolve(), { pingMs: 1000, timeoutMs: 5000 }, ended);
+    end();
+    expect(await faulted).toEqual({ kind: 'ended', message: 'The training worker ended without a word (it was killed, closed or crashed).' });
   });
 
   it('turns a messageerror into a fault', async () => {

@@ -1,9 +1,12 @@
 import * as Comlink from 'comlink';
 import type { TrainerApi } from './protocol';
 
-/** Why a worker was given up: it threw outside any call, sent a message that could not be read, or stopped answering. */
+/**
+ * Why a worker was given up: it threw outside any call, sent a message that could not be read,
+ * stopped answering, or ended without a word (killed or closed: its life lock was released).
+ */
 export interface WorkerFault {
-  kind: 'error' | 'messageerror' | 'unresponsive';
+  kind: 'error' | 'messageerror' | 'unresponsive' | 'ended';
   /** One sentence for the user. */
   message: string;
 }
@@ -32,9 +35,10 @@ export interface TrainerClient {
 
 /**
  * Faults a test can inject: an uncaught throw, the worker closing itself, a lost device (the next
- * update throws), or (in the e2e suite's build only) a NaN loss in the next update.
+ * update throws), or (in the e2e suite's build only) a NaN loss in the next update; `kill` ends the
+ * worker from outside, as a crash would (the page terminates it without a word to the client).
  */
-export type InjectedFault = 'throw' | 'close' | 'device' | 'nan';
+export type InjectedFault = 'throw' | 'close' | 'device' | 'nan' | 'kill';
 
 /** The message a worker listens for to inject a fault (never sent by the app itself). */
 export interface FaultMessage {
@@ -93,6 +97,7 @@ export function watchWorker(
   worker: WorkerLike,
   ping: () => Promise<unknown>,
   options: WatchdogOptions,
+  ended?: Promise<void>,
 ): { faulted: Promise<WorkerFault>; stop: () => void; fail: (f: WorkerFault) => void } {
   let resolve: (f: WorkerFault) => void = () => undefined;
   const faulted = new Promise<WorkerFault>((r) => (resolve = r));
@@ -109,6 +114,7 @@ export function watchWorker(
     fail({ kind: 'error', message: `The training worker crashed${detail ? ` (${detail})` : ''}.` });
   });
   worker.addEventListener('messageerror', () => fail({ kind: 'messageerror', message: 'The training worker sent a message that could not be read.' }));
+  void ended?.then(() => fail({ kind: 'ended', message: 'The training worker ended without a word (it was killed, closed or crashed).' }));
   let waitingSince: number | null = null;
   timer = setInterval(() => {
     if (done) return;
@@ -133,21 +139,53 @@ export function watchWorker(
   };
 }
 
+/**
+ * Resolves when the worker that holds the Web Lock `name` for its life (trainer.worker.ts takes the
+ * lock named after itself) has ended, however it ended: the lock is granted to this side then.
+ * Looks every `pollMs` until the worker holds it (at most `tries` times), so that a worker not yet
+ * started is not taken for an ended one. Never resolves without Web Locks, or after `stop()`.
+ */
+export function workerEnded(locks: LockManager | undefined, name: string, pollMs = 100, tries = 300): { ended: Promise<void>; stop: () => void } {
+  let stopped = false;
+  const ended = new Promise<void>((resolve) => {
+    if (!locks) return;
+    let left = tries;
+    const look = async () => {
+      if (stopped) return;
+      const held = (await locks.query()).held ?? [];
+      if (!held.some((l) => l.name === name)) {
+        if (--left > 0) setTimeout(() => void look(), pollMs);
+        return;
+      }
+      void locks.request(name, () => {
+        if (!stopped) resolve();
+      });
+    };
+    void look().catch(() => undefined);
+  });
+  return { ended, stop: () => void (stopped = true) };
+}
+
 /** Starts a training worker (a module worker, bundled by Vite), wrapped with Comlink and watched for faults. */
 export function createTrainerClient(watchdog: WatchdogOptions = DEFAULT_WATCHDOG): TrainerClient {
-  const worker = new Worker(new URL('./trainer.worker.ts', import.meta.url), { type: 'module' });
+  const name = `swarm-trainer-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const worker = new Worker(new URL('./trainer.worker.ts', import.meta.url), { type: 'module', name });
   const remote = Comlink.wrap<TrainerApi>(worker);
-  const watch = watchWorker(worker, () => remote.ping(), watchdog);
+  const life = workerEnded(globalThis.navigator?.locks, name);
+  const watch = watchWorker(worker, () => remote.ping(), watchdog, life.ended);
   const api = guardApi(remote as unknown as TrainerApi, watch.faulted);
   return {
     api,
     faulted: watch.faulted,
     terminate() {
       watch.stop();
+      life.stop();
       remote[Comlink.releaseProxy]();
       worker.terminate();
     },
     injectFault(kind) {
+      // Killed from outside: the client is not told (its watchdog and life lock must notice).
+      if (kind === 'kill') return worker.terminate();
       const m: FaultMessage = { swarmFault: kind };
       worker.postMessage(m);
     },

@@ -2,6 +2,10 @@ import * as Comlink from 'comlink';
 import type { FaultMessage } from './client';
 import { TrainerService } from './service';
 
+// Held for the worker's whole life (the page names the worker): the page asks for the same lock and
+// is granted it the moment this worker ends, killed or closed, which no event reports.
+if (self.name) void navigator.locks?.request(self.name, () => new Promise<never>(() => undefined));
+
 const service = new TrainerService();
 Comlink.expose(service);
 
@@ -9,8 +13,8 @@ Comlink.expose(service);
  * Test hooks (the page's `injectFault`, never sent by the app itself), only in the e2e suite's build
  * (`import.meta.env.SWARM_TEST_HOOKS`, vite.config.ts; a normal build drops them): fail the way real
  * faults do, so the page's recovery can be tested end to end. `throw`: an uncaught error (the page
- * sees the worker's `error` event); `close`: the worker ends itself silently (only the watchdog
- * notices); `device`: the next update throws, as after a lost GPU device or WebGL context; `nan`:
+ * sees the worker's `error` event); `close`: the worker ends itself silently (its life lock, or
+ * without Web Locks the watchdog, notices); `device`: the next update throws, as after a lost GPU device or WebGL context; `nan`:
  * the next update's loss is NaN and the trainer's numeric guard stops it.
  */
 if (import.meta.env.SWARM_TEST_HOOKS) {
