@@ -161,6 +161,10 @@ const CURVE_COLUMNS: (keyof UpdateMetrics)[] = [
   'gradNorm',
   'collectMs',
   'learnMs',
+  'wastedMessages',
+  'neededShare',
+  'interrupted',
+  'conflicts',
 ];
 
 interface SeedResult {
