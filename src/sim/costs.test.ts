@@ -4,6 +4,7 @@ import { scriptedOrganisation } from './baselines';
 import { NO_COSTS, tasksWithCosts, withCosts, type SprintCosts } from './costs';
 import { SprintEnv } from './env';
 import { runEpisodes } from './evaluate';
+import { islandTask } from './islands';
 import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
 import type { Task } from './task';
@@ -28,6 +29,13 @@ describe('costs of talk and of piling on', () => {
     expect(withCosts(task, undefined)).toBe(task);
     expect(withCosts(task, BOTH).costs).toEqual(BOTH);
     expect(task.costs).toBeUndefined();
+  });
+
+  it("travels with the task to an island's variant", () => {
+    const task = withCosts(evaluationTasks('long-coupled', 1)[0], BOTH);
+    expect(islandTask(task, 1).seed).not.toBe(task.seed);
+    expect(islandTask(task, 1).costs).toEqual(BOTH);
+    expect(islandTask(evaluationTasks('long-coupled', 1)[0], 1).costs).toBeUndefined();
   });
 
   it('an interruption costs the working receiver exactly its minute of work, and the DM still delivers', () => {
