@@ -126,6 +126,42 @@ describe('npm run experiment', () => {
     expect(runFile.ok && runFile.run.metrics.every((m) => (m.structure?.budgetSpent ?? Infinity) <= 30)).toBe(true);
   }, 60_000);
 
+  it('trains under the costs of talk and of piling on, with their counters in the curve and the run file', () => {
+    const dir = join(out, 'costs');
+    const r = run([
+      '--interruptions',
+      '--conflicts',
+      '--agents',
+      '3',
+      '--updates',
+      '2',
+      '--tasks-per-update',
+      '1',
+      '--group-size',
+      '2',
+      '--eval-tasks',
+      '2',
+      '--tmax-start',
+      '10',
+      '--tmax-end',
+      '20',
+      '--backend',
+      'cpu',
+      '--quiet',
+      '--out',
+      dir,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const curve = readFileSync(join(dir, 'training-seed1.csv'), 'utf8').trim().split('\n');
+    expect(curve[0]).toMatch(/,wastedMessages,neededShare,interrupted,conflicts$/);
+    expect(curve).toHaveLength(3);
+    const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
+    expect(runFile.ok && runFile.run.config.interruptions && runFile.run.config.conflicts).toBe(true);
+    expect(runFile.ok && runFile.run.metrics.every((m) => m.interrupted !== undefined && m.conflicts !== undefined && m.wastedMessages !== undefined)).toBe(
+      true,
+    );
+  }, 60_000);
+
   it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {
     const r = run(['--agentz', '3', '--agents', '40', '--out', out]);
     expect(r.status).toBe(2);

@@ -61,6 +61,10 @@ const CURVE_COLUMNS: (keyof UpdateMetrics)[] = [
   'gradNorm',
   'collectMs',
   'learnMs',
+  'wastedMessages',
+  'neededShare',
+  'interrupted',
+  'conflicts',
 ];
 
 /** One seed's outcome, as the summary and the folder's record keep it. */

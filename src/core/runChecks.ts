@@ -86,6 +86,11 @@ export const METRIC_RANGES: Record<Exclude<keyof UpdateMetrics, 'update' | 'phas
   emptyReads: AGENT_MINUTES,
   idle: AGENT_MINUTES,
   claims: AGENT_MINUTES,
+  // The optional costs (sim/costs): a wasted message is one of the messages; an interruption lands on
+  // a working agent, at most once a minute; a conflict needs two agents on one module in a minute.
+  wastedMessages: AGENT_MINUTES,
+  interrupted: AGENT_MINUTES,
+  conflicts: AGENT_MINUTES,
   entropy: DIAGNOSTIC,
   loss: DIAGNOSTIC,
   gradNorm: DIAGNOSTIC,

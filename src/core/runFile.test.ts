@@ -40,6 +40,17 @@ describe('run file encode/decode', () => {
     expect(back.ok && back.run.episodes.items.length).toBe(12);
   });
 
+  it('keeps the costs metrics of a newer run and opens a run without them (they are optional)', () => {
+    const run = fakeRun(3);
+    const newer = { ...run, metrics: run.metrics.map((m) => ({ ...m, wastedMessages: 2.5, interrupted: 1, conflicts: 0.5 })) };
+    expect(decodeRunFile(encodeRunFile(newer))).toEqual({ ok: true, run: newer });
+    expect(run.metrics[0]).not.toHaveProperty('interrupted');
+    expect(decodeRunFile(encodeRunFile(run))).toEqual({ ok: true, run });
+    const bad = JSON.parse(JSON.stringify(newer));
+    bad.metrics[1].interrupted = 'many';
+    expect(rejected(validateRun(bad)).error).toMatch(/interrupted/);
+  });
+
   it('is deterministic: the same run gives the same bytes', () => {
     expect(encodeRunFile(fakeRun(5))).toEqual(encodeRunFile(fakeRun(5)));
   });

@@ -107,6 +107,10 @@ const metricsSchema = z.strictObject({
   emptyReads: real(),
   idle: real(),
   claims: real(),
+  /** Added with the costs of talk and piling on (docs/RUNFILE.md); absent in runs recorded before. */
+  wastedMessages: real().optional(),
+  interrupted: real().optional(),
+  conflicts: real().optional(),
   entropy: real(),
   loss: real(),
   gradNorm: real(),

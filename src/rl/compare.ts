@@ -4,6 +4,7 @@ import type { EpisodeStats } from '../sim/episodeStats';
 import { bestOfN, mean, runEpisodes, summariseWork, type WorkSummary } from '../sim/evaluate';
 import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/actionSource';
+import { tasksWithCosts, type SprintCosts } from '../sim/costs';
 import type { StructureSettings } from '../sim/structure';
 import { evaluationTasks } from '../sim/seeds';
 import type { Family } from '../sim/task';
@@ -58,6 +59,8 @@ export function summarise(org: Organisation, stats: EpisodeStats[], agents: numb
 export interface EvaluationSetup {
   structure?: StructureSettings;
   workers?: WorkerSpec;
+  /** The run's optional costs of talk and piling on (sim/costs.ts); every organisation plays under them. */
+  costs?: SprintCosts;
 }
 
 /** The scripted organisation under a structure: the scripted CEO, the scripted orchestrator with scripted workers, or the scripted organisation on every island. */
@@ -84,7 +87,7 @@ export async function compareOrganisations(
     greedy?: boolean;
   } & EvaluationSetup,
 ): Promise<OrgSummary[]> {
-  const tasks = evaluationTasks(opts.family, opts.tasks);
+  const tasks = tasksWithCosts(evaluationTasks(opts.family, opts.tasks), opts.costs);
   const { agents, seed, tmax } = opts;
   const rows: OrgSummary[] = [];
   const play = async (org: Organisation, src: Parameters<typeof runEpisodes>[0]) =>
@@ -145,7 +148,7 @@ export async function evaluatePolicy(
   actor.greedy = opts.greedy ?? false;
   const structure = opts.structure && opts.structure.structure !== 'flat' ? opts.structure : undefined;
   const source = structure?.structure === 'orchestrator' && opts.workers ? orchestrated(actor, workerSource(opts.workers, opts.seed + 1)) : actor;
-  const run = await runEpisodes(source, evaluationTasks(opts.family, opts.tasks), opts.agents, opts.seed, opts.tmax, -1, structure);
+  const run = await runEpisodes(source, tasksWithCosts(evaluationTasks(opts.family, opts.tasks), opts.costs), opts.agents, opts.seed, opts.tmax, -1, structure);
   return summarise(org, run.stats, opts.agents);
 }
 
@@ -160,8 +163,8 @@ export interface References {
  * The reference organisations' mean return at deadline `tmax` on `tasks` evaluation tasks
  * (simulation only; a few milliseconds per deadline).
  */
-export async function referenceReturns(family: Family, agents: number, tmax: number, tasks = 16): Promise<References> {
-  const list = evaluationTasks(family, tasks);
+export async function referenceReturns(family: Family, agents: number, tmax: number, tasks = 16, costs?: SprintCosts): Promise<References> {
+  const list = tasksWithCosts(evaluationTasks(family, tasks), costs);
   const ret = async (src: Parameters<typeof runEpisodes>[0]) => mean((await runEpisodes(src, list, agents, 1, tmax)).stats.map((s) => s.ret));
   return {
     chain: await ret(singleChain),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromStrings, configToStrings, defaultConfig, familyChange, SCHEMA } from './config';
+import { configFromStrings, configToStrings, costsOf, defaultConfig, familyChange, rebuildsTrainer, SCHEMA } from './config';
 
 describe('config schema', () => {
   it('defaults satisfy their own ranges', () => {
@@ -29,6 +29,18 @@ describe('config schema', () => {
     const { config, issues } = configFromStrings(configToStrings(c), 'strict');
     expect(issues).toEqual([]);
     expect(config).toEqual(c);
+  });
+
+  it('has the costs of talk and of piling on off by default, read from text, and structural', () => {
+    const d = defaultConfig();
+    expect(costsOf(d)).toEqual({ interrupt: false, conflict: false });
+    const { config, issues } = configFromStrings({ interruptions: 'true', conflicts: 'on' }, 'strict');
+    expect(issues).toEqual([]);
+    expect(costsOf(config)).toEqual({ interrupt: true, conflict: true });
+    expect(configToStrings(config)).toEqual({ interruptions: 'true', conflicts: 'true' });
+    expect(rebuildsTrainer(d, { ...d, interruptions: true })).toBe(true);
+    expect(rebuildsTrainer(d, { ...d, conflicts: true })).toBe(true);
+    expect(configFromStrings({ conflicts: 'sometimes' }, 'strict').issues.map((i) => i.key)).toEqual(['conflicts']);
   });
 
   it('rejects an unknown structure and out-of-range preset settings', () => {

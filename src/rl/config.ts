@@ -1,3 +1,4 @@
+import type { SprintCosts } from '../sim/costs';
 import { STRUCTURES, WORKER_POLICIES, type StructureKind, type WorkerPolicy } from '../sim/structure';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
 import { ADVANTAGES, type AdvantageForm } from './advantages';
@@ -45,6 +46,10 @@ export interface Config {
   shaping: number;
   /** Orchestrator: updates over which the shaping weight anneals to zero (0 = the whole run). */
   shapingAnneal: number;
+  /** Optional cost: a DM interrupts a working receiver, whose module loses the minute (sim/costs.ts). */
+  interruptions: boolean;
+  /** Optional cost: two or more agents on one module in one minute conflict; only the claimant's minute counts (sim/costs.ts). */
+  conflicts: boolean;
 }
 
 type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
@@ -124,6 +129,16 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     help: 'orchestrator: weight of the shaping reward for parallel work and finished assignments (0 = off)',
   },
   shapingAnneal: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator: updates over which the shaping weight falls to 0 (0 = the whole run)' },
+  interruptions: {
+    kind: 'bool',
+    default: false,
+    help: 'cost of talk: a DM to an agent working on a module loses that module its minute (off = DMs cost the receiver nothing)',
+  },
+  conflicts: {
+    kind: 'bool',
+    default: false,
+    help: "cost of piling on: two or more agents on one module in one minute count only if its claimant is among them, and then only the claimant's minute",
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -142,6 +157,8 @@ export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'islands',
   'workerPolicy',
   'snapshotAt',
+  'interruptions',
+  'conflicts',
 ];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
@@ -151,6 +168,11 @@ export function rebuildsTrainer(before: Config, after: Config): boolean {
 
 export function defaultConfig(): Config {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, SCHEMA[k].default])) as unknown as Config;
+}
+
+/** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
+export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts'>): SprintCosts {
+  return { interrupt: c.interruptions, conflict: c.conflicts };
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

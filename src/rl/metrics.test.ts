@@ -24,6 +24,21 @@ describe("an update's metrics", () => {
     expect(m.messageRate).toBeCloseTo(2 / 30, 12); // over (10 + 5) minutes x 2 agents
   });
 
+  it('counts the costs of talk and of piling on: wasted messages, interruptions, conflicts, needed deliveries', () => {
+    const a = rollout(0.5, 10, 4);
+    Object.assign(a.metrics, { posts: 2, reads: 4, handoffs: 2, wastedMessages: 3, interrupted: 2, conflicts: 1, duplicate: 5, idle: 6 });
+    const b = rollout(0.5, 10, 0);
+    Object.assign(b.metrics, { wastedMessages: 0, interrupted: 0, conflicts: 3, idle: 2 });
+    const m = updateMetrics(at, [a, b], 2, learned, ms, {});
+    expect(m.messages).toBe(3); // (4 DMs + 2 posts) / 2 rollouts
+    expect(m.wastedMessages).toBe(1.5);
+    expect(m.interrupted).toBe(1);
+    expect(m.conflicts).toBe(2);
+    expect(m.neededShare).toBe(0.25); // 2 handoffs of 4 DMs + 4 reads
+    expect(m.duplicate).toBe(2.5);
+    expect(m.idle).toBe(4);
+  });
+
   it("holds a structure's numbers under one field, and none under the flat structure", () => {
     expect(updateMetrics(at, stats, 2, learned, ms, {})).not.toHaveProperty('structure');
     const structure = { islandBest: 0.75, islandMean: 0.5 };

@@ -42,6 +42,25 @@ describe('Trainer', () => {
     trainer.dispose();
   }, 120_000);
 
+  it('plays its training rollouts and hands its evaluation the costs of talk and piling on when they are on', async () => {
+    const step = async (c: Config) => {
+      const trainer = new Trainer({ ...c, updates: 1 });
+      const { metrics } = await trainer.step();
+      const setup = trainer.evaluationSetup();
+      trainer.dispose();
+      return { metrics, setup };
+    };
+    const crowd: Config = { ...tiny, family: 'long-coupled', agents: 8, tmaxStart: 20, tmaxEnd: 20 };
+    const off = await step(crowd);
+    const on = await step({ ...crowd, interruptions: true, conflicts: true });
+    expect(off.metrics.interrupted).toBe(0);
+    expect(off.metrics.conflicts).toBe(0);
+    expect(off.setup.costs).toBeUndefined();
+    expect(on.metrics.interrupted! + on.metrics.conflicts!).toBeGreaterThan(0); // the untrained swarm DMs and piles on
+    expect(on.metrics.useful).toBeLessThan(off.metrics.useful);
+    expect(on.setup.costs).toEqual({ interrupt: true, conflict: true });
+  });
+
   it('is deterministic for a seed on one backend', async () => {
     const run = async () => {
       const t = new Trainer({ ...tiny, updates: 3 });

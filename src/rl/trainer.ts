@@ -5,11 +5,12 @@ import { mixSeed } from '../sim/rng';
 import type { Structure } from '../sim/presets';
 import { EVAL_SEED_BASE } from '../sim/seeds';
 import type { StructureSettings, StructureView } from '../sim/structure';
+import { withCosts, type SprintCosts } from '../sim/costs';
 import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { rebuildsTrainer, type Config } from './config';
+import { costsOf, rebuildsTrainer, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -145,7 +146,7 @@ export class Trainer {
   }
 
   /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
-  evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec } {
+  evaluationSetup(): { structure: StructureSettings; workers?: WorkerSpec; costs?: SprintCosts } {
     return this.training.evaluationSetup(this.config);
   }
 
@@ -157,8 +158,9 @@ export class Trainer {
     const tmax = this.tmaxAt(u);
     // Collect: the batch of G tasks x K rollouts at this update's deadline.
     const tasks: Task[] = [];
+    const costs = costsOf(c);
     for (let g = 0; g < c.tasksPerUpdate; g++) {
-      const task = generateTask(c.family, trainingTaskSeed(c.seed, u, g));
+      const task = withCosts(generateTask(c.family, trainingTaskSeed(c.seed, u, g)), costs);
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
     const t0 = performance.now();

@@ -6,9 +6,10 @@ import type { ActionSource } from '../sim/actionSource';
 import { createStructure, type Structure } from '../sim/presets';
 import { mixSeed } from '../sim/rng';
 import type { StructureSettings, StructureView } from '../sim/structure';
+import { anyCost, type SprintCosts } from '../sim/costs';
 import type { Task } from '../sim/task';
 import type { Teams } from './advantages';
-import type { Config } from './config';
+import { costsOf, type Config } from './config';
 import type { StructureMetrics } from './metrics';
 import type { SwarmPolicy } from './policy';
 import type { Batch, CollectHooks } from './rollout';
@@ -66,10 +67,11 @@ export class TrainingStructure {
   }
 
   /** The organisation the trained swarm plays in an evaluation (structure, and the orchestrator's workers). */
-  evaluationSetup(config: Config): { structure: StructureSettings; workers?: WorkerSpec } {
+  evaluationSetup(config: Config): { structure: StructureSettings; workers?: WorkerSpec; costs?: SprintCosts } {
     const structure: StructureSettings = { structure: config.structure, budget: config.budget, islands: config.islands };
     const workers = this.workers?.spec;
-    return workers ? { structure, workers } : { structure };
+    const costs = costsOf(config);
+    return { structure, ...(workers ? { workers } : {}), ...(anyCost(costs) ? { costs } : {}) };
   }
 
   dispose(): void {

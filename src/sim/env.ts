@@ -18,12 +18,19 @@ export const METRICS = [
   'selfDms', // messages to oneself or to nobody
   'idle',
   'handoffs', // dms and reads that handed over an interface unblocking an unfinished module
+  'interrupted', // working agents a DM landed on (costs rule `interrupt`: their module's minute is lost)
+  'conflicts', // module-minutes lost to a merge conflict (costs rule `conflict`: claimant absent)
+  'wastedMessages', // DMs that brought the receiver no interface it lacked, posts that added nothing to the board
 ] as const;
 export type Metric = (typeof METRICS)[number];
 export const NUM_METRICS = METRICS.length;
 export const M_INDEX = Object.fromEntries(METRICS.map((m, i) => [m, i])) as Record<Metric, number>;
 
 const MM = MAX_MODULES;
+
+/** `SprintEnv.costFlags` bits. */
+export const COST_INTERRUPT = 1;
+export const COST_CONFLICT = 2;
 
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -102,6 +109,8 @@ export class SprintEnv {
   readonly totalTests: Float32Array;
   /** 1 where the rollout's task follows the handoff rule (Task.handoff). */
   readonly handoff: Uint8Array;
+  /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT, 0 for none. */
+  readonly costFlags: Uint8Array;
 
   // Shared state, per rollout.
   readonly done: Int32Array; // bitmask of finished modules
@@ -160,6 +169,7 @@ export class SprintEnv {
     this.luck = new Float32Array(B * MM);
     this.totalTests = new Float32Array(B);
     this.handoff = new Uint8Array(B);
+    this.costFlags = new Uint8Array(B);
     this.done = new Int32Array(B);
     this.board = new Int32Array(B);
     this.needed = new Int32Array(B);
@@ -211,6 +221,7 @@ export class SprintEnv {
       this.rng[b] = mixSeed(seed, (streams ? streams[b] : b) + 1);
       this.M[b] = task.modules;
       this.handoff[b] = task.handoff ? 1 : 0;
+      this.costFlags[b] = (task.costs?.interrupt ? COST_INTERRUPT : 0) | (task.costs?.conflict ? COST_CONFLICT : 0);
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -287,6 +298,32 @@ export class SprintEnv {
     else this.events.push({ t, agent: agent + base[b], kind, module, target: target < 0 ? target : target < this.N ? target + base[b] : -1, useful });
   }
 
+  /**
+   * Whether the optional costs (sim/costs.ts) take away module k's minute in rollout b, worked by
+   * `w` agents of which `interrupted` (a bitmask) received a DM. Collisions resolve first, then DMs:
+   * the module's minute is lost to a merge conflict when two or more agents are on it without its
+   * claimant, and to an interruption when any agent on it was interrupted (so a second agent on the
+   * module never insures against a DM). A lost minute still draws its luck, so no other draw moves.
+   */
+  private costsSpoil(b: number, k: number, w: number, interrupted: number, logging: boolean): boolean {
+    const costs = this.costFlags[b];
+    const ok = b * MM + k;
+    let onIt = 0;
+    for (let i = 0; i < this.N; i++) if (this.workedOn[i] === k) onIt |= 1 << i;
+    const claimant = this.claim[ok];
+    const conflict = (costs & COST_CONFLICT) !== 0 && w > 1 && (claimant < 0 || ((onIt >>> claimant) & 1) === 0);
+    const spoilt = (onIt & interrupted) !== 0;
+    if (!conflict && !spoilt) return false;
+    if (conflict) this.metrics[b * NUM_METRICS + 13]++;
+    if (this.luck[ok] > 0) nextFloat(this.rng, b);
+    for (let i = 0; i < this.N; i++) {
+      if (((onIt >>> i) & 1) === 0) continue;
+      this.lastWasted[b * this.N + i] = 1;
+      if (logging) this.log(b, this.t, i, conflict ? 'collide' : 'wasted', k, -1, false);
+    }
+    return true;
+  }
+
   /** Every agent of every unfinished rollout takes its action `actions[b * N + i]` for one minute. */
   step(actions: Int32Array): void {
     const { B, N } = this;
@@ -305,6 +342,9 @@ export class SprintEnv {
       const needed = this.needed[b];
       let done = this.done[b];
       let dmCount = 0;
+      const costs = this.costFlags[b];
+      // Agents (bitmask) a DM landed on while they worked on an open module (the interruption rule).
+      let interrupted = 0;
       for (let i = 0; i < N; i++) snap[i] = this.known[ao + i];
       workers.fill(0);
       for (let i = 0; i < N; i++) {
@@ -360,6 +400,7 @@ export class SprintEnv {
           this.metrics[mo + 6]++;
           const fresh = snap[i] & ~this.board[b];
           this.board[b] |= snap[i];
+          if (fresh === 0) this.metrics[mo + 14]++;
           if (logging) this.log(b, t, i, 'post', -1, -1, fresh !== 0);
         } else if (a === A_READ) {
           this.metrics[mo + 7]++;
@@ -381,6 +422,11 @@ export class SprintEnv {
         const fresh = snap[i] & ~this.known[ao + j];
         this.known[ao + j] |= snap[i];
         if (fresh !== 0) this.gotNew[ao + j] = 1;
+        else this.metrics[mo + 14]++;
+        if ((costs & COST_INTERRUPT) !== 0 && this.workedOn[j] >= 0 && ((interrupted >>> j) & 1) === 0) {
+          interrupted |= 1 << j;
+          this.metrics[mo + 12]++;
+        }
         const useful = (fresh & needed) !== 0;
         if (useful) this.metrics[mo + 11]++;
         const assigned = rules !== null && rules.assignWith !== undefined ? rules.assignWith(this, b, i, j) : -1;
@@ -390,9 +436,10 @@ export class SprintEnv {
       for (let k = 0; k < M; k++) {
         const w = workers[k];
         if (w === 0) continue;
-        this.metrics[mo]++;
-        this.metrics[mo + 1] += w - 1;
         const ok = o + k;
+        this.metrics[mo + 1] += w - 1;
+        if (costs !== 0 && this.costsSpoil(b, k, w, interrupted, logging)) continue;
+        this.metrics[mo]++;
         if (this.luck[ok] > 0) {
           if (nextFloat(this.rng, b) < this.luck[ok]) this.left[ok] = 0;
         } else {
@@ -403,13 +450,15 @@ export class SprintEnv {
         const delta = pass - this.passK[ok];
         this.passK[ok] = pass;
         this.passing[b] += delta;
-        let first = -1;
+        // Whose minute it was: the first agent on the module, or under the conflict rule its claimant.
+        const owner = w > 1 && (costs & COST_CONFLICT) !== 0 ? this.claim[ok] : -1;
+        let first = owner;
         for (let i = 0; i < N; i++) {
           if (this.workedOn[i] !== k) continue;
           const ai = ao + i;
           this.credit[ai] += delta / w;
           if (first < 0) first = i;
-          else this.lastWasted[ai] = 1;
+          else if (first !== i) this.lastWasted[ai] = 1;
           if (logging) this.log(b, t, i, first === i ? 'work' : 'collide', k, -1, false);
         }
         if (finishedNow) {

@@ -116,6 +116,15 @@ export interface WorkSummary {
   emptyReads: number;
   idle: number;
   claims: number;
+  /**
+   * Messages that delivered nothing: DMs that brought the receiver no interface it lacked and posts
+   * that put nothing new on the board (a part of `messages`). Absent in runs recorded before it.
+   */
+  wastedMessages?: number;
+  /** Working agents a DM interrupted (the `interruptions` cost; 0 when off). Absent in runs recorded before it. */
+  interrupted?: number;
+  /** Module-minutes lost to merge conflicts (the `conflicts` cost; 0 when off). Absent in runs recorded before it. */
+  conflicts?: number;
 }
 
 /** Averages the counters of `stats` (episodes of `agents` agents). */
@@ -137,6 +146,9 @@ export function summariseWork(stats: readonly EpisodeStats[], agents: number): W
     emptyReads: per('emptyReads'),
     idle: per('idle'),
     claims: per('claims'),
+    wastedMessages: per('wastedMessages'),
+    interrupted: per('interrupted'),
+    conflicts: per('conflicts'),
   };
 }
 

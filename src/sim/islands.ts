@@ -2,6 +2,7 @@ import type { SprintEnv, StructureRules } from './env';
 import type { EpisodeStats } from './episodeStats';
 import { mixSeed } from './rng';
 import { EVAL_SEED_BASE } from './seeds';
+import { withCosts } from './costs';
 import { generateTask, type Task } from './task';
 
 /**
@@ -53,7 +54,7 @@ export function variantSeed(seed: number, g: number): number {
 
 /** The task island g plays when the swarm's task is `task`. */
 export function islandTask(task: Task, g: number): Task {
-  return g === 0 ? task : generateTask(task.family, variantSeed(task.seed, g));
+  return g === 0 ? task : withCosts(generateTask(task.family, variantSeed(task.seed, g)), task.costs);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SprintCosts } from './costs';
 import { Rng } from './rng';
 
 /** Hard limits of the fixed-size observation and action encodings. */
@@ -69,6 +70,8 @@ export interface Task {
    * the module learns its interface when it is finished.
    */
   handoff: boolean;
+  /** Optional costs of talk and of piling on (sim/costs.ts); absent: none, the families' own rules. */
+  costs?: SprintCosts;
 }
 
 function emptyTask(family: Family, seed: number, modules: number, spread: number): Task {

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { A_IDLE, A_POST, claim, dm, work } from './actions';
+import { scriptedOrganisation } from './baselines';
+import { NO_COSTS, tasksWithCosts, withCosts, type SprintCosts } from './costs';
+import { SprintEnv } from './env';
+import { runEpisodes } from './evaluate';
+import { islandTask } from './islands';
+import { evaluationTasks } from './seeds';
+import { handTask } from './testing';
+import type { Task } from './task';
+
+const INTERRUPT: SprintCosts = { interrupt: true, conflict: false };
+const CONFLICT: SprintCosts = { interrupt: false, conflict: true };
+const BOTH: SprintCosts = { interrupt: true, conflict: true };
+
+/** A fresh environment of `agents` agents on `task` under `costs`, deadline 20. */
+function envOn(task: Task, agents: number, costs: SprintCosts): SprintEnv {
+  const env = new SprintEnv(1, agents);
+  env.reset([withCosts(task, costs)], 0, 20);
+  return env;
+}
+
+const step = (env: SprintEnv, actions: number[]) => env.step(Int32Array.from(actions));
+
+describe('costs of talk and of piling on', () => {
+  it('attaches no rule when none is on, so the task is the same object', () => {
+    const task = handTask([3], [1], [-1]);
+    expect(withCosts(task, NO_COSTS)).toBe(task);
+    expect(withCosts(task, undefined)).toBe(task);
+    expect(withCosts(task, BOTH).costs).toEqual(BOTH);
+    expect(task.costs).toBeUndefined();
+  });
+
+  it("travels with the task to an island's variant", () => {
+    const task = withCosts(evaluationTasks('long-coupled', 1)[0], BOTH);
+    expect(islandTask(task, 1).seed).not.toBe(task.seed);
+    expect(islandTask(task, 1).costs).toEqual(BOTH);
+    expect(islandTask(evaluationTasks('long-coupled', 1)[0], 1).costs).toBeUndefined();
+  });
+
+  it('an interruption costs the working receiver exactly its minute of work, and the DM still delivers', () => {
+    // Agent 0 finishes module 0 (1 min); then agent 0 DMs agent 1 while agent 1 works module 2.
+    const task = handTask([1, 3, 3], [1, 1, 1], [-1, 0, -1], [], true);
+    const play = (costs: SprintCosts) => {
+      const env = envOn(task, 2, costs);
+      step(env, [work(0), work(2)]);
+      step(env, [dm(1), work(2)]);
+      return env;
+    };
+    const off = play(NO_COSTS);
+    const on = play(INTERRUPT);
+    expect(off.left[2]).toBe(1);
+    expect(on.left[2]).toBe(2); // one minute lost, not more
+    expect(on.metric(0, 'interrupted')).toBe(1);
+    expect(off.metric(0, 'interrupted')).toBe(0);
+    expect(on.metric(0, 'useful')).toBe(off.metric(0, 'useful') - 1);
+    expect(on.known[1] & 1).toBe(1); // the interface arrived all the same
+    expect(on.lastWasted[1]).toBe(1);
+    // The lost minute delays the module by exactly one minute.
+    step(on, [A_IDLE, work(2)]);
+    expect(on.left[2]).toBe(1);
+    step(on, [A_IDLE, work(2)]);
+    expect(on.left[2]).toBe(0);
+  });
+
+  it('a DM to an agent that is idle, talking or blocked costs it nothing more', () => {
+    const task = handTask([1, 3], [1, 1], [-1, 0], [], true);
+    const env = envOn(task, 3, INTERRUPT);
+    step(env, [work(0), A_IDLE, A_IDLE]);
+    // agent 1 idles, agent 2 is blocked on module 1: both receive a DM from agent 0.
+    step(env, [dm(1), A_IDLE, work(1)]);
+    step(env, [dm(2), A_POST, work(1)]); // agent 2 is blocked again: the DM arrives at the end of the minute
+    expect(env.metric(0, 'interrupted')).toBe(0);
+    expect(env.metric(0, 'blocked')).toBe(2);
+    step(env, [A_IDLE, A_IDLE, work(1)]);
+    expect(env.left[1]).toBe(2);
+  });
+
+  it('several DMs to one working agent in one minute interrupt it once', () => {
+    const env = envOn(handTask([5], [1], [-1]), 3, INTERRUPT);
+    step(env, [work(0), dm(0), dm(0)]);
+    expect(env.metric(0, 'interrupted')).toBe(1);
+    expect(env.left[0]).toBe(5);
+  });
+
+  it('a second agent on the module does not insure against an interruption (collisions resolve first)', () => {
+    const task = handTask([4], [1], [-1]);
+    const play = (costs: SprintCosts) => {
+      const env = envOn(task, 3, costs);
+      step(env, [work(0), work(0), dm(1)]);
+      return env;
+    };
+    expect(play(NO_COSTS).left[0]).toBe(3);
+    const on = play(INTERRUPT);
+    expect(on.left[0]).toBe(4);
+    expect(on.metric(0, 'duplicate')).toBe(1);
+    expect(on.metric(0, 'useful')).toBe(0);
+  });
+
+  it('a merge conflict: two agents on a module without its claimant get nothing', () => {
+    const task = handTask([4, 4], [1, 1], [-1, -1]);
+    const env = envOn(task, 3, CONFLICT);
+    step(env, [A_IDLE, A_IDLE, claim(0)]);
+    step(env, [work(0), work(0), A_IDLE]); // claimed by 2, worked by 0 and 1
+    expect(env.left[0]).toBe(4);
+    expect(env.metric(0, 'conflicts')).toBe(1);
+    expect(env.metric(0, 'duplicate')).toBe(1);
+    expect(env.metric(0, 'useful')).toBe(0);
+    step(env, [work(1), work(1), A_IDLE]); // unclaimed module 1: a conflict too
+    expect(env.left[1]).toBe(4);
+    expect(env.metric(0, 'conflicts')).toBe(2);
+    step(env, [work(1), A_IDLE, A_IDLE]); // one agent alone counts, claimant or not
+    expect(env.left[1]).toBe(3);
+    expect(env.metric(0, 'conflicts')).toBe(2);
+    // Without the rule the same minutes advance both modules.
+    const off = envOn(task, 3, NO_COSTS);
+    step(off, [A_IDLE, A_IDLE, claim(0)]);
+    step(off, [work(0), work(0), A_IDLE]);
+    expect(off.left[0]).toBe(3);
+    expect(off.metric(0, 'conflicts')).toBe(0);
+  });
+
+  it('the claimant wins: its minute counts and, under the handoff rule, it finishes the module', () => {
+    const task = handTask([1, 3], [1, 1], [-1, 0], [], true);
+    const env = envOn(task, 3, CONFLICT);
+    step(env, [A_IDLE, A_IDLE, claim(0)]);
+    env.logRollout = 0;
+    step(env, [work(0), work(0), work(0)]); // agent 2, the claimant, is the last of three
+    expect(env.done[0] & 1).toBe(1);
+    expect(env.metric(0, 'conflicts')).toBe(0);
+    expect(env.metric(0, 'duplicate')).toBe(2);
+    expect(env.known[2] & 1).toBe(1); // the finisher is the claimant
+    expect(env.known[0] & 1).toBe(0);
+    expect(env.lastWasted[2]).toBe(0);
+    expect(env.lastWasted[0]).toBe(1);
+    expect(env.events.filter((e) => e.kind === 'complete').map((e) => e.agent)).toEqual([2]);
+    expect(env.events.filter((e) => e.kind === 'work').map((e) => e.agent)).toEqual([2]);
+  });
+
+  it('a lost minute still draws its luck, so the other draws do not move', () => {
+    const task = handTask([1, 1], [1, 1], [-1, -1], [0.3, 0.3]);
+    const rng = (costs: SprintCosts) => {
+      const env = envOn(task, 2, costs);
+      step(env, [work(0), dm(0)]);
+      return env.rng[0];
+    };
+    expect(rng(INTERRUPT)).toBe(rng(NO_COSTS));
+  });
+
+  it('counts messages that delivered nothing: a DM with nothing new, a post adding nothing', () => {
+    const env = envOn(handTask([1, 3], [1, 1], [-1, 0], [], true), 3, NO_COSTS);
+    step(env, [A_POST, dm(0), A_IDLE]); // nothing known yet: both deliver nothing
+    expect(env.metric(0, 'wastedMessages')).toBe(2);
+    step(env, [work(0), A_IDLE, A_IDLE]);
+    step(env, [dm(1), A_IDLE, A_IDLE]); // delivers the interface
+    expect(env.metric(0, 'wastedMessages')).toBe(2);
+    step(env, [dm(1), dm(0), A_IDLE]); // agent 1 has it already; agent 0 learns nothing from 1
+    expect(env.metric(0, 'wastedMessages')).toBe(4);
+    step(env, [A_POST, A_POST, A_IDLE]); // the first post is news, the second is not
+    expect(env.metric(0, 'wastedMessages')).toBe(5);
+    expect(env.metric(0, 'dms') + env.metric(0, 'posts')).toBe(7);
+  });
+
+  it('leaves the scripted organisation untouched: the same return, counters and events under both rules', async () => {
+    const tasks = evaluationTasks('long-coupled', 12);
+    const off = await runEpisodes(scriptedOrganisation, tasks, 8, 7, 80, 3);
+    const on = await runEpisodes(scriptedOrganisation, tasksWithCosts(tasks, BOTH), 8, 7, 80, 3);
+    expect(on.stats).toEqual(off.stats);
+    expect(on.events).toEqual(off.events);
+    expect(on.events.length).toBeGreaterThan(100);
+    // It talks and hands over, and no DM of it lands on a working agent, no two of it share a module.
+    expect(off.stats.every((s) => s.metrics.dms > 0 && s.metrics.interrupted === 0 && s.metrics.duplicate === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Optional rules that make talk and piling on cost what they cost a real team (docs/ENGINE.md,
+ * "Costs of talk and of piling on"). Both are off by default; every cost is paid in the sprint's
+ * minutes, never as a reward term, and neither rule draws a random number.
+ */
+export interface SprintCosts {
+  /**
+   * Interruption: a DM landing on an agent in a minute in which it worked on an open module it could
+   * work on spoils that module's minute (the module does not advance; counted as `interrupted`).
+   */
+  interrupt: boolean;
+  /**
+   * Merge conflict, claimant wins: with two or more agents on one module in one minute, the minute
+   * counts only if the module's claimant is among them, and is then the claimant's (counted as
+   * `conflicts` when it does not count).
+   */
+  conflict: boolean;
+}
+
+export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false };
+
+/** Whether any rule is on. */
+export function anyCost(c: SprintCosts | undefined): boolean {
+  return c !== undefined && (c.interrupt || c.conflict);
+}
+
+/** The task played under `costs`: the same task with the rules attached (the task itself when none is on). */
+export function withCosts<T extends { costs?: SprintCosts }>(task: T, costs: SprintCosts | undefined): T {
+  if (!anyCost(costs) && task.costs === undefined) return task;
+  return { ...task, costs: anyCost(costs) ? { ...(costs as SprintCosts) } : undefined };
+}
+
+/** `tasks` played under `costs`. */
+export function tasksWithCosts<T extends { costs?: SprintCosts }>(tasks: readonly T[], costs: SprintCosts | undefined): T[] {
+  return tasks.map((t) => withCosts(t, costs));
+}
