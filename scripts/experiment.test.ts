@@ -10,34 +10,16 @@ import { talkSummary } from './lib/talk';
 const tsx = join('node_modules', '.bin', 'tsx');
 const run = (args: string[]) => spawnSync(tsx, ['scripts/experiment.ts', ...args], { encoding: 'utf8' });
 const out = mkdtempSync(join(tmpdir(), 'swarm-experiment-'));
+/** What every run here shares: one small group per update, on the CPU backend, without a progress bar. */
+const QUICK = { 'tasks-per-update': 1, 'group-size': 2, backend: 'cpu', quiet: true };
+/** A command line from flags and their values (`true`: a bare flag), in the order given. */
+const flags = (o: Record<string, string | number | boolean>) => Object.entries(o).flatMap(([k, v]) => (v === true ? [`--${k}`] : [`--${k}`, String(v)]));
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('npm run experiment', () => {
   it('trains, evaluates and writes its table, curves and weights', () => {
-    const r = run([
-      '--agents',
-      '2',
-      '--updates',
-      '3',
-      '--prior',
-      '1',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--eval-tasks',
-      '2',
-      '--tmax-start',
-      '5',
-      '--tmax-end',
-      '10',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      out,
-    ]);
+    const r = run(flags({ agents: 2, updates: 3, prior: 1, ...QUICK, 'eval-tasks': 2, 'tmax-start': 5, 'tmax-end': 10, out }));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/scripted organisation/);
     expect(r.stdout).toMatch(/trained swarm/);
@@ -62,61 +44,17 @@ describe('npm run experiment', () => {
 
   it('continues from the last checkpoint of a run file with --init-from', () => {
     const from = join(out, 'run-seed1.swarmrun.json.gz');
-    const small = [
-      '--agents',
-      '2',
-      '--updates',
-      '1',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--eval-tasks',
-      '1',
-      '--tmax-start',
-      '5',
-      '--tmax-end',
-      '10',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      join(out, 'continued'),
-    ];
-    const r = run([...small, '--init-from', from]);
+    const small = { agents: 2, updates: 1, ...QUICK, 'eval-tasks': 1, 'tmax-start': 5, 'tmax-end': 10 };
+    const r = run(flags({ ...small, out: join(out, 'continued'), 'init-from': from }));
     expect(r.status, r.stderr).toBe(0);
-    const bad = run([...small.slice(0, -1), join(out, 'continued-narrower'), '--init-from', from, '--hidden', '16']);
+    const bad = run(flags({ ...small, out: join(out, 'continued-narrower'), 'init-from': from, hidden: 16 }));
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--init-from: the weights are for a policy of hidden 64 \/ scorer 32, this trainer has 16 \/ 32/);
   }, 60_000);
 
   it('trains and evaluates under a structure preset, with its numbers in the curves and the run file', () => {
     const dir = join(out, 'ceo');
-    const r = run([
-      '--structure',
-      'ceo',
-      '--budget',
-      '30',
-      '--agents',
-      '3',
-      '--updates',
-      '2',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--eval-tasks',
-      '2',
-      '--tmax-start',
-      '5',
-      '--tmax-end',
-      '10',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      dir,
-    ]);
+    const r = run(flags({ structure: 'ceo', budget: 30, agents: 3, updates: 2, ...QUICK, 'eval-tasks': 2, 'tmax-start': 5, 'tmax-end': 10, out: dir }));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/structure ceo \(budget 30 agent-minutes\)/);
     expect(r.stdout).toMatch(/scripted structure/);
@@ -128,29 +66,9 @@ describe('npm run experiment', () => {
 
   it('trains under the costs of talk and of piling on, with their counters in the curve and the run file', () => {
     const dir = join(out, 'costs');
-    const r = run([
-      '--interruptions',
-      '--conflicts',
-      '--agents',
-      '3',
-      '--updates',
-      '2',
-      '--tasks-per-update',
-      '1',
-      '--group-size',
-      '2',
-      '--eval-tasks',
-      '2',
-      '--tmax-start',
-      '10',
-      '--tmax-end',
-      '20',
-      '--backend',
-      'cpu',
-      '--quiet',
-      '--out',
-      dir,
-    ]);
+    const r = run(
+      flags({ interruptions: true, conflicts: true, agents: 3, updates: 2, ...QUICK, 'eval-tasks': 2, 'tmax-start': 10, 'tmax-end': 20, out: dir }),
+    );
     expect(r.status, r.stderr).toBe(0);
     const curve = readFileSync(join(dir, 'training-seed1.csv'), 'utf8').trim().split('\n');
     expect(curve[0]).toMatch(/,wastedMessages,neededShare,interrupted,conflicts$/);
