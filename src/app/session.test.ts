@@ -50,6 +50,11 @@ class FakeWorker {
   private fault: (f: WorkerFault) => void = () => undefined;
   readonly client: TrainerClient;
 
+  /** Reports a run state as the worker would on its own (a booting or restarting worker says idle). */
+  report(state: RunState): void {
+    this.onState(state);
+  }
+
   /** When set, `init` on this backend fails (as a backend that cannot start). */
   static failingBackend: BackendChoice | null = null;
 
@@ -473,6 +478,25 @@ describe('TrainingSession', () => {
     await until(() => store.getState().runState === 'running', 'training again');
     expect(store.getState().elsewhere).toBeNull();
     await a.pause();
+    expect(lock.mine).toBe(false);
+  });
+
+  it('keeps the training lock through an idle report while it trains (a worker booting on its way to running); pause and reset let it go', async () => {
+    const lock = fakeLock();
+    const { workers, a } = open({ lock });
+    await until(() => store.getState().backend !== null, 'ready');
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'training');
+    expect(lock.mine).toBe(true);
+    workers[0].report('idle');
+    expect(lock.mine).toBe(true);
+    workers[0].report('running');
+    await a.pause();
+    expect(lock.mine).toBe(false);
+    void a.start();
+    await until(() => store.getState().runState === 'running', 'training again');
+    expect(lock.mine).toBe(true);
+    await a.reset();
     expect(lock.mine).toBe(false);
   });
 

@@ -351,8 +351,10 @@ export class TrainingSession {
     if (state !== 'running') this.flush();
     const s = this.store.getState();
     s.setRunState(state);
-    // Not training: another tab may.
-    if (state !== 'running') this.lock.release();
+    // Paused or done: another tab may train. Not on 'idle': a worker that boots or restarts (a
+    // Train pressed before the first worker was ready, a resume after a fault) says idle on its way
+    // to running, and letting the lock go then left a training tab without it. Reset lets it go.
+    if (state === 'paused' || state === 'finished') this.lock.release();
     // Training again: a notice of an earlier failure no longer holds.
     if (state === 'running' && s.error) s.setError(null);
     // A pause or the end of the run is a natural moment to keep what was recorded.
@@ -454,6 +456,7 @@ export class TrainingSession {
       this.clearRun();
       void this.save();
       this.deps.saver.begin();
+      this.lock.release();
       return this.command((c) => c.api.reset(this.store.getState().config));
     },
     replay: (open) => {
