@@ -265,11 +265,11 @@ test('two tabs share one library: one trains at a time, the other says why and t
   await updatesAtLeast(b, 2);
   await expect(a.getByTestId('other-tab')).toContainText('took training over, so this one paused; its run is saved in the library');
   await expect(a.getByTestId('run-state')).toHaveText('paused');
-  const first = await count(a);
+  const first = await settledCount(a);
   // The first tab's run is in the library with every update it showed, beside the second's.
   await b.getByTestId('play').click();
   await expect(b.getByTestId('run-state')).toHaveText('paused');
-  const second = await count(b);
+  const second = await settledCount(b);
   await b.reload();
   await expect(b.getByTestId('library-row')).toHaveCount(2, { timeout: 30_000 });
   const rows = b.getByTestId('library-row');
@@ -280,6 +280,23 @@ test('two tabs share one library: one trains at a time, the other says why and t
   await expect(a.getByTestId('run-state')).toHaveText('running');
   await expect(a.getByTestId('other-tab')).toHaveCount(0);
 });
+
+/** The count on screen once the views have drawn the last update (unchanged over two polls, 250 ms apart: they refresh at most every 100 ms). */
+const settledCount = async (page: Page) => {
+  let last = NaN;
+  await expect
+    .poll(
+      async () => {
+        const now = await count(page);
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [250], timeout: 10_000 },
+    )
+    .toBe(true);
+  return last;
+};
 
 /** Whether the library holds exactly the updates the page shows (read together, so a late view refresh cannot split them). */
 const shownAndStored = async (page: Page) => (await count(page)) === (await storedUpdates(page));
