@@ -3,38 +3,11 @@ import { ADVANTAGES } from '../rl/advantages';
 import { defaultConfig, type Config } from '../rl/config';
 import { selectActions, selectConfig, useApp } from '../store/store';
 import { Explain } from './Explain';
-import { SelectField } from './Fields';
+import { SelectField, Slider } from './Fields';
 
 /** The ablations that are on, in a few words each (empty: the RLCR defaults). */
 export function activeAblations(c: Config): string[] {
   return ablationLabels(c);
-}
-
-function Slider({
-  label,
-  value,
-  min,
-  max,
-  step,
-  onChange,
-  testId,
-}: {
-  label: string;
-  value: number;
-  min: number;
-  max: number;
-  step: number;
-  onChange: (v: number) => void;
-  testId: string;
-}) {
-  return (
-    <label className="slider">
-      <span>
-        {label} <output>{value}</output>
-      </span>
-      <input type="range" min={min} max={max} step={step} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.currentTarget.value))} />
-    </label>
-  );
 }
 
 /** Switches for the article's ablations, each against the RLCR default, with what to expect. */

@@ -61,3 +61,31 @@ export function IntegerField({
     </label>
   );
 }
+
+/** A labelled range slider with its value beside the label; `step` defaults to whole numbers. */
+export function Slider({
+  label,
+  value,
+  min,
+  max,
+  step = 1,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: number;
+  min: number;
+  max: number;
+  step?: number;
+  onChange: (v: number) => void;
+  testId: string;
+}) {
+  return (
+    <label className="slider">
+      <span>
+        {label} <output>{value}</output>
+      </span>
+      <input type="range" min={min} max={max} step={step} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.currentTarget.value))} />
+    </label>
+  );
+}

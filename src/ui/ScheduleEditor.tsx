@@ -7,7 +7,7 @@ import { selectActions, selectConfig, selectMetrics, useApp } from '../store/sto
 import { AppendFold } from './appendFold';
 import { Explain } from './Explain';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
-import { SelectField } from './Fields';
+import { SelectField, Slider } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 
 const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bottom: 34, left: 44 } };
@@ -16,31 +16,6 @@ const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bo
 export function scheduleLabel(start: number, end: number, updates: number): string {
   const how = start === end ? `is fixed at ${end} minutes` : start < end ? `grows from ${start} to ${end} minutes` : `shrinks from ${start} to ${end} minutes`;
   return `The deadline ${how} over ${updates} updates`;
-}
-
-function Slider({
-  label,
-  value,
-  min,
-  max,
-  onChange,
-  testId,
-}: {
-  label: string;
-  value: number;
-  min: number;
-  max: number;
-  onChange: (v: number) => void;
-  testId: string;
-}) {
-  return (
-    <label className="slider">
-      <span>
-        {label} <output>{value}</output>
-      </span>
-      <input type="range" min={min} max={max} step={1} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.currentTarget.value))} />
-    </label>
-  );
 }
 
 /** Sliders for the deadline schedule, with Tmax per update redrawn as they move. */
