@@ -4,15 +4,32 @@
  * docs/ENGINE.md's calibration come from here.
  *
  *   npm run calibrate -- [--family long-coupled] [--agents 8] [--deadlines 40,70,80] [--tasks 64] [--seed 1]
+ *                        [--costs interruptions,broadcasts,conflicts]
  */
 import { randomPolicy, scriptedOrganisation, singleChain } from '../src/sim/baselines';
 import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
 import { FAMILIES, generateTask, MAX_AGENTS } from '../src/sim/task';
 import { evaluationSeed } from '../src/sim/seeds';
+import { NO_COSTS, tasksWithCosts, type SprintCosts } from '../src/sim/costs';
 import { choiceFlag, intFlag, intListFlag, parseFlags, readCommandLine } from './lib/cli';
 import { formatTable } from './lib/table';
 
-const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1]`;
+/** The optional costs by their setting names (docs/ENGINE.md, "Costs of talk and of piling on"). */
+const COSTS = { interruptions: 'interrupt', broadcasts: 'broadcast', conflicts: 'conflict' } as const satisfies Record<string, keyof SprintCosts>;
+const COST_NAMES = Object.keys(COSTS) as (keyof typeof COSTS)[];
+
+const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1] [--costs ${COST_NAMES.join(',')}]`;
+
+/** `--costs`'s comma-separated rule names as the environment's costs (empty: none). */
+function costsFlag(text: string): SprintCosts {
+  const costs = { ...NO_COSTS };
+  for (const name of text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== ''))
+    costs[COSTS[choiceFlag('costs', name, COST_NAMES)]] = true;
+  return costs;
+}
 
 function parseOptions(argv: string[]) {
   const v = parseFlags(argv, {
@@ -21,6 +38,7 @@ function parseOptions(argv: string[]) {
     deadlines: { type: 'string', default: '40,70,80' },
     tasks: { type: 'string', default: '64' },
     seed: { type: 'string', default: '1' },
+    costs: { type: 'string', default: '' },
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help' as const;
@@ -30,12 +48,16 @@ function parseOptions(argv: string[]) {
     deadlines: intListFlag('deadlines', v.deadlines, 1, 1000),
     tasks: intFlag('tasks', v.tasks, 1, 10000),
     seed: intFlag('seed', v.seed, 0, 2147483647),
+    costs: costsFlag(v.costs),
   };
 }
 
 async function main(): Promise<void> {
   const o = readCommandLine('calibrate', USAGE, parseOptions);
-  const tasks = Array.from({ length: o.tasks }, (_, i) => generateTask(o.family, evaluationSeed(i)));
+  const tasks = tasksWithCosts(
+    Array.from({ length: o.tasks }, (_, i) => generateTask(o.family, evaluationSeed(i))),
+    o.costs,
+  );
   const rows: string[][] = [];
   for (const tmax of o.deadlines) {
     const ret = async (src: Parameters<typeof runEpisodes>[0]) => (await runEpisodes(src, tasks, o.agents, o.seed, tmax)).stats;
@@ -47,10 +69,29 @@ async function main(): Promise<void> {
       mean((await bestOfN(tasks, o.agents, o.seed, tmax)).map((s) => s.ret)).toFixed(3),
       mean(scripted.map((s) => s.ret)).toFixed(3),
       mean(scripted.map((s) => s.t90 ?? tmax)).toFixed(1),
+      mean(scripted.map((s) => s.metrics.dms + s.metrics.posts)).toFixed(1),
+      mean(scripted.map((s) => s.metrics.interrupted)).toFixed(2),
     ]);
   }
-  console.log(`${o.family}, ${o.agents} agents, ${o.tasks} fresh evaluation tasks, seed ${o.seed}: mean return at each deadline`);
-  console.log(formatTable(['deadline', 'random', 'single chain', 'best-of-N', 'scripted organisation', 'scripted: min to 90% (deadline if never)'], rows));
+  const rules = COST_NAMES.filter((n) => o.costs[COSTS[n]]);
+  console.log(
+    `${o.family}, ${o.agents} agents, ${o.tasks} fresh evaluation tasks, seed ${o.seed}, costs: ${rules.length ? rules.join(', ') : 'none'}: mean return at each deadline`,
+  );
+  console.log(
+    formatTable(
+      [
+        'deadline',
+        'random',
+        'single chain',
+        'best-of-N',
+        'scripted organisation',
+        'scripted: min to 90% (deadline if never)',
+        'scripted: msgs/episode',
+        'scripted: interrupted',
+      ],
+      rows,
+    ),
+  );
 }
 
 void main();

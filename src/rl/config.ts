@@ -50,6 +50,8 @@ export interface Config {
   interruptions: boolean;
   /** Optional cost: two or more agents on one module in one minute conflict; only the claimant's minute counts (sim/costs.ts). */
   conflicts: boolean;
+  /** Optional cost: a post interrupts every other agent working on a module that minute (sim/costs.ts). */
+  broadcasts: boolean;
 }
 
 type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
@@ -139,6 +141,11 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: false,
     help: "cost of piling on: two or more agents on one module in one minute count only if its claimant is among them, and then only the claimant's minute",
   },
+  broadcasts: {
+    kind: 'bool',
+    default: false,
+    help: 'cost of a post: it notifies the whole team and loses the minute of every other agent working on a module (off = posts cost only the poster)',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -159,6 +166,7 @@ export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'snapshotAt',
   'interruptions',
   'conflicts',
+  'broadcasts',
 ];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
@@ -171,8 +179,8 @@ export function defaultConfig(): Config {
 }
 
 /** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
-export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts'>): SprintCosts {
-  return { interrupt: c.interruptions, conflict: c.conflicts };
+export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts'>): SprintCosts {
+  return { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts };
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

@@ -9,9 +9,11 @@ import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
 import type { Task } from './task';
 
-const INTERRUPT: SprintCosts = { interrupt: true, conflict: false };
-const CONFLICT: SprintCosts = { interrupt: false, conflict: true };
-const BOTH: SprintCosts = { interrupt: true, conflict: true };
+const INTERRUPT: SprintCosts = { interrupt: true, conflict: false, broadcast: false };
+const CONFLICT: SprintCosts = { interrupt: false, conflict: true, broadcast: false };
+const BOTH: SprintCosts = { interrupt: true, conflict: true, broadcast: false };
+const ALL: SprintCosts = { interrupt: true, conflict: true, broadcast: true };
+const BROADCAST: SprintCosts = { interrupt: false, conflict: false, broadcast: true };
 
 /** A fresh environment of `agents` agents on `task` under `costs`, deadline 20. */
 function envOn(task: Task, agents: number, costs: SprintCosts): SprintEnv {
@@ -97,6 +99,38 @@ describe('costs of talk and of piling on', () => {
     expect(on.metric(0, 'useful')).toBe(0);
   });
 
+  it('a post interrupts every other working agent once, costs idle, talking and blocked agents nothing, and still lands on the board', () => {
+    // Agent 0 finishes module 0; then agent 0 posts while 1 and 2 work modules 2 and 3 and 3 is blocked on module 1.
+    const task = handTask([1, 3, 3, 3], [1, 1, 1, 1], [-1, 0, -1, -1], [], true);
+    const play = (costs: SprintCosts) => {
+      const env = envOn(task, 4, costs);
+      step(env, [work(0), work(2), work(3), A_IDLE]);
+      step(env, [A_POST, work(2), work(3), work(1)]);
+      return env;
+    };
+    const off = play(NO_COSTS);
+    const on = play(BROADCAST);
+    expect([off.left[2], off.left[3]]).toEqual([1, 1]);
+    expect([on.left[2], on.left[3]]).toEqual([2, 2]); // one minute lost on each worked module, no more
+    expect(on.metric(0, 'interrupted')).toBe(2);
+    expect(on.metric(0, 'blocked')).toBe(1);
+    expect(on.metric(0, 'useful')).toBe(off.metric(0, 'useful') - 2);
+    expect(on.board[0] & 1).toBe(1);
+    // Two posts in one minute interrupt a working agent once; a poster does not interrupt itself.
+    const env = envOn(handTask([5], [1], [-1]), 3, BROADCAST);
+    step(env, [A_POST, A_POST, work(0)]);
+    expect(env.metric(0, 'interrupted')).toBe(1);
+    step(env, [work(0), A_POST, A_IDLE]);
+    expect(env.metric(0, 'interrupted')).toBe(2);
+    step(env, [work(0), A_IDLE, A_IDLE]);
+    expect(env.left[0]).toBe(4);
+    // The interruption rule alone leaves posts free.
+    const dmOnly = envOn(handTask([5], [1], [-1]), 2, INTERRUPT);
+    step(dmOnly, [work(0), A_POST]);
+    expect(dmOnly.metric(0, 'interrupted')).toBe(0);
+    expect(dmOnly.left[0]).toBe(4);
+  });
+
   it('a merge conflict: two agents on a module without its claimant get nothing', () => {
     const task = handTask([4, 4], [1, 1], [-1, -1]);
     const env = envOn(task, 3, CONFLICT);
@@ -161,7 +195,7 @@ describe('costs of talk and of piling on', () => {
     expect(env.metric(0, 'dms') + env.metric(0, 'posts')).toBe(7);
   });
 
-  it('leaves the scripted organisation untouched: the same return, counters and events under both rules', async () => {
+  it('leaves the scripted organisation untouched: the same return, counters and events under interruptions and conflicts', async () => {
     const tasks = evaluationTasks('long-coupled', 12);
     const off = await runEpisodes(scriptedOrganisation, tasks, 8, 7, 80, 3);
     const on = await runEpisodes(scriptedOrganisation, tasksWithCosts(tasks, BOTH), 8, 7, 80, 3);
@@ -170,5 +204,18 @@ describe('costs of talk and of piling on', () => {
     expect(on.events.length).toBeGreaterThan(100);
     // It talks and hands over, and no DM of it lands on a working agent, no two of it share a module.
     expect(off.stats.every((s) => s.metrics.dms > 0 && s.metrics.interrupted === 0 && s.metrics.duplicate === 0)).toBe(true);
+  });
+
+  it('under the broadcast rule the scripted organisation still posts for three or more claimers: a few working teammates lose a minute, the return barely moves', async () => {
+    const tasks = evaluationTasks('long-coupled', 12);
+    const off = await runEpisodes(scriptedOrganisation, tasksWithCosts(tasks, BOTH), 8, 7, 80, 0);
+    const on = await runEpisodes(scriptedOrganisation, tasksWithCosts(tasks, ALL), 8, 7, 80, 0);
+    const sum = (r: typeof on, f: (s: (typeof on.stats)[number]) => number) => r.stats.reduce((a, s) => a + f(s), 0);
+    expect(sum(on, (s) => s.metrics.posts)).toBe(sum(off, (s) => s.metrics.posts));
+    expect(sum(on, (s) => s.metrics.posts)).toBeGreaterThan(0);
+    expect(sum(on, (s) => s.metrics.interrupted)).toBeGreaterThan(0);
+    expect(sum(on, (s) => s.metrics.interrupted)).toBeLessThanOrEqual(sum(on, (s) => s.metrics.posts) * 7);
+    expect(sum(on, (s) => s.metrics.duplicate)).toBe(0);
+    expect(Math.abs(sum(on, (s) => s.ret) - sum(off, (s) => s.ret)) / tasks.length).toBeLessThan(0.01);
   });
 });

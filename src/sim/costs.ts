@@ -15,13 +15,18 @@ export interface SprintCosts {
    * `conflicts` when it does not count).
    */
   conflict: boolean;
+  /**
+   * A post notifies the whole team: it interrupts every other agent working on an open module that
+   * minute, as a DM would (counted as `interrupted`). Reading the board stays free for everyone else.
+   */
+  broadcast: boolean;
 }
 
-export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false };
+export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false };
 
 /** Whether any rule is on. */
 export function anyCost(c: SprintCosts | undefined): boolean {
-  return c !== undefined && (c.interrupt || c.conflict);
+  return c !== undefined && (c.interrupt || c.conflict || c.broadcast);
 }
 
 /** The task played under `costs`: the same task with the rules attached (the task itself when none is on). */

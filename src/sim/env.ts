@@ -18,7 +18,7 @@ export const METRICS = [
   'selfDms', // messages to oneself or to nobody
   'idle',
   'handoffs', // dms and reads that handed over an interface unblocking an unfinished module
-  'interrupted', // working agents a DM landed on (costs rule `interrupt`: their module's minute is lost)
+  'interrupted', // working agents a DM (rule `interrupt`) or a teammate's post (rule `broadcast`) landed on: their module's minute is lost
   'conflicts', // module-minutes lost to a merge conflict (costs rule `conflict`: claimant absent)
   'wastedMessages', // DMs that brought the receiver no interface it lacked, posts that added nothing to the board
 ] as const;
@@ -31,6 +31,7 @@ const MM = MAX_MODULES;
 /** `SprintEnv.costFlags` bits. */
 export const COST_INTERRUPT = 1;
 export const COST_CONFLICT = 2;
+export const COST_BROADCAST = 4;
 
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -109,7 +110,7 @@ export class SprintEnv {
   readonly totalTests: Float32Array;
   /** 1 where the rollout's task follows the handoff rule (Task.handoff). */
   readonly handoff: Uint8Array;
-  /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT, 0 for none. */
+  /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT | COST_BROADCAST, 0 for none. */
   readonly costFlags: Uint8Array;
 
   // Shared state, per rollout.
@@ -221,7 +222,8 @@ export class SprintEnv {
       this.rng[b] = mixSeed(seed, (streams ? streams[b] : b) + 1);
       this.M[b] = task.modules;
       this.handoff[b] = task.handoff ? 1 : 0;
-      this.costFlags[b] = (task.costs?.interrupt ? COST_INTERRUPT : 0) | (task.costs?.conflict ? COST_CONFLICT : 0);
+      const c = task.costs;
+      this.costFlags[b] = c === undefined ? 0 : (c.interrupt ? COST_INTERRUPT : 0) | (c.conflict ? COST_CONFLICT : 0) | (c.broadcast ? COST_BROADCAST : 0);
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -345,6 +347,8 @@ export class SprintEnv {
       const costs = this.costFlags[b];
       // Agents (bitmask) a DM landed on while they worked on an open module (the interruption rule).
       let interrupted = 0;
+      // Agents (bitmask) who posted this minute (the broadcast rule: a post interrupts every other working agent).
+      let posters = 0;
       for (let i = 0; i < N; i++) snap[i] = this.known[ao + i];
       workers.fill(0);
       for (let i = 0; i < N; i++) {
@@ -398,6 +402,7 @@ export class SprintEnv {
           }
         } else if (a === A_POST) {
           this.metrics[mo + 6]++;
+          posters |= 1 << i;
           const fresh = snap[i] & ~this.board[b];
           this.board[b] |= snap[i];
           if (fresh === 0) this.metrics[mo + 14]++;
@@ -431,6 +436,13 @@ export class SprintEnv {
         if (useful) this.metrics[mo + 11]++;
         const assigned = rules !== null && rules.assignWith !== undefined ? rules.assignWith(this, b, i, j) : -1;
         if (logging) this.log(b, t, i, assigned >= 0 ? 'assign' : 'dm', assigned, j, useful);
+      }
+      if ((costs & COST_BROADCAST) !== 0 && posters !== 0) {
+        for (let j = 0; j < N; j++) {
+          if (this.workedOn[j] < 0 || ((interrupted >>> j) & 1) === 1 || (posters & ~(1 << j)) === 0) continue;
+          interrupted |= 1 << j;
+          this.metrics[mo + 12]++;
+        }
       }
       let completed = false;
       for (let k = 0; k < M; k++) {

@@ -21,7 +21,8 @@ const MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 38 } };
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 
 /** The counters drawn as small multiples, per episode of the batch (`format` for a share). */
-type SeriesKey = 'useful' | 'handoffs' | 'neededShare' | 'messages' | 'duplicate' | 'blocked' | 'emptyReads';
+type SeriesKey =
+  'useful' | 'handoffs' | 'neededShare' | 'messages' | 'wastedMessages' | 'duplicate' | 'idle' | 'blocked' | 'interrupted' | 'conflicts' | 'emptyReads';
 
 const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
   { key: 'useful', label: 'useful work', colour: '#0072b2', hint: 'agent-minutes that advanced a module' },
@@ -34,8 +35,27 @@ const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; for
     format: percent,
   },
   { key: 'messages', label: 'messages', colour: '#56b4e9', hint: 'DMs + posts' },
+  {
+    key: 'wastedMessages',
+    label: 'messages that delivered nothing',
+    colour: '#8c6bb1',
+    hint: 'DMs that brought the receiver no interface it lacked, posts that added nothing to the board',
+  },
   { key: 'duplicate', label: 'duplicate work', colour: '#d55e00', hint: 'minutes lost to two agents on one module' },
+  { key: 'idle', label: 'idle minutes', colour: '#7f7f7f', hint: 'agent-minutes spent waiting (a waiting agent costs nothing and interrupts nobody)' },
   { key: 'blocked', label: 'blocked work', colour: '#cc79a7', hint: 'minutes spent without the needed interface' },
+  {
+    key: 'interrupted',
+    label: 'interruptions',
+    colour: '#b2182b',
+    hint: 'working agents a message landed on; their module lost the minute (only where the interruption rules are on)',
+  },
+  {
+    key: 'conflicts',
+    label: 'merge conflicts',
+    colour: '#762a83',
+    hint: 'module-minutes lost to two agents on one module without its claimant (only where the conflict rule is on)',
+  },
   { key: 'emptyReads', label: 'reads with nothing new', colour: '#999999', hint: 'board reads that brought nothing' },
 ];
 
@@ -121,7 +141,7 @@ function TalkValue() {
 /** How the swarm spends its minutes, per update: the skills that move before the return does. */
 export function WorkCurves() {
   const [panel, shown] = usePanelShown();
-  // Out of sight, the seven charts hold still instead of redrawing for every update.
+  // Out of sight, the small charts hold still instead of redrawing for every update.
   const metrics = useAppWhileShown(selectMetrics, shown);
   // Kept up to date with each new update (from scratch for another run).
   const [fold] = useState(() => new AppendFold<UpdateMetrics, Minis>());
