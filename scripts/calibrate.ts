@@ -4,7 +4,7 @@
  * docs/ENGINE.md's calibration come from here.
  *
  *   npm run calibrate -- [--family long-coupled] [--agents 8] [--deadlines 40,70,80] [--tasks 64] [--seed 1]
- *                        [--costs interruptions,broadcasts,conflicts]
+ *                        [--costs interruptions,broadcasts,conflicts,merges]
  */
 import { randomPolicy, scriptedOrganisation, singleChain } from '../src/sim/baselines';
 import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
@@ -15,7 +15,10 @@ import { choiceFlag, intFlag, intListFlag, parseFlags, readCommandLine } from '.
 import { formatTable } from './lib/table';
 
 /** The optional costs by their setting names (docs/ENGINE.md, "Costs of talk and of piling on"). */
-const COSTS = { interruptions: 'interrupt', broadcasts: 'broadcast', conflicts: 'conflict' } as const satisfies Record<string, keyof SprintCosts>;
+const COSTS = { interruptions: 'interrupt', broadcasts: 'broadcast', conflicts: 'conflict', merges: 'merge' } as const satisfies Record<
+  string,
+  keyof SprintCosts
+>;
 const COST_NAMES = Object.keys(COSTS) as (keyof typeof COSTS)[];
 
 const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1] [--costs ${COST_NAMES.join(',')}]`;

@@ -33,11 +33,12 @@ describe('config schema', () => {
 
   it('has the costs of talk and of piling on off by default, read from text, and structural', () => {
     const d = defaultConfig();
-    expect(costsOf(d)).toEqual({ interrupt: false, conflict: false, broadcast: false });
+    expect(costsOf(d)).toEqual({ interrupt: false, conflict: false, broadcast: false, merge: false });
     expect(rebuildsTrainer(d, { ...d, broadcasts: true })).toBe(true);
+    expect(rebuildsTrainer(d, { ...d, merges: true })).toBe(true);
     const { config, issues } = configFromStrings({ interruptions: 'true', conflicts: 'on' }, 'strict');
     expect(issues).toEqual([]);
-    expect(costsOf(config)).toEqual({ interrupt: true, conflict: true, broadcast: false });
+    expect(costsOf(config)).toEqual({ interrupt: true, conflict: true, broadcast: false, merge: false });
     expect(configToStrings(config)).toEqual({ interruptions: 'true', conflicts: 'true' });
     expect(rebuildsTrainer(d, { ...d, interruptions: true })).toBe(true);
     expect(rebuildsTrainer(d, { ...d, conflicts: true })).toBe(true);

@@ -52,6 +52,8 @@ export interface Config {
   conflicts: boolean;
   /** Optional cost: a post interrupts every other agent working on a module that minute (sim/costs.ts). */
   broadcasts: boolean;
+  /** Optional cost: two or more agents on one module in one minute owe it a merge minute (sim/costs.ts). */
+  merges: boolean;
 }
 
 type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
@@ -146,6 +148,11 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: false,
     help: 'cost of a post: it notifies the whole team and loses the minute of every other agent working on a module (off = posts cost only the poster)',
   },
+  merges: {
+    kind: 'bool',
+    default: false,
+    help: 'cost of piling on: two or more agents on one module in one minute land their edits, and the next minute on it goes into merging them (off = a second agent wastes only its own minute)',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -167,6 +174,7 @@ export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'interruptions',
   'conflicts',
   'broadcasts',
+  'merges',
 ];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
@@ -179,8 +187,8 @@ export function defaultConfig(): Config {
 }
 
 /** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
-export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts'>): SprintCosts {
-  return { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts };
+export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges'>): SprintCosts {
+  return { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts, merge: c.merges };
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

@@ -9,11 +9,12 @@ import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
 import type { Task } from './task';
 
-const INTERRUPT: SprintCosts = { interrupt: true, conflict: false, broadcast: false };
-const CONFLICT: SprintCosts = { interrupt: false, conflict: true, broadcast: false };
-const BOTH: SprintCosts = { interrupt: true, conflict: true, broadcast: false };
-const ALL: SprintCosts = { interrupt: true, conflict: true, broadcast: true };
-const BROADCAST: SprintCosts = { interrupt: false, conflict: false, broadcast: true };
+const INTERRUPT: SprintCosts = { interrupt: true, conflict: false, broadcast: false, merge: false };
+const CONFLICT: SprintCosts = { interrupt: false, conflict: true, broadcast: false, merge: false };
+const BOTH: SprintCosts = { interrupt: true, conflict: true, broadcast: false, merge: true };
+const ALL: SprintCosts = { interrupt: true, conflict: true, broadcast: true, merge: true };
+const BROADCAST: SprintCosts = { interrupt: false, conflict: false, broadcast: true, merge: false };
+const MERGE: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: true };
 
 /** A fresh environment of `agents` agents on `task` under `costs`, deadline 20. */
 function envOn(task: Task, agents: number, costs: SprintCosts): SprintEnv {
@@ -154,6 +155,51 @@ describe('costs of talk and of piling on', () => {
     expect(off.metric(0, 'conflicts')).toBe(0);
   });
 
+  it('a merge: two agents on a module land one minute, and its next worked minute merges (no progress), whoever works it', () => {
+    const task = handTask([6, 6], [1, 1], [-1, -1]);
+    const env = envOn(task, 3, MERGE);
+    step(env, [work(0), work(0), work(1)]); // a collision on 0: one minute counts, a merge is owed
+    expect([env.left[0], env.left[1]]).toEqual([5, 5]);
+    expect(env.mergeOwed[0]).toBe(1);
+    expect(env.metric(0, 'duplicate')).toBe(1);
+    expect(env.metric(0, 'conflicts')).toBe(0);
+    step(env, [A_IDLE, A_IDLE, work(1)]); // nobody works 0: the merge waits
+    expect(env.mergeOwed[0]).toBe(1);
+    step(env, [work(0), A_IDLE, work(1)]); // the next worked minute merges
+    expect(env.left[0]).toBe(5);
+    expect(env.mergeOwed[0]).toBe(0);
+    expect(env.metric(0, 'conflicts')).toBe(1);
+    step(env, [work(0), A_IDLE, work(1)]);
+    expect(env.left[0]).toBe(4);
+    // Piling on every minute moves the module at half the speed of one agent alone.
+    const pile = envOn(handTask([20], [1], [-1]), 2, MERGE);
+    const lone = envOn(handTask([20], [1], [-1]), 2, MERGE);
+    for (let t = 0; t < 8; t++) {
+      step(pile, [work(0), work(0)]);
+      step(lone, [work(0), A_IDLE]);
+    }
+    expect(pile.left[0]).toBe(16);
+    expect(lone.left[0]).toBe(12);
+    expect(pile.metric(0, 'conflicts')).toBe(4);
+    expect(lone.metric(0, 'conflicts')).toBe(0);
+    // Without the rule the pile moves as fast as the lone agent.
+    const free = envOn(handTask([20], [1], [-1]), 2, NO_COSTS);
+    for (let t = 0; t < 8; t++) step(free, [work(0), work(0)]);
+    expect(free.left[0]).toBe(12);
+  });
+
+  it('an interrupted minute does not pay the merge: it is still owed', () => {
+    const env = envOn(handTask([6], [1], [-1]), 3, { ...MERGE, interrupt: true });
+    step(env, [work(0), work(0), A_IDLE]);
+    step(env, [work(0), A_IDLE, dm(0)]); // interrupted: the minute is lost, the merge still owed
+    expect(env.mergeOwed[0]).toBe(1);
+    expect(env.metric(0, 'interrupted')).toBe(1);
+    expect(env.metric(0, 'conflicts')).toBe(0);
+    step(env, [work(0), A_IDLE, A_IDLE]);
+    expect(env.mergeOwed[0]).toBe(0);
+    expect(env.left[0]).toBe(5);
+  });
+
   it('the claimant wins: its minute counts and, under the handoff rule, it finishes the module', () => {
     const task = handTask([1, 3], [1, 1], [-1, 0], [], true);
     const env = envOn(task, 3, CONFLICT);
@@ -195,7 +241,7 @@ describe('costs of talk and of piling on', () => {
     expect(env.metric(0, 'dms') + env.metric(0, 'posts')).toBe(7);
   });
 
-  it('leaves the scripted organisation untouched: the same return, counters and events under interruptions and conflicts', async () => {
+  it('leaves the scripted organisation untouched: the same return, counters and events under interruptions, conflicts and merges', async () => {
     const tasks = evaluationTasks('long-coupled', 12);
     const off = await runEpisodes(scriptedOrganisation, tasks, 8, 7, 80, 3);
     const on = await runEpisodes(scriptedOrganisation, tasksWithCosts(tasks, BOTH), 8, 7, 80, 3);

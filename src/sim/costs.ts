@@ -20,13 +20,20 @@ export interface SprintCosts {
    * minute, as a DM would (counted as `interrupted`). Reading the board stays free for everyone else.
    */
   broadcast: boolean;
+  /**
+   * Merge conflict, paid later: two or more agents on one module in one minute all land their edits
+   * (one minute of progress, as without the rule), and the next minute anyone works on that module
+   * goes into merging them (no progress; counted as `conflicts`). Agents piling onto a module every
+   * minute move it at half the speed of one agent alone.
+   */
+  merge: boolean;
 }
 
-export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false };
+export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: false };
 
 /** Whether any rule is on. */
 export function anyCost(c: SprintCosts | undefined): boolean {
-  return c !== undefined && (c.interrupt || c.conflict || c.broadcast);
+  return c !== undefined && (c.interrupt || c.conflict || c.broadcast || c.merge);
 }
 
 /** The task played under `costs`: the same task with the rules attached (the task itself when none is on). */

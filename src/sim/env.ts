@@ -32,6 +32,7 @@ const MM = MAX_MODULES;
 export const COST_INTERRUPT = 1;
 export const COST_CONFLICT = 2;
 export const COST_BROADCAST = 4;
+export const COST_MERGE = 8;
 
 export function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -110,7 +111,7 @@ export class SprintEnv {
   readonly totalTests: Float32Array;
   /** 1 where the rollout's task follows the handoff rule (Task.handoff). */
   readonly handoff: Uint8Array;
-  /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT | COST_BROADCAST, 0 for none. */
+  /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT | COST_BROADCAST | COST_MERGE, 0 for none. */
   readonly costFlags: Uint8Array;
 
   // Shared state, per rollout.
@@ -118,6 +119,7 @@ export class SprintEnv {
   readonly board: Int32Array; // bitmask of interfaces on the public board
   readonly needed: Int32Array; // bitmask of modules with an unfinished dependent
   readonly claim: Int32Array; // [B * MM] claiming agent or -1
+  readonly mergeOwed: Uint8Array; // [B * MM] 1 where the module's next worked minute goes into merging (costs rule `merge`)
   readonly passing: Float32Array;
   readonly finished: Uint8Array;
   readonly tEnd: Float32Array; // minute all tests passed, else the cut
@@ -175,6 +177,7 @@ export class SprintEnv {
     this.board = new Int32Array(B);
     this.needed = new Int32Array(B);
     this.claim = new Int32Array(B * MM);
+    this.mergeOwed = new Uint8Array(B * MM);
     this.passing = new Float32Array(B);
     this.finished = new Uint8Array(B);
     this.tEnd = new Float32Array(B);
@@ -209,6 +212,7 @@ export class SprintEnv {
     this.events.length = 0;
     this.metrics.fill(0);
     this.claim.fill(-1);
+    this.mergeOwed.fill(0);
     this.known.fill(0);
     this.contributed.fill(0);
     this.lastAction.fill(A_IDLE);
@@ -223,7 +227,10 @@ export class SprintEnv {
       this.M[b] = task.modules;
       this.handoff[b] = task.handoff ? 1 : 0;
       const c = task.costs;
-      this.costFlags[b] = c === undefined ? 0 : (c.interrupt ? COST_INTERRUPT : 0) | (c.conflict ? COST_CONFLICT : 0) | (c.broadcast ? COST_BROADCAST : 0);
+      this.costFlags[b] =
+        c === undefined
+          ? 0
+          : (c.interrupt ? COST_INTERRUPT : 0) | (c.conflict ? COST_CONFLICT : 0) | (c.broadcast ? COST_BROADCAST : 0) | (c.merge ? COST_MERGE : 0);
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -313,9 +320,12 @@ export class SprintEnv {
     let onIt = 0;
     for (let i = 0; i < this.N; i++) if (this.workedOn[i] === k) onIt |= 1 << i;
     const claimant = this.claim[ok];
-    const conflict = (costs & COST_CONFLICT) !== 0 && w > 1 && (claimant < 0 || ((onIt >>> claimant) & 1) === 0);
     const spoilt = (onIt & interrupted) !== 0;
+    // A minute owed to merging goes into the merge (unless an interruption spoils it first: then it is still owed).
+    const merging = (costs & COST_MERGE) !== 0 && this.mergeOwed[ok] === 1 && !spoilt;
+    const conflict = merging || ((costs & COST_CONFLICT) !== 0 && w > 1 && (claimant < 0 || ((onIt >>> claimant) & 1) === 0));
     if (!conflict && !spoilt) return false;
+    if (merging) this.mergeOwed[ok] = 0;
     if (conflict) this.metrics[b * NUM_METRICS + 13]++;
     if (this.luck[ok] > 0) nextFloat(this.rng, b);
     for (let i = 0; i < this.N; i++) {
@@ -452,6 +462,8 @@ export class SprintEnv {
         this.metrics[mo + 1] += w - 1;
         if (costs !== 0 && this.costsSpoil(b, k, w, interrupted, logging)) continue;
         this.metrics[mo]++;
+        // Two or more edits of one module in one minute all land, and its next worked minute merges them.
+        if (w > 1 && (costs & COST_MERGE) !== 0) this.mergeOwed[ok] = 1;
         if (this.luck[ok] > 0) {
           if (nextFloat(this.rng, b) < this.luck[ok]) this.left[ok] = 0;
         } else {
