@@ -29,7 +29,7 @@ export function usage(): string {
   const lines = ['Usage: npm run experiment -- [flags]', '', 'Training settings (the shared config schema):'];
   for (const k of CONFIG_KEYS) {
     const f = SCHEMA[k];
-    const range = f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'flag' : `${f.min}..${f.max}`;
+    const range = f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? `flag, --no-${kebab(k)} for off` : `${f.min}..${f.max}`;
     lines.push(`  --${kebab(k).padEnd(17)} ${f.help} [${range}, default ${String(f.default)}]`);
   }
   lines.push('', 'Runner:');

@@ -21,6 +21,13 @@ describe('readFlags', () => {
     expect(readFlags(['--lr', '-5'], OPTIONS).values.lr).toBe('-5');
     expect(readFlags(['--lr', '-0.5', '--quiet'], OPTIONS).values).toMatchObject({ lr: '-0.5', quiet: true });
   });
+  it('turns a boolean flag off with --no-name, and only a boolean one', () => {
+    expect(readFlags(['--critic', '--no-critic'], OPTIONS).values.critic).toBe(false);
+    expect(readFlags(['--no-critic', '--critic'], OPTIONS).values.critic).toBe(true);
+    expect(readFlags(['--no-critic=1'], OPTIONS).problems.map((p) => p.message)).toEqual(['--no-critic takes no value']);
+    expect(readFlags(['--no-lr'], OPTIONS).problems.map((p) => p.message)).toEqual(['unknown flag --no-lr']);
+    expect(readFlags(['--no-such'], OPTIONS).problems.map((p) => p.message)).toEqual(['unknown flag --no-such']);
+  });
   it('names an unknown flag once, with the word after it swallowed', () => {
     const { problems } = readFlags(['--agentz', '3', '--to-string=1', '-x', '--constructor', '--__proto__', 'y'], OPTIONS);
     expect(problems.map((p) => p.message)).toEqual([

@@ -55,6 +55,13 @@ export function readFlags<const O extends FlagOptions>(argv: readonly string[], 
       continue;
     }
     const shown = token.rawName;
+    // `--no-name` turns off a boolean flag `name` (one whose default may be on).
+    const negated = token.name.startsWith('no-') ? token.name.slice(3) : '';
+    if (negated && !declared(token.name) && declared(negated) && options[negated].type === 'boolean' && shown.startsWith('--')) {
+      if (token.inlineValue) problems.push({ kind: 'no-value', flag: shown, message: `${shown} takes no value` });
+      else values[negated] = false;
+      continue;
+    }
     if (!declared(token.name) || !shown.startsWith('--')) {
       problems.push({ kind: 'unknown', flag: shown, message: `unknown flag ${shown}` });
       const next = tokens[t + 1];
