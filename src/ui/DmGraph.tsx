@@ -52,7 +52,7 @@ function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
 const MAX_DOTS = 24;
 
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Thick green lines are handoffs that unblocked someone (the message carried an interface another agent needed); grey lines are messages that did not help. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Green lines are handoffs that unblocked someone (the message carried an interface another agent needed), as thick as their count; grey lines are the messages that did not help, as thick as all the messages between the two, so a pair that mostly chatters shows a thick grey line with a thin green core. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
 const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
 
@@ -281,20 +281,35 @@ export function DmGraph() {
         {edges.map((e) => {
           const a = layout.nodes[e.from];
           const b = layout.nodes[e.to];
-          const kind = e.useful ? 'useful' : 'plain';
           const s = edgeSegment(a, b, radii[e.from], radii[e.to], 0, 3);
           const highlighted = selected !== null && (selected === e.from || selected === e.to);
+          const state = `${touches(e.from, e.to) ? '' : ' faded'}${highlighted ? ' highlighted' : ''}`;
+          // Every message in grey, as thick as their count; the handoffs among them as a green core
+          // as thick as theirs: a pair that mostly chatters is a thick grey line with a thin green heart.
+          const wasted = e.count - e.usefulCount;
+          const arrow = e.useful ? 'useful' : 'plain';
           return (
-            <line
-              key={`e${e.from}-${e.to}`}
-              className={`dm-edge ${kind}${touches(e.from, e.to) ? '' : ' faded'}${highlighted ? ' highlighted' : ''}`}
-              strokeWidth={width(e.count)}
-              markerEnd={e.forward > 0 ? `url(#${uid}-arrow-${kind})` : undefined}
-              markerStart={e.backward > 0 ? `url(#${uid}-arrow-${kind})` : undefined}
-              {...s}
-            >
+            <g key={`e${e.from}-${e.to}`}>
+              {wasted > 0 && (
+                <line
+                  className={`dm-edge plain${state}`}
+                  strokeWidth={width(e.count)}
+                  markerEnd={!e.useful && e.forward > 0 ? `url(#${uid}-arrow-plain)` : undefined}
+                  markerStart={!e.useful && e.backward > 0 ? `url(#${uid}-arrow-plain)` : undefined}
+                  {...s}
+                />
+              )}
+              {e.useful && (
+                <line
+                  className={`dm-edge useful${state}`}
+                  strokeWidth={width(e.usefulCount)}
+                  markerEnd={e.forward > 0 ? `url(#${uid}-arrow-${arrow})` : undefined}
+                  markerStart={e.backward > 0 ? `url(#${uid}-arrow-${arrow})` : undefined}
+                  {...s}
+                />
+              )}
               <title>{`agent ${e.from} → agent ${e.to}: ${e.forward}, agent ${e.to} → agent ${e.from}: ${e.backward}; ${e.usefulCount} of ${e.count} unblocked someone`}</title>
-            </line>
+            </g>
           );
         })}
 
@@ -361,7 +376,7 @@ export function DmGraph() {
           <span className="dm-key useful" /> handoff (unblocked someone)
         </li>
         <li>
-          <span className="dm-key plain" /> other message
+          <span className="dm-key plain" /> message that unblocked nobody
         </li>
         <li>
           <span className="dm-key board" /> board post / read

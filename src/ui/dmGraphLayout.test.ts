@@ -166,6 +166,9 @@ describe('DmGraph render', () => {
     expect((html.match(/role="button"/g) ?? []).length).toBe(4);
     expect(html).toContain('class="dm-edge useful highlighted"');
     expect(html).toContain('class="dm-edge plain faded"');
+    // The pair 0-1 sent two messages, one a handoff: a grey line for both and a green core for the handoff.
+    expect(html).toContain('class="dm-edge plain highlighted"');
+    expect((html.match(/class="dm-edge /g) ?? []).length).toBe(3);
     expect((html.match(/class="dm-board-link/g) ?? []).length).toBe(2);
     expect(html).toContain('>board<');
     // Nothing is recent (the episode ends at minute 9), and server rendering assumes reduced motion.
