@@ -17,9 +17,12 @@ import type { CurveView } from '../store/view';
 
 /** The curve's margins: room on the left and below for the axis titles, above for the markers' labels. */
 const MARGIN: Frame['margin'] = { top: 30, right: 16, bottom: 38, left: 54 };
+/** Presenter mode's margins: its labels are 16.5 px (stage.css), so two rows of markers' labels need more room above. */
+const PRESENTER_MARGIN: Frame['margin'] = { top: 44, right: 16, bottom: 42, left: 62 };
 /** The size drawn before the box is measured (and the least it is drawn at). */
 const INITIAL = { width: 640, height: 224 };
 const MIN = { width: 320, height: 150 };
+const PRESENTER_MIN = { width: 200, height: 150 };
 
 /** The value plotted for a return at a deadline: itself, or its lead over the scripted organisation there. */
 function plotted(view: CurveView, value: number, scripted: number | undefined): number | null {
@@ -115,7 +118,13 @@ export function Curves() {
   const overlayLine = overlayFold.of(overlay?.metrics ?? [], [], chunkedLine, (l, m, i) => l.push(i, m.ret));
   // Drawn in the box's own pixels, so the numbers keep their size however the stage stretches the chart.
   const [box, boxRef] = useBoxSize<SVGSVGElement>(INITIAL);
-  const FRAME: Frame = { width: Math.max(MIN.width, box.width), height: Math.max(MIN.height, box.height), margin: MARGIN };
+  const presenter = useApp((s) => s.view.presenter);
+  // The markers' labels' size (stage.css): 10 px, or 16.5 px in presenter mode.
+  const labelPx = presenter ? 16.5 : 10;
+  // Presenter mode draws down to a narrower box (the curve beside the drawer) rather than scaling its 16 px text down.
+  const least = presenter ? PRESENTER_MIN : MIN;
+  const FRAME: Frame = { width: Math.max(least.width, box.width), height: Math.max(least.height, box.height), margin: presenter ? PRESENTER_MARGIN : MARGIN };
+  const lane = (k: number) => (presenter ? (k === 1 ? 16 : 34) : k === 1 ? 10 : 20);
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const relative = view === 'relative';
@@ -124,7 +133,7 @@ export function Curves() {
   const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
   const markLanes = placeLabels(
-    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })),
+    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, labelPx) })),
     2,
   );
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
@@ -174,17 +183,21 @@ export function Curves() {
         <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 4} textAnchor="middle">
           update
         </text>
-        <text className="axis-title" transform={`translate(13 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
-          {FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
+        <text
+          className="axis-title"
+          transform={`translate(${presenter ? 16 : 13} ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`}
+          textAnchor="middle"
+        >
+          {presenter || FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
         </text>
         {placed.map((m, k) => (
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
-            <line x1={x(m.i)} x2={x(m.i)} y1={markLanes[k] === 1 ? 14 : 24} y2={FRAME.height - FRAME.margin.bottom} />
+            <line x1={x(m.i)} x2={x(m.i)} y1={lane(markLanes[k]) + 4} y2={FRAME.height - FRAME.margin.bottom} />
             {markLanes[k] >= 0 && (
               <text
                 className="marker-label"
                 x={x(m.i)}
-                y={markLanes[k] === 1 ? 10 : 20}
+                y={lane(markLanes[k])}
                 textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}
               >
                 {m.label}
