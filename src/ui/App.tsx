@@ -191,8 +191,11 @@ export function App() {
             <h1>Swarm Playground</h1>
             {shown('bar') && <RunButtons />}
             <ViewButtons />
-            <BackendBadge />
-            {guarded('Video export', <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />)}
+            {/* The badge and the video button wrap together: never one button alone on a row. */}
+            <div className="top-end">
+              <BackendBadge />
+              {guarded('Video export', <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />)}
+            </div>
           </header>
         ) : (
           shown('bar') && (

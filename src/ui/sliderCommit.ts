@@ -1,0 +1,61 @@
+/**
+ * One gesture on a slider is one change: while a pointer drags it (down to up), or while keys move
+ * it in a burst (presses less than `burstMs` apart), the value shown follows, and the change is
+ * reported once at the end, from the value before the gesture to the value after it. So a drag of
+ * the deadline's end from 80 to 30 is one setting change for the trainer and one marker on the
+ * curve ("deadline end 80 → 30"), not one per value the thumb passed.
+ */
+export class SliderGesture {
+  private draft: number | null = null;
+  private dragging = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    /** Reports the gesture's final value (only when it differs from the value it started at). */
+    private readonly commit: (value: number) => void,
+    /** Called with the value to show whenever it changes (the draft, or null for the committed value). */
+    private readonly show: (draft: number | null) => void,
+    private readonly committed: () => number,
+    private readonly burstMs = 700,
+    private readonly timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout },
+  ) {}
+
+  /** A pointer went down on the slider: a drag starts. */
+  pointerDown(): void {
+    this.dragging = true;
+  }
+
+  /** The slider's value moved to `value`; `byKey` when a key moved it (a burst ends after a pause). */
+  input(value: number, byKey: boolean): void {
+    this.draft = value;
+    this.show(value);
+    this.cancelTimer();
+    if (byKey && !this.dragging) this.timer = this.timers.set(() => this.end(), this.burstMs);
+  }
+
+  /** The browser's `change` event: the end of a drag (pointer up), or a value set at once (not by a key). */
+  change(byKey: boolean): void {
+    if (byKey && !this.dragging) return;
+    this.end();
+  }
+
+  /** The pointer was released, or the slider lost the focus: the gesture ends now. */
+  end(): void {
+    this.dragging = false;
+    this.cancelTimer();
+    const v = this.draft;
+    this.draft = null;
+    this.show(null);
+    if (v !== null && v !== this.committed()) this.commit(v);
+  }
+
+  /** Stops a pending burst without reporting it (the slider went away). */
+  dispose(): void {
+    this.cancelTimer();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== null) this.timers.clear(this.timer);
+    this.timer = null;
+  }
+}
