@@ -88,6 +88,12 @@ function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, r
   for (const r of REFS) add(lines.refs[r.key], ref?.[r.key]);
 }
 
+/** A lead as the relative view's readout writes it: "+0.052", "−0.154", "0.000" (what the curve plots, not the return). */
+export function signed(v: number): string {
+  const t = v.toFixed(3);
+  return Number(t) > 0 ? `+${t}` : Number(t) < 0 ? `−${t.slice(1)}` : '0.000';
+}
+
 /** What the curve says, for screen readers: the update shown and every marker's change. */
 function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
   if (!shown) return 'No updates yet';
@@ -206,11 +212,12 @@ export function Curves() {
             <title>{`update ${m.update + 1}: ${m.label}`}</title>
           </g>
         ))}
-        {REFS.map((r) => (
-          <ChunkedPath key={r.key} className={`ref ${r.className}`} line={lines.refs[r.key]} x={x} y={y} scaleKey={scaleKey} />
-        ))}
         {overlay && !relative && <ChunkedPath className="series-overlay" line={overlayLine} x={x} y={y} scaleKey={scaleKey} testId="overlay-path" />}
         <ChunkedPath className="series-return" line={lines.ret} x={x} y={y} scaleKey={scaleKey} testId="return-path" />
+        {/* The references are drawn over the swarm's line, dashed, so a swarm level with the scripted organisation leaves both in sight. */}
+        {REFS.map((r) => (
+          <ChunkedPath key={r.key} className={`ref ${r.className}`} line={lines.refs[r.key]} x={x} y={y} scaleKey={scaleKey} testId={`ref-${r.key}`} />
+        ))}
         {marked !== null && (
           <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />
         )}
@@ -260,14 +267,24 @@ export function Curves() {
           <dt>deadline</dt>
           <dd>{shown ? `${shown.tmax} min` : '–'}</dd>
         </div>
+        {relative && (
+          <div className="readout-relative" data-testid="readout-relative">
+            <dt>shown</dt>
+            <dd>minus the scripted organisation</dd>
+          </div>
+        )}
         <div>
           <dt className="key-return">swarm</dt>
-          <dd>{shown ? shown.ret.toFixed(3) : '–'}</dd>
+          <dd data-testid="readout-swarm" title={shown ? `return ${shown.ret.toFixed(3)}` : undefined}>
+            {shown ? (relative ? (ref ? signed(shown.ret - ref.scripted) : '–') : shown.ret.toFixed(3)) : '–'}
+          </dd>
         </div>
         {REFS.map((r) => (
           <div key={r.key}>
             <dt className={`key-${r.className}`}>{r.label}</dt>
-            <dd>{ref ? ref[r.key].toFixed(3) : '–'}</dd>
+            <dd data-testid={`readout-${r.key}`} title={ref ? `return ${ref[r.key].toFixed(3)}` : undefined}>
+              {ref ? (relative ? signed(ref[r.key] - ref.scripted) : ref[r.key].toFixed(3)) : '–'}
+            </dd>
           </div>
         ))}
         <div className="readout-extra">
