@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { saferLearningRate } from '../rl/numericFault';
 import { resumeWithSaferRate } from '../app/faultResume';
 import { followHashLink } from '../app/hashLink';
@@ -152,6 +152,28 @@ function fullAppLink(): string {
   return location.pathname + hashFromConfig(s.config, s.backendChoice, { ...s.view, embed: false, hide: [] });
 }
 
+/** The stage's rows of views on a wide screen, as grid areas (each name a view's), and each row's share of the height. */
+const STAGE_ROWS: { areas: [ViewPart, ViewPart]; names: [string, string]; height: string }[] = [
+  { areas: ['countdown', 'countdown'], names: ['count', 'count'], height: 'auto' },
+  { areas: ['curve', 'dm'], names: ['curve', 'dm'], height: 'minmax(0, 1.3fr)' },
+  { areas: ['swimlanes', 'board'], names: ['lanes', 'board'], height: 'minmax(0, 1fr)' },
+];
+
+/**
+ * The stage's grid without the hidden views (`#hide=board`): a view whose neighbour is hidden takes
+ * the whole row, and a row with both hidden goes, so no hidden view leaves a hole.
+ */
+export function stageGrid(shown: (p: ViewPart) => boolean): { areas: string; rows: string } {
+  const rows = STAGE_ROWS.flatMap((r) => {
+    const [a, b] = r.areas;
+    if (!shown(a) && !shown(b)) return [];
+    const left = shown(a) ? r.names[0] : r.names[1];
+    const right = shown(b) ? r.names[1] : r.names[0];
+    return [{ line: `'${left} ${right}'`, height: r.height }];
+  });
+  return { areas: rows.map((r) => r.line).join(' '), rows: rows.map((r) => r.height).join(' ') };
+}
+
 /** Root component: the swarm trains in a worker; the views show it live on one screen (the stage). */
 export function App() {
   useSession();
@@ -171,6 +193,7 @@ export function App() {
   useSvgTextScale(stage, view.presenter);
   const shown = (p: ViewPart) => !view.hide.includes(p);
   const full = !view.embed;
+  const grid = stageGrid(shown);
   const classes = ['app', 'staged', view.presenter ? 'presenter' : '', view.embed ? 'embed' : ''].filter(Boolean).join(' ');
   /** A view in its error boundary: one bad value shows a message in that view, never a blank page. */
   const guarded = (name: string, node: ReactNode) => (
@@ -210,10 +233,10 @@ export function App() {
           )
         )}
         <Notices />
-        <SessionNotices />
+        <SessionNotices offerResume={full} />
         <SettingsWarnings />
         {guarded('Replay bar', <ReplayBar />)}
-        <div className="stage-wrap">
+        <div className="stage-wrap" style={{ '--stage-areas': grid.areas, '--stage-rows': grid.rows } as CSSProperties}>
           {view.lesson !== null && full && guarded('Lesson', <Lesson />)}
           <div className="stage" data-testid="stage" ref={stage}>
             {part('countdown', <Countdown />)}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SliderGesture } from './sliderCommit';
 
 /** A labelled drop-down over a fixed list of string options. */
@@ -90,20 +90,18 @@ export function Slider({
   testId: string;
 }) {
   const [draft, setDraft] = useState<number | null>(null);
-  const latest = useRef({ value, onChange, onDraft });
-  latest.current = { value, onChange, onDraft };
   const byKey = useRef(false);
-  const [gesture] = useState(
-    () =>
-      new SliderGesture(
-        (v) => latest.current.onChange(v),
-        (d) => {
-          setDraft(d);
-          latest.current.onDraft?.(d);
-        },
-        () => latest.current.value,
-      ),
-  );
+  const [gesture] = useState(() => new SliderGesture());
+  useLayoutEffect(() => {
+    gesture.setHandlers({
+      commit: onChange,
+      show: (d) => {
+        setDraft(d);
+        onDraft?.(d);
+      },
+      committed: () => value,
+    });
+  });
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const el = input.current;

@@ -16,12 +16,14 @@ function setup(start: number) {
     clear: ((t: number) => void pending.delete(t)) as unknown as typeof clearTimeout,
   };
   const g = new SliderGesture(
-    (v) => {
-      commits.push(v);
-      value = v;
+    {
+      commit: (v) => {
+        commits.push(v);
+        value = v;
+      },
+      show: (d) => shown.push(d),
+      committed: () => value,
     },
-    (d) => shown.push(d),
-    () => value,
     700,
     timers,
   );

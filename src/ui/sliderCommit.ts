@@ -5,20 +5,30 @@
  * the deadline's end from 80 to 30 is one setting change for the trainer and one marker on the
  * curve ("deadline end 80 → 30"), not one per value the thumb passed.
  */
+export interface GestureHandlers {
+  /** Reports the gesture's final value (only when it differs from the value it started at). */
+  commit: (value: number) => void;
+  /** Called with the value to show whenever it changes (the draft, or null for the committed value). */
+  show: (draft: number | null) => void;
+  /** The value the slider holds now (its prop). */
+  committed: () => number;
+}
+
 export class SliderGesture {
   private draft: number | null = null;
   private dragging = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    /** Reports the gesture's final value (only when it differs from the value it started at). */
-    private readonly commit: (value: number) => void,
-    /** Called with the value to show whenever it changes (the draft, or null for the committed value). */
-    private readonly show: (draft: number | null) => void,
-    private readonly committed: () => number,
+    private handlers: GestureHandlers = { commit: () => {}, show: () => {}, committed: () => NaN },
     private readonly burstMs = 700,
     private readonly timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout },
   ) {}
+
+  /** The slider's current handlers (its props change between renders). */
+  setHandlers(handlers: GestureHandlers): void {
+    this.handlers = handlers;
+  }
 
   /** A pointer went down on the slider: a drag starts. */
   pointerDown(): void {
@@ -28,7 +38,7 @@ export class SliderGesture {
   /** The slider's value moved to `value`; `byKey` when a key moved it (a burst ends after a pause). */
   input(value: number, byKey: boolean): void {
     this.draft = value;
-    this.show(value);
+    this.handlers.show(value);
     this.cancelTimer();
     if (byKey && !this.dragging) this.timer = this.timers.set(() => this.end(), this.burstMs);
   }
@@ -45,8 +55,8 @@ export class SliderGesture {
     this.cancelTimer();
     const v = this.draft;
     this.draft = null;
-    this.show(null);
-    if (v !== null && v !== this.committed()) this.commit(v);
+    this.handlers.show(null);
+    if (v !== null && v !== this.handlers.committed()) this.handlers.commit(v);
   }
 
   /** Stops a pending burst without reporting it (the slider went away). */
