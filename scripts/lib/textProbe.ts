@@ -9,7 +9,7 @@
 
 /** One piece of text as drawn. */
 export interface TextItem {
-  /** Where it is: a stage view's test id (curves, dm-graph, ...), or lesson, header, drawer, replay-bar, other. */
+  /** Where it is: a view on the stage by its test id (curves, dm-graph, ...), or lesson, header, drawer, replay-bar, other. */
   region: string;
   /** Its rendered size in CSS px: the computed font-size times the scale of every transform (an SVG's viewBox included). */
   px: number;
@@ -35,16 +35,14 @@ export const STAGE_VIEWS = ['curves', 'countdown', 'swimlanes', 'dm-graph', 'mes
 
 /** Evaluate in the page (`page.evaluate(TEXT_PROBE)`): a TextReport. */
 export const TEXT_PROBE = `(() => {
-  const views = ${JSON.stringify(STAGE_VIEWS)};
   const stage = document.querySelector('[data-testid="stage"]');
   const root = document.querySelector('[data-testid="app-root"]');
   const vw = window.innerWidth, vh = window.innerHeight;
   const det = (m) => Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
   const regionOf = (el) => {
-    for (const id of views) {
-      const v = el.closest('[data-testid="' + id + '"]');
-      if (v && stage && stage.contains(v)) return [id, v];
-    }
+    // A view on the stage: one of the five, or a panel a lesson step lifted onto it.
+    const v = stage ? [...stage.children].find((c) => c.contains(el)) : undefined;
+    if (v) return [v.getAttribute('data-testid') || 'stage', v];
     const pairs = [['lesson', '.lesson'], ['drawer', '.drawer.open'], ['header', 'header.top, .stage-bar'], ['replay-bar', '.replay-bar']];
     for (const [name, sel] of pairs) {
       const c = el.closest(sel);
@@ -131,7 +129,10 @@ export function smallest(items: readonly TextItem[]): TextItem | null {
   return items.reduce<TextItem | null>((a, b) => (a === null || b.px < a.px ? b : a), null);
 }
 
-/** The text drawn in the stage's views. */
+/** Regions that are not views on the stage. */
+const NOT_VIEWS = ['lesson', 'drawer', 'header', 'replay-bar', 'other'];
+
+/** The text drawn in the stage's views (the five, and a panel a lesson step lifted onto the stage). */
 export function viewText(report: TextReport): TextItem[] {
-  return report.items.filter((i) => STAGE_VIEWS.includes(i.region));
+  return report.items.filter((i) => !NOT_VIEWS.includes(i.region));
 }

@@ -9,11 +9,11 @@ function setup(start: number) {
   const pending = new Map<number, () => void>();
   let id = 0;
   const timers = {
-    set: ((fn: () => void) => {
+    set: (fn: () => void) => {
       pending.set(++id, fn);
       return id;
-    }) as unknown as typeof setTimeout,
-    clear: ((t: number) => void pending.delete(t)) as unknown as typeof clearTimeout,
+    },
+    clear: (t: unknown) => void pending.delete(t as number),
   };
   const g = new SliderGesture(
     {

@@ -14,15 +14,21 @@ export interface GestureHandlers {
   committed: () => number;
 }
 
+/** The timers a burst waits on (the window's, called as functions: a browser refuses setTimeout called as a method of another object). */
+export interface Timers {
+  set: (fn: () => void, ms: number) => unknown;
+  clear: (timer: unknown) => void;
+}
+
 export class SliderGesture {
   private draft: number | null = null;
   private dragging = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: unknown = null;
 
   constructor(
     private handlers: GestureHandlers = { commit: () => {}, show: () => {}, committed: () => NaN },
     private readonly burstMs = 700,
-    private readonly timers: { set: typeof setTimeout; clear: typeof clearTimeout } = { set: setTimeout, clear: clearTimeout },
+    private readonly timers: Timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (t) => clearTimeout(t as ReturnType<typeof setTimeout>) },
   ) {}
 
   /** The slider's current handlers (its props change between renders). */
