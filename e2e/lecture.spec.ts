@@ -221,3 +221,35 @@ test('on a 390 px phone every run in the library fits, with Replay, Export and D
   expect(breaksInWords).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
+
+test('the glossary opens from the header and from the help, with plain words for every term, as text', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  // The help's popovers point to it.
+  await page.getByTestId('curves').getByRole('button', { name: 'What does this show?' }).focus();
+  await expect(page.getByRole('tooltip').filter({ hasText: 'Glossary' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('glossary-open').click();
+  const glossary = page.getByTestId('glossary');
+  await expect(glossary).toBeVisible();
+  for (const term of [
+    'best-of-N',
+    'single chain',
+    'RLCR update',
+    'Tmax',
+    'dr-grpo',
+    'critic + GAE',
+    'imitation prior',
+    'rollout',
+    'return',
+    'interface',
+    'advantage form',
+  ])
+    await expect(glossary.getByTestId('glossary-entry').filter({ has: page.locator('dt', { hasText: term }) })).toHaveCount(1);
+  expect(await glossary.locator('dd b, dd a, dd script').count()).toBe(0);
+  await page.getByTestId('glossary-close').click();
+  await expect(glossary).not.toBeVisible();
+  // Where the terms first appear, their plain words stand beside them.
+  await expect(page.getByTestId('readout')).toContainText('best-of-N (best of N solo tries)');
+  await expect(page.getByTestId('readout')).toContainText('single chain (one agent alone)');
+});

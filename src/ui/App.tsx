@@ -11,6 +11,7 @@ import { Controls, RunButtons } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
+import { GlossaryButton } from './Glossary';
 import { Lesson } from './Lesson';
 import { clampStep, LESSON } from './lessonSteps';
 import { MessageBoard } from './MessageBoard';
@@ -143,6 +144,7 @@ function ViewButtons() {
       >
         Controls
       </button>
+      <GlossaryButton />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { AppendFold } from './appendFold';
 import { ChunkedPath, chunkedLine } from './ChunkedPath';
 import type { MinMaxSeries } from './minMaxSeries';
 import { Explain } from './Explain';
+import { gloss } from './glossary';
 import { TrainingRate } from './TrainingRate';
 import { useBoxSize } from './useBoxSize';
 import { chartScales, placeLabels, textWidth, type Frame } from './geometry';
@@ -54,6 +55,13 @@ const REFS: { key: RefKey; label: string; className: string }[] = [
   { key: 'bestOfN', label: 'best-of-N', className: 'ref-best' },
   { key: 'chain', label: 'single chain', className: 'ref-chain' },
 ];
+
+/** The plain words shown beside a reference's name in the readout (glossary.ts). */
+const REF_PLAIN: Record<RefKey, string> = {
+  scripted: gloss('scripted organisation').plain,
+  bestOfN: gloss('best-of-N').plain,
+  chain: gloss('single chain').plain,
+};
 
 /** The structure's numbers, shown when the run has them (CEO, islands, orchestrator). */
 const STRUCTURE_READOUT: { key: StructureMetric; label: string; digits: number }[] = [
@@ -194,7 +202,7 @@ export function Curves() {
           transform={`translate(${presenter ? 16 : 13} ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`}
           textAnchor="middle"
         >
-          {presenter || FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
+          {presenter || FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return (share of tests passed)'}
         </text>
         {placed.map((m, k) => (
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
@@ -281,7 +289,9 @@ export function Curves() {
         </div>
         {REFS.map((r) => (
           <div key={r.key}>
-            <dt className={`key-${r.className}`}>{r.label}</dt>
+            <dt className={`key-${r.className}`} title={gloss(r.label).line}>
+              {r.label} <span className="gloss">({REF_PLAIN[r.key]})</span>
+            </dt>
             <dd data-testid={`readout-${r.key}`} title={ref ? `return ${ref[r.key].toFixed(3)}` : undefined}>
               {ref ? (relative ? signed(ref[r.key] - ref.scripted) : ref[r.key].toFixed(3)) : '–'}
             </dd>

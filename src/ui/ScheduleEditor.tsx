@@ -77,7 +77,7 @@ export function ScheduleEditor() {
           </text>
         ))}
         <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 3} textAnchor="middle">
-          RLCR update
+          RLCR update (training step)
         </text>
         <text className="axis-title" transform={`translate(11 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
           deadline (min)
