@@ -78,8 +78,13 @@ function Notices() {
 /** The controls drawer: beside the stage when open (wide screens), else in the page below it. */
 function Drawer({ children }: { children: ReactNode }) {
   const open = useApp((s) => s.drawerOpen);
+  const presenter = useApp((s) => s.view.presenter);
+  const box = useRef<HTMLElement>(null);
+  // A lesson step's schedule or ablations in presenter mode: the charts' text at 16.5 px too.
+  useSvgTextScale(box, presenter && open);
   return (
     <aside
+      ref={box}
       id="controls-drawer"
       className={open ? 'drawer open' : 'drawer'}
       aria-label="Controls"

@@ -96,6 +96,12 @@ function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, r
   for (const r of REFS) add(lines.refs[r.key], ref?.[r.key]);
 }
 
+/** Decimals that tell ticks `ticks` (evenly spaced) apart: at least one, more for a step under 0.1. */
+export function tickDigits(ticks: readonly number[]): number {
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+  return Math.max(1, Math.ceil(-Math.log10(step) - 1e-9));
+}
+
 /** A lead as the relative view's readout writes it: "+0.052", "−0.154", "0.000" (what the curve plots, not the return). */
 export function signed(v: number): string {
   const t = v.toFixed(3);
@@ -144,6 +150,9 @@ export function Curves() {
   const relative = view === 'relative';
   const all = [lines.ret, ...REFS.map((r) => lines.refs[r.key])];
   const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...all.map((l) => l.min)) : 0, relative ? Math.max(0.1, ...all.map((l) => l.max)) : 1);
+  const yTicks = y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40))));
+  // As many decimals as the ticks' step needs, so no two ticks read the same ("+0.05, +0.10", not "+0.1, +0.1").
+  const yDigits = tickDigits(yTicks);
   const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
   const markLanes = placeLabels(
@@ -180,12 +189,12 @@ export function Curves() {
         }}
         onMouseLeave={() => setHover(null)}
       >
-        {y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40)))).map((t) => (
+        {yTicks.map((t) => (
           <g key={t}>
             <line className={t === 0 && relative ? 'grid zero' : 'grid'} x1={FRAME.margin.left} x2={FRAME.width - FRAME.margin.right} y1={y(t)} y2={y(t)} />
             <text className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
               {relative && t > 0 ? '+' : ''}
-              {t.toFixed(1)}
+              {t.toFixed(yDigits)}
             </text>
           </g>
         ))}
