@@ -9,7 +9,7 @@
  * font-size times every transform's scale, SVG text included), the smallest in the lesson panel,
  * how many pieces of view text are under 16 px, how many are cut off, and the share of the stage
  * the step's focused view takes (for a view in the drawer or below the stage: its share of the
- * window). With --screenshots it also writes presenter-WxH.png and lesson-N-WxH.png there.
+ * window). With --screenshots it also writes presenter-WxH.png and presenter-lesson-N-WxH.png there.
  * Exits 0 (it measures), 1 on errors, 2 on a bad command line.
  */
 import { writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const USAGE = `usage: npm run text-size -- [--width 1024] [--height 768] [--port
   --width, --height  the window (default: 1024x768, a projector)
   --port <n>         port of the preview server (default: 4193)
   --no-build         serve the existing dist/ instead of running \`npm run build\` first
-  --screenshots <d>  also write presenter-WxH.png and lesson-N-WxH.png into folder <d>
+  --screenshots <d>  also write presenter-WxH.png and presenter-lesson-N-WxH.png into folder <d>
   --json <file>      also write every measured piece of text to <file>
   --help             print this help`;
 
@@ -62,8 +62,6 @@ function parseOptions(argv: string[]): Options | 'help' {
   };
 }
 
-const updates = (page: Page) => page.evaluate(() => Number(document.querySelector('[data-testid="update-count"]')?.textContent) || 0);
-
 async function waitForUpdates(page: Page, n: number): Promise<void> {
   await page.waitForFunction((k) => Number(document.querySelector('[data-testid="update-count"]')?.textContent) >= k, n, { timeout: 120_000 });
 }
@@ -89,16 +87,18 @@ interface CaseResult {
   report: TextReport;
 }
 
-async function measureCase(page: Page, name: string, hash: string, prepare: () => Promise<void>, shot?: string): Promise<CaseResult> {
-  await page.goto('about:blank');
+/** Opens `hash` in a fresh browser context (an empty library: no run left by the case before), measures it, closes it. */
+async function measureCase(open: () => Promise<Page>, name: string, hash: string, prepare: (page: Page) => Promise<void>, shot?: string): Promise<CaseResult> {
+  const page = await open();
   await page.goto(`/#${hash}`);
   await backendChosen(page);
-  await prepare();
+  await prepare(page);
   await pause(page);
   await page.evaluate(() => window.scrollTo(0, 0));
   await settled(page);
   const report = (await page.evaluate(TEXT_PROBE)) as TextReport;
   if (shot) await page.screenshot({ path: shot });
+  await page.context().close();
   return { name, report };
 }
 
@@ -133,16 +133,16 @@ async function main(o: Options): Promise<number> {
   await harness.prepare(o.build);
   await harness.serve();
   const browser = await harness.launch();
-  const page = await browser.newPage({ viewport: { width: o.width, height: o.height }, baseURL: harness.origin });
+  const open = async () => (await browser.newContext({ viewport: { width: o.width, height: o.height }, baseURL: harness!.origin })).newPage();
   const size = `${o.width}x${o.height}`;
   const shot = (n: string) => (o.screenshots ? `${o.screenshots}/${n}-${size}.png` : undefined);
   const results: CaseResult[] = [];
   results.push(
     await measureCase(
-      page,
+      open,
       'presenter',
       `${SMALL}&backend=wasm&presenter`,
-      async () => {
+      async (page) => {
         await page.getByTestId('play').click();
         await waitForUpdates(page, 3);
       },
@@ -152,18 +152,17 @@ async function main(o: Options): Promise<number> {
   for (let n = 1; n <= LESSON_STEPS; n++) {
     results.push(
       await measureCase(
-        page,
+        open,
         `lesson ${n}`,
         `backend=wasm&presenter&lesson=${n}`,
-        async () => {
+        async (page) => {
           await page.getByTestId('lesson-title').waitFor();
           // Live steps: some updates on the curve; replayed ones: the replay on screen.
           if (n === 1 || n === 4) await waitForUpdates(page, 3);
           else if (n === 2) await waitForUpdates(page, 1);
           else if (n === 3 || n === 5 || n === 6) await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
-          else await updates(page);
         },
-        shot(`lesson-${n}`),
+        shot(`presenter-lesson-${n}`),
       ),
     );
   }
