@@ -66,6 +66,11 @@ async function waitForUpdates(page: Page, n: number): Promise<void> {
   await page.waitForFunction((k) => Number(document.querySelector('[data-testid="update-count"]')?.textContent) >= k, n, { timeout: 120_000 });
 }
 
+/** Until the swimlanes show some minutes of the rollout (`cells` boxes), so the picture is not of minute 0. */
+async function someMinutes(page: Page, cells: number): Promise<void> {
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="swimlanes"] svg rect').length >= n, cells, { timeout: 60_000 });
+}
+
 /** Two frames after the last change: what the screen shows now. */
 async function settled(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
@@ -145,6 +150,7 @@ async function main(o: Options): Promise<number> {
       async (page) => {
         await page.getByTestId('play').click();
         await waitForUpdates(page, 3);
+        await someMinutes(page, 12);
       },
       shot('presenter'),
     ),
@@ -159,8 +165,10 @@ async function main(o: Options): Promise<number> {
           await page.getByTestId('lesson-title').waitFor();
           // Live steps: some updates on the curve; replayed ones: the replay on screen.
           if (n === 1 || n === 4) await waitForUpdates(page, 3);
-          else if (n === 2) await waitForUpdates(page, 1);
-          else if (n === 3 || n === 5 || n === 6) await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
+          else if (n === 2) {
+            await waitForUpdates(page, 1);
+            await someMinutes(page, 48);
+          } else if (n === 3 || n === 5 || n === 6) await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
         },
         shot(`presenter-lesson-${n}`),
       ),

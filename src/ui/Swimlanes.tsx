@@ -149,7 +149,7 @@ export function Swimlanes() {
   const left = presenter ? (st ? 150 : 76) : st ? 96 : 56;
   const labelPx = presenter ? 16.5 : 10;
   const heads = st?.headCount;
-  const rowH = Math.min(presenter ? 28 : 24, Math.max(presenter ? 20 : 12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
+  const rowH = Math.min(presenter ? 44 : 24, Math.max(presenter ? 20 : 12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
   const foot = presenter ? 28 : 22;
   const headsY = agents * rowH + 4;
   const height = agents * rowH + foot + (heads ? rowH : 0);
