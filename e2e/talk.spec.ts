@@ -19,7 +19,9 @@ test('the work panel says what talk is worth for the swarm as trained so far', a
   await expect(gain).toHaveText(
     /^(Talk is worth \+\d\.\d\d of the tests|Muting it would gain \d\.\d\d: its talk is overhead|Its talk makes no difference to the tests) \(\d\.\d\d talking vs \d\.\d\d muted, update 2\)\.$|^The swarm sends no messages/,
   );
-  await expect(talk.getByTestId('talk-needed')).toHaveText(/^\d{1,3}% of deliveries brought an interface the receiver needed\.$|^No messages were sent/);
+  await expect(talk.getByTestId('talk-needed')).toHaveText(
+    /^On these fresh tasks \d{1,3}% of deliveries brought an interface the receiver needed\.$|^No messages were sent/,
+  );
   await expect(talk).toContainText(/Measured on 8 fresh tasks at the \d+-minute deadline/);
   await talk.getByRole('button', { name: 'What does this show?' }).focus();
   await expect(talk.getByRole('tooltip')).toContainText('muted');

@@ -13,7 +13,7 @@ describe('curve markers', () => {
 
   it('marks the imitation prior ending and RLCR starting, with the deadline it starts at', () => {
     const metrics = [0, 1, 2, 3].map((u) => ({ ...fakeUpdate(u).metrics, phase: u < 2 ? ('prior' as const) : ('rlcr' as const), tmax: u < 2 ? 24 : 8 }));
-    expect(phaseMarkers(metrics)).toEqual([{ update: 2, kind: 'phase', label: 'prior ends, RLCR starts (deadline 24 → 8 min)' }]);
+    expect(phaseMarkers(metrics)).toEqual([{ update: 2, kind: 'phase', label: 'prior (copying) ends, RLCR starts (deadline 24 → 8 min)' }]);
   });
 
   it("reads a recorded run's changes one after the other", () => {

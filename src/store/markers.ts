@@ -52,7 +52,7 @@ export function phaseMarkers(metrics: readonly UpdateMetrics[]): CurveMarker[] {
     const a = metrics[i - 1];
     const b = metrics[i];
     if (a.phase === b.phase) continue;
-    const label = b.phase === 'rlcr' ? `prior ends, RLCR starts (deadline ${a.tmax} → ${b.tmax} min)` : 'imitation prior starts';
+    const label = b.phase === 'rlcr' ? `prior (copying) ends, RLCR starts (deadline ${a.tmax} → ${b.tmax} min)` : 'imitation prior starts';
     out.push({ update: b.update, kind: 'phase', label });
   }
   return out;

@@ -1,5 +1,6 @@
 import { ablationLabels } from '../core/runName';
 import { ADVANTAGES } from '../rl/advantages';
+import { ADVANTAGE_LABELS, gloss } from './glossary';
 import { defaultConfig, type Config } from '../rl/config';
 import { selectActions, selectConfig, useApp } from '../store/store';
 import { Explain } from './Explain';
@@ -65,7 +66,7 @@ export function AblationsPanel() {
               onChange={(e) => set(e.currentTarget.checked ? { tmaxStart: c.tmaxEnd } : { tmaxStart: Math.min(d.tmaxStart, c.tmaxEnd) })}
               data-testid="ablation-fixed-tmax"
             />{' '}
-            fixed Tmax (no growth)
+            fixed Tmax (the deadline does not grow)
           </label>
         </fieldset>
         <fieldset>
@@ -77,7 +78,8 @@ export function AblationsPanel() {
             </Explain>
           </legend>
           <label className="toggle">
-            <input type="checkbox" checked={c.critic} onChange={(e) => set({ critic: e.currentTarget.checked })} data-testid="ablation-critic" /> critic + GAE
+            <input type="checkbox" checked={c.critic} onChange={(e) => set({ critic: e.currentTarget.checked })} data-testid="ablation-critic" /> critic + GAE (
+            {gloss('critic + GAE').plain})
           </label>
           {c.critic && (
             <>
@@ -109,7 +111,14 @@ export function AblationsPanel() {
               dr-grpo: return minus the group mean. grpo: also divided by the group's spread. rloo: each rollout against the mean of the others.
             </Explain>
           </legend>
-          <SelectField label="advantage" testId="ablation-advantage" value={c.advantage} options={ADVANTAGES} onChange={(advantage) => set({ advantage })} />
+          <SelectField
+            label={`advantage (${gloss('advantage form').plain})`}
+            testId="ablation-advantage"
+            value={c.advantage}
+            options={ADVANTAGES}
+            labels={ADVANTAGE_LABELS}
+            onChange={(advantage) => set({ advantage })}
+          />
         </fieldset>
       </div>
     </details>

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { saferLearningRate } from '../rl/numericFault';
 import { resumeWithSaferRate } from '../app/faultResume';
 import { followHashLink } from '../app/hashLink';
@@ -11,6 +11,7 @@ import { Controls, RunButtons } from './Controls';
 import { Countdown } from './Countdown';
 import { Curves } from './Curves';
 import { DmGraph } from './DmGraph';
+import { GlossaryButton } from './Glossary';
 import { Lesson } from './Lesson';
 import { clampStep, LESSON } from './lessonSteps';
 import { MessageBoard } from './MessageBoard';
@@ -25,6 +26,8 @@ import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
 import { useSession } from './useSession';
+import { useSvgTextScale } from './useSvgTextScale';
+import { stageGrid } from './stageGrid';
 import { SessionNotices } from './SessionNotices';
 import { ViewBoundary } from './ViewBoundary';
 import { episodeFrameSource } from './video/frameSource';
@@ -75,8 +78,13 @@ function Notices() {
 /** The controls drawer: beside the stage when open (wide screens), else in the page below it. */
 function Drawer({ children }: { children: ReactNode }) {
   const open = useApp((s) => s.drawerOpen);
+  const presenter = useApp((s) => s.view.presenter);
+  const box = useRef<HTMLElement>(null);
+  // A lesson step's schedule or ablations in presenter mode: the charts' text at 16.5 px too.
+  useSvgTextScale(box, presenter && open);
   return (
     <aside
+      ref={box}
       id="controls-drawer"
       className={open ? 'drawer open' : 'drawer'}
       aria-label="Controls"
@@ -141,6 +149,7 @@ function ViewButtons() {
       >
         Controls
       </button>
+      <GlossaryButton />
     </div>
   );
 }
@@ -156,15 +165,21 @@ export function App() {
   useSession();
   const replayRun = useApp(selectReplayRun);
   const view = useApp((s) => s.view);
-  const lessonFocus = view.lesson !== null && !view.embed ? viewEntry(LESSON[clampStep(view.lesson) - 1].focus).testId : null;
+  const focusPart = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
+  const lessonFocus = focusPart ? viewEntry(focusPart).testId : null;
+  // In presenter mode a step's panel from below the stage is lifted onto it, where the class can see it.
+  const lifted = view.presenter && focusPart && viewEntry(focusPart).place === 'details' ? focusPart : null;
   // Links within the page change the view; a link with other settings reloads (followHashLink).
   useEffect(() => {
     const onHash = () => followHashLink(useApp, location.hash, () => location.reload());
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  const stage = useRef<HTMLDivElement>(null);
+  useSvgTextScale(stage, view.presenter);
   const shown = (p: ViewPart) => !view.hide.includes(p);
   const full = !view.embed;
+  const grid = stageGrid(shown);
   const classes = ['app', 'staged', view.presenter ? 'presenter' : '', view.embed ? 'embed' : ''].filter(Boolean).join(' ');
   /** A view in its error boundary: one bad value shows a message in that view, never a blank page. */
   const guarded = (name: string, node: ReactNode) => (
@@ -174,6 +189,8 @@ export function App() {
   );
   /** A view of the table (store/view.ts): drawn unless hidden, its failure named by the table's label. */
   const part = (p: ViewPart, node: ReactNode) => shown(p) && guarded(viewEntry(p).label, node);
+  const detail = (p: 'work' | 'modules' | 'organisations' | 'library', node: ReactNode) => lifted !== p && part(p, node);
+  const liftedNode = lifted === 'work' ? <WorkCurves /> : lifted === 'organisations' ? <OrganisationsPanel /> : null;
   return (
     <main className={classes} data-testid="app-root" data-focus={lessonFocus ?? undefined}>
       <PlaybackDriver />
@@ -183,8 +200,11 @@ export function App() {
             <h1>Swarm Playground</h1>
             {shown('bar') && <RunButtons />}
             <ViewButtons />
-            <BackendBadge />
-            {guarded('Video export', <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />)}
+            {/* The badge and the video button wrap together: never one button alone on a row. */}
+            <div className="top-end">
+              <BackendBadge />
+              {guarded('Video export', <VideoExport source={episodeFrameSource} views={EPISODE_VIEWS} />)}
+            </div>
           </header>
         ) : (
           shown('bar') && (
@@ -199,17 +219,18 @@ export function App() {
           )
         )}
         <Notices />
-        <SessionNotices />
+        <SessionNotices offerResume={full} />
         <SettingsWarnings />
         {guarded('Replay bar', <ReplayBar />)}
-        <div className="stage-wrap">
+        <div className="stage-wrap" style={{ '--stage-areas': grid.areas, '--stage-rows': grid.rows } as CSSProperties}>
           {view.lesson !== null && full && guarded('Lesson', <Lesson />)}
-          <div className="stage" data-testid="stage">
+          <div className="stage" data-testid="stage" ref={stage}>
             {part('countdown', <Countdown />)}
             {part('curve', <Curves />)}
             {part('dm', <DmGraph />)}
             {part('swimlanes', <Swimlanes />)}
             {part('board', <MessageBoard />)}
+            {lifted && liftedNode && part(lifted, liftedNode)}
           </div>
         </div>
       </div>
@@ -226,10 +247,10 @@ export function App() {
               A swarm of agents shares one policy and earns one team reward: the share of tests passing when the deadline hits. Nobody gets individual credit,
               so they have to discover division of labour and when handing work over is worth a minute.
             </p>
-            {part('work', <WorkCurves />)}
-            {part('modules', <ModuleBars />)}
-            {part('organisations', <OrganisationsPanel />)}
-            {part('library', <RunLibraryPanel />)}
+            {detail('work', <WorkCurves />)}
+            {detail('modules', <ModuleBars />)}
+            {detail('organisations', <OrganisationsPanel />)}
+            {detail('library', <RunLibraryPanel />)}
           </div>
         </>
       )}

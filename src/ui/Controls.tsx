@@ -6,6 +6,7 @@ import { selectActions, selectConfig, selectRunState, useApp } from '../store/st
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { IntegerField, SelectField } from './Fields';
 import { StructurePicker } from './StructurePicker';
+import { ADVANTAGE_LABELS, gloss } from './glossary';
 
 const agentsField = SCHEMA.agents as { min: number; max: number };
 
@@ -82,10 +83,11 @@ export function Controls() {
           onChange={(agents) => controls.configure({ agents })}
         />
         <SelectField
-          label="advantage"
+          label={`advantage (${gloss('advantage form').plain})`}
           testId="advantage"
           value={c.advantage}
           options={ADVANTAGES}
+          labels={ADVANTAGE_LABELS}
           onChange={(advantage) => controls.configure({ advantage })}
         />
         <IntegerField label="seed" value={c.seed} min={0} max={2147483647} onChange={(seed) => controls.configure({ seed })} />

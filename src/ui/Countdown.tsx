@@ -32,6 +32,7 @@ export function Countdown() {
   // In a replay the schedule is the recorded run's, not the live settings'.
   const recorded = useApp((s) => s.replay?.run.config);
   const config = recorded ?? liveConfig;
+  const presenter = useApp((s) => s.view.presenter);
   if (!last || !frame) {
     return (
       <section className="panel countdown" aria-labelledby="countdown-title" data-testid="countdown">
@@ -61,16 +62,18 @@ export function Countdown() {
   const barY = 26;
   const barH = 14;
   const x = scaleLinear().domain([0, tmax]).range([left, right]);
-  const ticks = x.ticks(Math.min(tmax, 12)).filter((v) => Number.isInteger(v));
+  // Presenter mode's 16.5 px numbers need about 50 px each.
+  const ticks = x.ticks(Math.min(tmax, presenter ? 6 : 12)).filter((v) => Number.isInteger(v));
   // Labels of modules finishing close together go on a second row, or (if that is full too) only in the mark's tooltip.
   const completed = completionsByMinute(s.completions).map((c) => ({
     minute: c.minute,
     text: `✓${c.modules.join(',')}`,
     title: `${c.modules.length > 1 ? 'modules' : 'module'} ${c.modules.join(', ')} finished by minute ${c.minute}`,
   }));
+  // Presenter mode's labels are 16.5 px (about 18 of the clock's units): one row of them, spaced for that size.
   const lanes = placeLabels(
-    completed.map((c) => ({ x: x(c.minute), width: textWidth(c.text, 10) })),
-    2,
+    completed.map((c) => ({ x: x(c.minute), width: textWidth(c.text, presenter ? 18 : 10) })),
+    presenter ? 1 : 2,
   );
 
   return (

@@ -9,6 +9,7 @@ import { AppendFold } from './appendFold';
 import { ChunkedPath, chunkedLine } from './ChunkedPath';
 import type { MinMaxSeries } from './minMaxSeries';
 import { Explain } from './Explain';
+import { gloss } from './glossary';
 import { TrainingRate } from './TrainingRate';
 import { useBoxSize } from './useBoxSize';
 import { chartScales, placeLabels, textWidth, type Frame } from './geometry';
@@ -17,9 +18,12 @@ import type { CurveView } from '../store/view';
 
 /** The curve's margins: room on the left and below for the axis titles, above for the markers' labels. */
 const MARGIN: Frame['margin'] = { top: 30, right: 16, bottom: 38, left: 54 };
+/** Presenter mode's margins: its labels are 16.5 px (stage.css), so two rows of markers' labels need more room above. */
+const PRESENTER_MARGIN: Frame['margin'] = { top: 44, right: 16, bottom: 42, left: 62 };
 /** The size drawn before the box is measured (and the least it is drawn at). */
 const INITIAL = { width: 640, height: 224 };
 const MIN = { width: 320, height: 150 };
+const PRESENTER_MIN = { width: 200, height: 150 };
 
 /** The value plotted for a return at a deadline: itself, or its lead over the scripted organisation there. */
 function plotted(view: CurveView, value: number, scripted: number | undefined): number | null {
@@ -51,6 +55,13 @@ const REFS: { key: RefKey; label: string; className: string }[] = [
   { key: 'bestOfN', label: 'best-of-N', className: 'ref-best' },
   { key: 'chain', label: 'single chain', className: 'ref-chain' },
 ];
+
+/** The plain words shown beside a reference's name in the readout (glossary.ts). */
+const REF_PLAIN: Record<RefKey, string> = {
+  scripted: gloss('scripted organisation').plain,
+  bestOfN: gloss('best-of-N').plain,
+  chain: gloss('single chain').plain,
+};
 
 /** The structure's numbers, shown when the run has them (CEO, islands, orchestrator). */
 const STRUCTURE_READOUT: { key: StructureMetric; label: string; digits: number }[] = [
@@ -85,6 +96,18 @@ function addUpdate(lines: Lines, m: UpdateMetrics, i: number, view: CurveView, r
   for (const r of REFS) add(lines.refs[r.key], ref?.[r.key]);
 }
 
+/** Decimals that tell ticks `ticks` (evenly spaced) apart: at least one, more for a step under 0.1. */
+export function tickDigits(ticks: readonly number[]): number {
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+  return Math.max(1, Math.ceil(-Math.log10(step) - 1e-9));
+}
+
+/** A lead as the relative view's readout writes it: "+0.052", "−0.154", "0.000" (what the curve plots, not the return). */
+export function signed(v: number): string {
+  const t = v.toFixed(3);
+  return Number(t) > 0 ? `+${t}` : Number(t) < 0 ? `−${t.slice(1)}` : '0.000';
+}
+
 /** What the curve says, for screen readers: the update shown and every marker's change. */
 function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
   if (!shown) return 'No updates yet';
@@ -115,16 +138,25 @@ export function Curves() {
   const overlayLine = overlayFold.of(overlay?.metrics ?? [], [], chunkedLine, (l, m, i) => l.push(i, m.ret));
   // Drawn in the box's own pixels, so the numbers keep their size however the stage stretches the chart.
   const [box, boxRef] = useBoxSize<SVGSVGElement>(INITIAL);
-  const FRAME: Frame = { width: Math.max(MIN.width, box.width), height: Math.max(MIN.height, box.height), margin: MARGIN };
+  const presenter = useApp((s) => s.view.presenter);
+  // The markers' labels' size (stage.css): 10 px, or 16.5 px in presenter mode.
+  const labelPx = presenter ? 16.5 : 10;
+  // Presenter mode draws down to a narrower box (the curve beside the drawer) rather than scaling its 16 px text down.
+  const least = presenter ? PRESENTER_MIN : MIN;
+  const FRAME: Frame = { width: Math.max(least.width, box.width), height: Math.max(least.height, box.height), margin: presenter ? PRESENTER_MARGIN : MARGIN };
+  const lane = (k: number) => (presenter ? (k === 1 ? 16 : 34) : k === 1 ? 10 : 20);
 
   const total = Math.max(replay ? replay.run.totalUpdates : config.prior + config.updates, metrics.length, 2);
   const relative = view === 'relative';
   const all = [lines.ret, ...REFS.map((r) => lines.refs[r.key])];
   const { x, y } = chartScales(FRAME, total, relative ? Math.min(-0.2, ...all.map((l) => l.min)) : 0, relative ? Math.max(0.1, ...all.map((l) => l.max)) : 1);
+  const yTicks = y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40))));
+  // As many decimals as the ticks' step needs, so no two ticks read the same ("+0.05, +0.10", not "+0.1, +0.1").
+  const yDigits = tickDigits(yTicks);
   const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
   const markLanes = placeLabels(
-    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, 10) })),
+    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, labelPx) })),
     2,
   );
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
@@ -157,12 +189,12 @@ export function Curves() {
         }}
         onMouseLeave={() => setHover(null)}
       >
-        {y.ticks(Math.max(2, Math.min(5, Math.floor(FRAME.height / 40)))).map((t) => (
+        {yTicks.map((t) => (
           <g key={t}>
             <line className={t === 0 && relative ? 'grid zero' : 'grid'} x1={FRAME.margin.left} x2={FRAME.width - FRAME.margin.right} y1={y(t)} y2={y(t)} />
             <text className="tick" x={FRAME.margin.left - 6} y={y(t)} dy="0.32em" textAnchor="end">
               {relative && t > 0 ? '+' : ''}
-              {t.toFixed(1)}
+              {t.toFixed(yDigits)}
             </text>
           </g>
         ))}
@@ -174,17 +206,21 @@ export function Curves() {
         <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 4} textAnchor="middle">
           update
         </text>
-        <text className="axis-title" transform={`translate(13 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
-          {FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return at the deadline'}
+        <text
+          className="axis-title"
+          transform={`translate(${presenter ? 16 : 13} ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`}
+          textAnchor="middle"
+        >
+          {presenter || FRAME.height < 200 ? (relative ? '− scripted' : 'return') : relative ? 'return − scripted org.' : 'return (share of tests passed)'}
         </text>
         {placed.map((m, k) => (
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
-            <line x1={x(m.i)} x2={x(m.i)} y1={markLanes[k] === 1 ? 14 : 24} y2={FRAME.height - FRAME.margin.bottom} />
+            <line x1={x(m.i)} x2={x(m.i)} y1={lane(markLanes[k]) + 4} y2={FRAME.height - FRAME.margin.bottom} />
             {markLanes[k] >= 0 && (
               <text
                 className="marker-label"
                 x={x(m.i)}
-                y={markLanes[k] === 1 ? 10 : 20}
+                y={lane(markLanes[k])}
                 textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}
               >
                 {m.label}
@@ -193,11 +229,12 @@ export function Curves() {
             <title>{`update ${m.update + 1}: ${m.label}`}</title>
           </g>
         ))}
-        {REFS.map((r) => (
-          <ChunkedPath key={r.key} className={`ref ${r.className}`} line={lines.refs[r.key]} x={x} y={y} scaleKey={scaleKey} />
-        ))}
         {overlay && !relative && <ChunkedPath className="series-overlay" line={overlayLine} x={x} y={y} scaleKey={scaleKey} testId="overlay-path" />}
         <ChunkedPath className="series-return" line={lines.ret} x={x} y={y} scaleKey={scaleKey} testId="return-path" />
+        {/* The references are drawn over the swarm's line, dashed, so a swarm level with the scripted organisation leaves both in sight. */}
+        {REFS.map((r) => (
+          <ChunkedPath key={r.key} className={`ref ${r.className}`} line={lines.refs[r.key]} x={x} y={y} scaleKey={scaleKey} testId={`ref-${r.key}`} />
+        ))}
         {marked !== null && (
           <line className="cursor" x1={x(marked)} x2={x(marked)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} data-testid="curve-cursor" />
         )}
@@ -247,14 +284,26 @@ export function Curves() {
           <dt>deadline</dt>
           <dd>{shown ? `${shown.tmax} min` : '–'}</dd>
         </div>
+        {relative && (
+          <div className="readout-relative" data-testid="readout-relative">
+            <dt>shown</dt>
+            <dd>minus the scripted organisation</dd>
+          </div>
+        )}
         <div>
           <dt className="key-return">swarm</dt>
-          <dd>{shown ? shown.ret.toFixed(3) : '–'}</dd>
+          <dd data-testid="readout-swarm" title={shown ? `return ${shown.ret.toFixed(3)}` : undefined}>
+            {shown ? (relative ? (ref ? signed(shown.ret - ref.scripted) : '–') : shown.ret.toFixed(3)) : '–'}
+          </dd>
         </div>
         {REFS.map((r) => (
           <div key={r.key}>
-            <dt className={`key-${r.className}`}>{r.label}</dt>
-            <dd>{ref ? ref[r.key].toFixed(3) : '–'}</dd>
+            <dt className={`key-${r.className}`} title={gloss(r.label).line}>
+              {r.label} <span className="gloss">({REF_PLAIN[r.key]})</span>
+            </dt>
+            <dd data-testid={`readout-${r.key}`} title={ref ? `return ${ref[r.key].toFixed(3)}` : undefined}>
+              {ref ? (relative ? signed(ref[r.key] - ref.scripted) : ref[r.key].toFixed(3)) : '–'}
+            </dd>
           </div>
         ))}
         <div className="readout-extra">

@@ -54,6 +54,7 @@ export function Explain({ children }: { children: ReactNode }) {
       </button>
       <span ref={popover} id={id} role="tooltip" className="explain-popover" popover="manual" hidden={!open}>
         {children}
+        <span className="explain-more"> Words in plain language: the Glossary button at the top of the page.</span>
       </span>
     </span>
   );

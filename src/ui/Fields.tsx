@@ -1,3 +1,6 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { SliderGesture } from './sliderCommit';
+
 /** A labelled drop-down over a fixed list of string options. */
 export function SelectField<T extends string>({
   label,
@@ -62,7 +65,11 @@ export function IntegerField({
   );
 }
 
-/** A labelled range slider with its value beside the label; `step` defaults to whole numbers. */
+/**
+ * A labelled range slider with its value beside the label; `step` defaults to whole numbers. One
+ * drag (or one burst of arrow keys) reports one change, at its end (SliderGesture); `onDraft` hears
+ * the value while the gesture goes on (null at its end), for a preview.
+ */
 export function Slider({
   label,
   value,
@@ -70,6 +77,7 @@ export function Slider({
   max,
   step = 1,
   onChange,
+  onDraft,
   testId,
 }: {
   label: string;
@@ -78,14 +86,64 @@ export function Slider({
   max: number;
   step?: number;
   onChange: (v: number) => void;
+  onDraft?: (v: number | null) => void;
   testId: string;
 }) {
+  const [draft, setDraft] = useState<number | null>(null);
+  const byKey = useRef(false);
+  const [gesture] = useState(() => new SliderGesture());
+  useLayoutEffect(() => {
+    gesture.setHandlers({
+      commit: onChange,
+      show: (d) => {
+        setDraft(d);
+        onDraft?.(d);
+      },
+      committed: () => value,
+    });
+  });
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    // React's onChange is the input event; the browser's change event ends a drag.
+    const onChangeEvent = () => {
+      gesture.change(byKey.current);
+      byKey.current = false;
+    };
+    el.addEventListener('change', onChangeEvent);
+    return () => {
+      el.removeEventListener('change', onChangeEvent);
+      gesture.dispose();
+    };
+  }, [gesture]);
+  const shown = draft ?? value;
   return (
     <label className="slider">
       <span>
-        {label} <output>{value}</output>
+        {label} <output>{shown}</output>
       </span>
-      <input type="range" min={min} max={max} step={step} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.currentTarget.value))} />
+      <input
+        ref={input}
+        type="range"
+        min={min}
+        max={max}
+        step={step}
+        value={shown}
+        data-testid={testId}
+        onPointerDown={() => {
+          byKey.current = false;
+          gesture.pointerDown();
+        }}
+        onPointerUp={() => gesture.end()}
+        onKeyDown={() => {
+          byKey.current = true;
+        }}
+        onBlur={() => gesture.end()}
+        onChange={(e) => {
+          gesture.input(Number(e.currentTarget.value), byKey.current);
+        }}
+      />
     </label>
   );
 }

@@ -51,11 +51,19 @@ const RunRow = memo(
           )}
           {recordingId === run.id && <span className="run-live"> (this run, recording)</span>}
         </td>
-        <td>{formatDateTime(run.created)}</td>
-        <td className="run-config">{run.configSummary}</td>
-        <td className="num">{run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}</td>
-        <td className="num">{run.updates}</td>
-        <td className="num">{sizeText(run.bytes)}</td>
+        <td data-label="Recorded">{formatDateTime(run.created)}</td>
+        <td className="run-config" data-label="Settings">
+          {run.configSummary}
+        </td>
+        <td className="num" data-label="Final return">
+          {run.finalReturn === null ? '–' : run.finalReturn.toFixed(3)}
+        </td>
+        <td className="num" data-label="Updates">
+          {run.updates}
+        </td>
+        <td className="num" data-label="Size">
+          {sizeText(run.bytes)}
+        </td>
         <td className="run-actions">
           <button type="button" onClick={() => controls.replay(() => library.replayRun(run.id))} aria-label={`Replay ${run.name}`} data-testid="library-replay">
             Replay

@@ -22,7 +22,17 @@ export function scheduleLabel(start: number, end: number, updates: number): stri
 export function ScheduleEditor() {
   const [panel, shown] = usePanelShown();
   const controls = useApp(selectActions);
-  const c = useApp(selectConfig);
+  const live = useApp(selectConfig);
+  // A slider being dragged previews its value on the chart; the change goes to the trainer once, at the drag's end.
+  const [preview, setPreview] = useState<{ tmaxStart?: number; tmaxEnd?: number; tmaxWarmup?: number }>({});
+  const draft = (key: 'tmaxStart' | 'tmaxEnd' | 'tmaxWarmup') => (v: number | null) =>
+    setPreview((p) => {
+      const next = { ...p };
+      if (v === null) delete next[key];
+      else next[key] = v;
+      return next;
+    });
+  const c = { ...live, ...preview };
   // RLCR updates so far, counted among the new updates only.
   const [rlcr] = useState(() => new AppendFold<UpdateMetrics, { n: number }>());
   // Out of sight, the count of updates done holds still instead of redrawing for every update.
@@ -67,7 +77,7 @@ export function ScheduleEditor() {
           </text>
         ))}
         <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 3} textAnchor="middle">
-          RLCR update
+          RLCR update (training step)
         </text>
         <text className="axis-title" transform={`translate(11 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
           deadline (min)
@@ -85,15 +95,32 @@ export function ScheduleEditor() {
         )}
       </svg>
       <div className="sliders">
-        <Slider label="start (min)" testId="tmax-start" value={c.tmaxStart} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxStart: v })} />
-        <Slider label="end (min)" testId="tmax-end" value={c.tmaxEnd} min={1} max={maxT} onChange={(v) => controls.configure({ tmaxEnd: v })} />
+        <Slider
+          label="start (min)"
+          testId="tmax-start"
+          value={live.tmaxStart}
+          min={1}
+          max={maxT}
+          onChange={(v) => controls.configure({ tmaxStart: v })}
+          onDraft={draft('tmaxStart')}
+        />
+        <Slider
+          label="end (min)"
+          testId="tmax-end"
+          value={live.tmaxEnd}
+          min={1}
+          max={maxT}
+          onChange={(v) => controls.configure({ tmaxEnd: v })}
+          onDraft={draft('tmaxEnd')}
+        />
         <Slider
           label="warm-up (updates)"
           testId="tmax-warmup"
-          value={c.tmaxWarmup}
+          value={live.tmaxWarmup}
           min={0}
           max={Math.max(0, c.updates - 1)}
           onChange={(v) => controls.configure({ tmaxWarmup: v })}
+          onDraft={draft('tmaxWarmup')}
         />
         <SelectField label="shape" value={c.tmaxShape} options={SCHEDULE_SHAPES} onChange={(tmaxShape) => controls.configure({ tmaxShape })} />
       </div>

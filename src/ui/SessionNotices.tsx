@@ -3,9 +3,10 @@ import { selectActions, selectElsewhere, selectFault, selectResumable, useApp } 
 /**
  * What the training session has to tell: a trainer fault and how it was handled (restarted, resumed
  * from a checkpoint), and the offer to carry on the run that was being trained when the page was
- * last closed or reloaded.
+ * last closed or reloaded (not in an embed: a course page's reader did not train that run, and the
+ * library it would resume from is the whole app's).
  */
-export function SessionNotices() {
+export function SessionNotices({ offerResume = true }: { offerResume?: boolean }) {
   const r = useApp(selectResumable);
   const fault = useApp(selectFault);
   const actions = useApp(selectActions);
@@ -38,7 +39,7 @@ export function SessionNotices() {
           </button>
         </div>
       )}
-      {r && (
+      {r && offerResume && (
         <div className="notices" role="status" data-testid="resume-offer">
           <p>
             Your last run, “{r.name}” ({r.updates} updates), was saved when the page closed and is in the library.

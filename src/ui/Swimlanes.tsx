@@ -132,6 +132,8 @@ export function Swimlanes() {
   const swarmSize = useApp((s) => (s.replay ? s.replay.run.config.agents : s.config.agents));
   // Drawn in its box's pixels: on the stage the lanes grow to the box's height, and the labels keep their size.
   const [box, boxRef] = useBoxSize<SVGSVGElement>({ width: 640, height: 166 });
+  // Presenter mode draws its labels at 16.5 px (stage.css): wider names, taller rows.
+  const presenter = useApp((s) => s.view.presenter);
   if (!frame) {
     return (
       <section className="panel" aria-labelledby="lanes-title" data-testid="swimlanes">
@@ -144,11 +146,13 @@ export function Swimlanes() {
   const st = frame.episode.structure;
   const { agents, minutes } = laneExtent(frame.episode.events, frame.episode.metrics.tmax, st, swarmSize);
   const width = Math.max(320, box.width);
-  const left = st ? 96 : 56;
+  const left = presenter ? (st ? 150 : 76) : st ? 96 : 56;
+  const labelPx = presenter ? 16.5 : 10;
   const heads = st?.headCount;
-  const rowH = Math.min(24, Math.max(12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
+  const rowH = Math.min(presenter ? 44 : 24, Math.max(presenter ? 20 : 12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));
+  const foot = presenter ? 28 : 22;
   const headsY = agents * rowH + 4;
-  const height = agents * rowH + 22 + (heads ? rowH : 0);
+  const height = agents * rowH + foot + (heads ? rowH : 0);
   const x = scaleBand<number>()
     .domain(Array.from({ length: minutes }, (_, i) => i))
     .range([left, width - 4])
@@ -157,7 +161,7 @@ export function Swimlanes() {
   const completes = completionsByMinute(frame.events.filter((e) => e.kind === 'complete').map((e) => ({ minute: e.t, module: e.module })));
   // One row of labels under the lanes: a label that would overlap the one before is left out.
   const doneLanes = placeLabels(
-    completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, 10) })),
+    completes.map((c) => ({ x: (x(c.minute) ?? 0) + x.bandwidth() / 2, width: textWidth(`✓${c.modules.join(',')}`, labelPx) })),
     1,
   );
   const toggle = (a: number) => select(selected === a ? null : a);

@@ -29,7 +29,7 @@ const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; for
   { key: 'handoffs', label: 'handoffs that unblocked', colour: '#009e73', hint: 'DMs and reads that delivered a needed interface' },
   {
     key: 'neededShare',
-    label: 'deliveries that were needed',
+    label: 'needed deliveries (training)',
     colour: '#e69f00',
     hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed',
     format: percent,
@@ -156,6 +156,10 @@ export function WorkCurves() {
         </Explain>
       </h2>
       <TalkValue />
+      <p className="minis-note" data-testid="minis-note">
+        Below, per episode of each update&apos;s training rollouts, at that update&apos;s own deadline: not the fresh tasks at the final deadline measured
+        above, so the two shares of needed deliveries differ.
+      </p>
       <div className="minis">
         {SERIES.map((s) => (
           <Mini key={s.key} series={minis[s.key]} updates={metrics.length} s={s} />

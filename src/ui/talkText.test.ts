@@ -48,9 +48,9 @@ describe('talk figures in words', () => {
   });
 
   it('gives the share of needed deliveries as a whole percentage', () => {
-    expect(neededSentence(at({}))).toBe('62% of deliveries brought an interface the receiver needed.');
-    expect(neededSentence(at({ neededShare: 0 }))).toBe('0% of deliveries brought an interface the receiver needed.');
-    expect(neededSentence(at({ neededShare: 1 }))).toBe('100% of deliveries brought an interface the receiver needed.');
+    expect(neededSentence(at({}))).toBe('On these fresh tasks 62% of deliveries brought an interface the receiver needed.');
+    expect(neededSentence(at({ neededShare: 0 }))).toBe('On these fresh tasks 0% of deliveries brought an interface the receiver needed.');
+    expect(neededSentence(at({ neededShare: 1 }))).toBe('On these fresh tasks 100% of deliveries brought an interface the receiver needed.');
   });
 
   it('does not print NaN when a measurement failed', () => {

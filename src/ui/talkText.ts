@@ -33,11 +33,11 @@ export function talkSentence(r: TalkRecord): string {
   return `Its talk makes no difference to the tests (${both}).`;
 }
 
-/** How many deliveries were needed, in words: "62% of deliveries brought an interface the receiver needed". */
+/** How many deliveries were needed, in words: "On these fresh tasks 62% of deliveries brought an interface the receiver needed". */
 export function neededSentence(r: Pick<TalkRecord, 'neededShare' | 'messages'>): string {
   if (r.messages === 0 && !(r.neededShare > 0)) return 'No messages were sent, so no interface was handed over.';
   if (!Number.isFinite(r.neededShare)) return 'The share of useful deliveries could not be measured.';
-  return `${Math.round(r.neededShare * 100)}% of deliveries brought an interface the receiver needed.`;
+  return `On these fresh tasks ${Math.round(r.neededShare * 100)}% of deliveries brought an interface the receiver needed.`;
 }
 
 /** The sign of the gain as the panel colours it: talk pays, costs, or makes no difference (at two decimals). */

@@ -81,6 +81,18 @@ export function timingText(r: RecordResult): string {
  * "Export video…": a dialog to record the dashboard or one view as a WebM while the source replays,
  * at a chosen resolution and speed, with progress, cancel and a download link at the end.
  */
+/**
+ * Which rollout the stage plays, beside the update its curve shows: the episode views show the
+ * latest recorded rollout, which can be a few updates older than the newest point on the curve.
+ */
+export function planOnStage(rollout: number | undefined, stageUpdate: number | undefined): string {
+  if (rollout === undefined || stageUpdate === undefined) return '';
+  const at = stageUpdate + 1;
+  return at === rollout
+    ? ` It is the rollout the stage plays, at update ${at}, the update the curve shows.`
+    : ` It is the rollout the stage's episode views play (recorded at update ${rollout}); the curve and its readout show update ${at}.`;
+}
+
 export function VideoExport({
   source,
   views,
@@ -117,6 +129,8 @@ export function VideoExport({
   // replay that arrives re-renders it (nothing else re-renders this component when they change).
   useApp((s) => (open ? s.episode : null));
   useApp((s) => (open ? s.replay : null));
+  // The update the stage's curve and readout show (1-based): the episode views may play an older rollout.
+  const stageUpdate = useApp((s) => (open ? (s.replay ? s.replay.run.metrics[s.replay.index]?.update : s.metrics.at(-1)?.update) : undefined));
   const timing: FrameTiming = { speed, fps: VIDEO_FPS };
   const planned = open && !running ? source(timing) : null;
 
@@ -220,7 +234,7 @@ export function VideoExport({
         {!running && (
           <p className="video-plan" data-testid="video-plan">
             {planned
-              ? `${planned.title}: ${planned.frames} frames, ${(planned.frames / planned.fps).toFixed(1)} s of video at ${planned.fps} fps.`
+              ? `${planned.title}: ${planned.frames} frames, ${(planned.frames / planned.fps).toFixed(1)} s of video at ${planned.fps} fps.${planOnStage(planned.update, stageUpdate)}`
               : 'Nothing to record yet: train at least one update so an episode is on screen.'}
           </p>
         )}

@@ -13,6 +13,8 @@ export interface FrameSource {
   readonly fps: number;
   /** What the video shows, in words for its header (e.g. "rollout of update 12"). */
   readonly title: string;
+  /** The update (1-based) whose rollout it plays, for an episode's video. */
+  readonly update?: number;
   /** File name without extension (e.g. "swarm-episode-update-12"). */
   readonly fileStem: string;
   /** What frame `i` shows, for the video's header (e.g. "minute 5 of 24"). */
@@ -102,6 +104,7 @@ export function episodeFrameSource(timing: FrameTiming): FrameSource | null {
     frames: episodeFrameCount(minutes, timing),
     fps: timing.fps,
     title: `rollout of update ${update}`,
+    update,
     fileStem: `swarm-episode-update-${update}`,
     caption: (i) => `minute ${tickAtFrame(i, minutes, timing)} of ${minutes}`,
     async show(i) {

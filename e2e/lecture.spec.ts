@@ -1,0 +1,255 @@
+import { expect, test, type Page } from '@playwright/test';
+import { smallest, TEXT_PROBE, viewText, type TextReport } from '../scripts/lib/textProbe';
+import { ready, SMALL, watchErrors } from './helpers';
+
+/** What a lecture hall meets: presenter mode from the back row, markers after a drag, the header, embeds and a phone. */
+
+const updateCount = async (page: Page) => Number(await page.getByTestId('update-count').textContent());
+
+async function trainUntil(page: Page, updates: number): Promise<void> {
+  await page.getByTestId('play').click();
+  await expect.poll(() => updateCount(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(updates);
+}
+
+/** The text report once the screen has drawn its last change (two frames after it). */
+async function probe(page: Page): Promise<TextReport> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return (await page.evaluate(TEXT_PROBE)) as TextReport;
+}
+
+/** Every piece of text in the stage's views reads at 16 px or more and none is cut off. */
+function expectReadable(report: TextReport): void {
+  const views = viewText(report);
+  expect(views.length).toBeGreaterThan(5);
+  const min = smallest(views)!;
+  expect(min.px, `smallest: "${min.text}" in ${min.region}`).toBeGreaterThanOrEqual(16);
+  expect(views.filter((i) => i.clipped).map((i) => `${i.region}: ${i.text}`)).toEqual([]);
+}
+
+test.describe('presenter mode at 1024x768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('no text in the views is under 16 px, on the stage while it trains', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto(`/#${SMALL}&backend=wasm&presenter`);
+    await ready(page);
+    await trainUntil(page, 3);
+    await page.getByTestId('play').click();
+    expectReadable(await probe(page));
+    expect(errors).toEqual([]);
+  });
+
+  test('a lesson step gives its view at least half of the stage, with 16 px text', async ({ page }) => {
+    test.setTimeout(120_000);
+    // Step 3 (the DM graph of a replayed swarm) and step 5 (the work panel, lifted from below the stage).
+    for (const [step, focus] of [
+      [3, 'dm-graph'],
+      [5, 'work-curves'],
+    ] as const) {
+      await page.goto('about:blank');
+      await page.goto(`/#backend=wasm&presenter&lesson=${step}`);
+      await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', focus);
+      await expect(page.getByTestId(focus).locator('svg').first()).toBeVisible({ timeout: 30_000 });
+      const report = await probe(page);
+      expect(report.focusPlace).toBe('stage');
+      expect(report.focusShare).toBeGreaterThanOrEqual(0.5);
+      expectReadable(report);
+      // The step bubbles are all in sight.
+      for (const bubble of await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').all()) await expect(bubble).toBeInViewport();
+    }
+    // Without presenter mode the stage keeps its five views side by side (the fold is presenter mode's).
+    await page.goto('about:blank');
+    await page.goto('/#backend=wasm&lesson=3');
+    await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+    expect((await probe(page)).focusShare).toBeLessThan(0.5);
+  });
+});
+
+test('one drag of a schedule slider is one marker that says from -> to', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await trainUntil(page, 1);
+  await page.getByTestId('drawer-toggle').click();
+  const slider = page.getByTestId('tmax-end');
+  const [min, max] = [Number(await slider.getAttribute('min')), Number(await slider.getAttribute('max'))];
+  const box = (await slider.boundingBox())!;
+  const at = (v: number) => box.x + 8 + ((v - min) / (max - min)) * (box.width - 16);
+  await page.mouse.move(at(24), box.y + box.height / 2);
+  await page.mouse.down();
+  for (let v = 23; v >= 12; v--) await page.mouse.move(at(v), box.y + box.height / 2);
+  // While the pointer is down the value follows it, but nothing has changed for the trainer yet.
+  const during = await slider.inputValue();
+  expect(Number(during)).toBeLessThan(20);
+  const before = await updateCount(page);
+  await expect.poll(() => updateCount(page), { timeout: 30_000 }).toBeGreaterThan(before + 1);
+  await expect(page.getByTestId('curve-marker')).toHaveCount(0);
+  await page.mouse.up();
+  const end = await slider.inputValue();
+  await expect(page.getByTestId('curve-marker')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByTestId('curve-marker')).toContainText(`deadline end 24 → ${end}`);
+  // A burst of arrow keys is one change too.
+  await page.getByTestId('tmax-start').focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('curve-marker')).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByTestId('curve-marker').nth(1)).toContainText('deadline start 8 → 12');
+  const after = await updateCount(page);
+  await expect.poll(() => updateCount(page), { timeout: 30_000 }).toBeGreaterThan(after + 2);
+  await expect(page.getByTestId('curve-marker')).toHaveCount(2);
+  await page.getByTestId('play').click();
+});
+
+/** The header's buttons' positions (label, left, top). */
+const headerButtons = (page: Page) =>
+  page
+    .locator('header.top button:visible')
+    .evaluateAll((bs) =>
+      bs.map((b) => [b.textContent?.replace('Pause', 'Train'), Math.round(b.getBoundingClientRect().left), Math.round(b.getBoundingClientRect().top)]),
+    );
+
+for (const [width, height] of [
+  [1024, 768],
+  [1280, 720],
+] as const) {
+  test(`at ${width}x${height} the header keeps its rows when Train is pressed, and Export video is never alone on a row`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/#${SMALL}&backend=wasm`);
+    await ready(page);
+    const idle = await headerButtons(page);
+    await trainUntil(page, 2);
+    expect(await headerButtons(page)).toEqual(idle);
+    await page.getByTestId('play').click();
+    const video = (await page.getByTestId('video-export-open').boundingBox())!;
+    const sameRow = await page
+      .locator('header.top > *:visible, header.top .top-end > *:visible')
+      .evaluateAll((els, y) => els.filter((e) => !e.matches('.top-end') && Math.abs(e.getBoundingClientRect().top - y) < 20).length, video.y);
+    expect(sameRow).toBeGreaterThan(1);
+  });
+}
+
+test('the relative view of the curve reads out the differences it plots', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=wasm&curve=relative`);
+  await ready(page);
+  await trainUntil(page, 2);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('readout-relative')).toContainText('minus the scripted organisation');
+  await expect(page.getByTestId('readout-scripted')).toHaveText('0.000');
+  await expect(page.getByTestId('readout-swarm')).toHaveText(/^([+−]\d\.\d{3}|0\.000)$/);
+  await page.getByTestId('curve-return').click();
+  await expect(page.getByTestId('readout-relative')).toHaveCount(0);
+  await expect(page.getByTestId('readout-scripted')).toHaveText(/^0\.\d{3}|1\.000$/);
+  // The scripted organisation's line is drawn over the swarm's, so it stays in sight where they meet.
+  const order = await page
+    .getByTestId('curve-svg')
+    .evaluate((svg) => svg.querySelector('[data-testid="return-path"]')!.compareDocumentPosition(svg.querySelector('[data-testid="ref-scripted"]')!));
+  // DOCUMENT_POSITION_FOLLOWING
+  expect(order & 4).toBeTruthy();
+});
+
+test.describe('embed in a 1024x768 window', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('with hide=board the other views fill the stage, and the embed fits the window', async ({ page }) => {
+    await page.goto(`/#${SMALL}&backend=wasm&embed&hide=board`);
+    await trainUntil(page, 2);
+    await page.getByTestId('play').click();
+    await expect(page.getByTestId('message-board')).toHaveCount(0);
+    const stage = (await page.getByTestId('stage').boundingBox())!;
+    const lanes = (await page.getByTestId('swimlanes').boundingBox())!;
+    // The swimlanes take the board's place: the whole width of the stage.
+    expect(lanes.width).toBeGreaterThan(stage.width - 2);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(768);
+  });
+
+  test('no offer to resume the last run inside an embed (the whole app still offers it)', async ({ page }) => {
+    await page.goto(`/#${SMALL}&backend=wasm`);
+    await ready(page);
+    await trainUntil(page, 2);
+    // Reloaded while it trains: the next page offers to resume the run.
+    await page.goto(`/#${SMALL}&backend=wasm&embed`);
+    await expect(page.getByTestId('curves')).toBeVisible();
+    await expect(page.getByTestId('play')).toBeEnabled();
+    await expect(page.getByTestId('resume-offer')).toHaveCount(0);
+    await page.goto('about:blank');
+    await page.goto(`/#${SMALL}&backend=wasm`);
+    await expect(page.getByTestId('resume-offer')).toBeVisible({ timeout: 30_000 });
+  });
+});
+
+test('on a 390 px phone every run in the library fits, with Replay, Export and Delete in reach', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await trainUntil(page, 1);
+  await page.getByTestId('play').click();
+  const row = page.getByTestId('library-row').first();
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  const wrap = (await page.locator('.library-table-wrap').boundingBox())!;
+  const table = (await page.getByTestId('library-table').boundingBox())!;
+  expect(table.width).toBeLessThanOrEqual(wrap.width + 1);
+  for (const id of ['library-replay', 'library-export', 'library-delete']) {
+    const button = row.getByTestId(id);
+    // The panels above it lay out as they come into sight (content-visibility), which can move it: scroll until it stays.
+    await expect(async () => {
+      await button.scrollIntoViewIfNeeded();
+      await expect(button).toBeInViewport({ ratio: 1, timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    const b = (await button.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+  }
+  // The name wraps between words only: each line of it ends at a space or at its end.
+  const breaksInWords = await row.locator('.run-name').evaluate((td) => {
+    const text = td.firstChild?.textContent ?? td.textContent ?? '';
+    const node = [...td.querySelectorAll('*'), td]
+      .flatMap((e) => [...e.childNodes])
+      .find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim().length > 3);
+    if (!node) return [text];
+    const range = document.createRange();
+    const bad: string[] = [];
+    let top: number | null = null;
+    for (let i = 0; i < node.textContent!.length; i++) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const t = range.getBoundingClientRect().top;
+      if (top !== null && t > top + 4 && i > 0 && !/\s/.test(node.textContent![i - 1]) && !/\s/.test(node.textContent![i]))
+        bad.push(node.textContent!.slice(0, i));
+      top = t;
+    }
+    return bad;
+  });
+  expect(breaksInWords).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('the glossary opens from the header and from the help, with plain words for every term, as text', async ({ page }) => {
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  // The help's popovers point to it.
+  await page.getByTestId('curves').getByRole('button', { name: 'What does this show?' }).focus();
+  await expect(page.getByRole('tooltip').filter({ hasText: 'Glossary' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('glossary-open').click();
+  const glossary = page.getByTestId('glossary');
+  await expect(glossary).toBeVisible();
+  for (const term of [
+    'best-of-N',
+    'single chain',
+    'RLCR update',
+    'Tmax',
+    'dr-grpo',
+    'critic + GAE',
+    'imitation prior',
+    'rollout',
+    'return',
+    'interface',
+    'advantage form',
+  ])
+    await expect(glossary.getByTestId('glossary-entry').filter({ has: page.locator('dt', { hasText: term }) })).toHaveCount(1);
+  expect(await glossary.locator('dd b, dd a, dd script').count()).toBe(0);
+  await page.getByTestId('glossary-close').click();
+  await expect(glossary).not.toBeVisible();
+  // Where the terms first appear, their plain words stand beside them.
+  await expect(page.getByTestId('readout')).toContainText('best-of-N (best of N solo tries)');
+  await expect(page.getByTestId('readout')).toContainText('single chain (one agent alone)');
+});
