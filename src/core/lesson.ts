@@ -1,0 +1,286 @@
+/**
+ * The guided lesson's seven steps as data: what each sets up (a config to train live, or a shipped
+ * pretrained run to replay), what it says, what was measured, and the observable statements its text
+ * makes (`claims`), each with the metric it rests on and the comparison that makes the text true.
+ * `npm run lesson:check` trains every step's own setup on three seeds the app does not show and fails
+ * where a claim does not hold on each; the page's side of a step (the view it points at, the curve,
+ * the drawer) is ui/lessonSteps.ts. Every number a step quotes is one lesson:check measured on the
+ * step's own setup (docs/EXPERIMENTS.md, "Lesson checks"), and an `about` claim keeps it honest.
+ */
+import type { Config } from '../rl/config';
+import type { LessonClaim } from './lessonClaims';
+import type { PretrainedFamily } from './pretrained';
+
+export type LessonSetup =
+  /** Train live from fresh weights with these settings (on top of the defaults); `train`: start at once, `step`: one update only, `none`: the class presses Train. */
+  | { kind: 'live'; config: Partial<Config>; run: 'train' | 'step' | 'none' }
+  /** Replay a pretrained run shipped with the app (trained with `pretrainedConfig(family)`). */
+  | { kind: 'pretrained'; family: PretrainedFamily };
+
+/** The steps, by name (the page adds its views to each: ui/lessonSteps.ts). */
+export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'schedule', 'talk', 'race', 'ablations'] as const;
+export type LessonId = (typeof LESSON_IDS)[number];
+
+export interface LessonContent {
+  id: LessonId;
+  title: string;
+  setup: LessonSetup;
+  /** Two or three sentences of plain English on what to look for. */
+  text: string;
+  /** What was measured on this step's setup, with its numbers, and why a number on screen may differ. */
+  measured: string;
+  /** What the class will see, as checkable statements (`npm run lesson:check`). */
+  claims: readonly LessonClaim[];
+}
+
+/** A small, fast live run for the class: first-round coupled tasks, 4 agents, 8 -> 24 minutes (about 10 s of training). */
+export const SMALL: Partial<Config> = { family: 'coupled', tmaxStart: 8, tmaxEnd: 24, agents: 4, tasksPerUpdate: 2, groupSize: 4, updates: 300 };
+
+const last = (n: number) => ({ anchor: 'end', updates: [1 - n, 0] }) as const;
+const first = (n: number) => ({ anchor: 'start', updates: [1, n] }) as const;
+
+export const LESSON_CONTENT: readonly LessonContent[] = [
+  {
+    id: 'team-reward',
+    title: 'One policy, one team reward',
+    setup: { kind: 'live', config: SMALL, run: 'train' },
+    text: 'Every agent runs the same small network (one "policy": the rule that picks each agent\'s next action), and the whole swarm earns one number, its "return": the share of tests passing when the deadline hits. Nobody is told who did what. Watch the blue line climb against the dashed lines of the scripted organisation (a hand-written plan), best-of-N (every agent tries the whole task alone, the best counts) and a single agent at the same deadline: on these small tasks it ends above all three.',
+    measured:
+      "Measured by npm run lesson:check on this step's own run (small coupled tasks, 4 agents, 300 updates, deadline 8 → 24 minutes; seeds 101-103): on 16 fresh tasks at 24 minutes the trained swarm passed 0.87-0.95 of the tests, the scripted organisation 0.81-0.86, best-of-N about 0.50 and a single agent about 0.44. The blue line on screen is each update's average over its 8 practice rollouts, so it wobbles around these numbers, and the app shows seed 1, not these seeds.",
+    claims: [
+      {
+        says: 'the blue line climbs against the dashed line of the scripted organisation',
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: first(30), minus: 'scripted organisation' },
+        by: 0.1,
+      },
+      {
+        says: "on screen it ends above the scripted organisation's dashed line (last 30 updates)",
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
+        is: 'above',
+        than: 0,
+      },
+      {
+        says: 'it ends above the scripted organisation (fresh tasks)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'scripted organisation', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'it ends above best-of-N',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'best-of-N', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'it ends above a single agent',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'single chain', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'quoted: the trained swarm 0.87-0.95',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.91,
+        by: 0.05,
+      },
+      {
+        says: 'quoted: the scripted organisation 0.81-0.86',
+        measure: { of: 'evaluation', player: 'scripted organisation', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.835,
+        by: 0.03,
+      },
+      { says: 'quoted: best-of-N about 0.50', measure: { of: 'evaluation', player: 'best-of-N', stat: 'ret', tasks: 16 }, is: 'about', than: 0.5, by: 0.03 },
+      {
+        says: 'quoted: a single agent about 0.44',
+        measure: { of: 'evaluation', player: 'single chain', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.44,
+        by: 0.03,
+      },
+    ],
+  },
+  {
+    id: 'chaos',
+    title: "The untrained swarm's chaos",
+    setup: { kind: 'live', config: { ...SMALL, agents: 8 }, run: 'step' },
+    text: 'This is one rollout (one play-through of a task, minute by minute) of 8 agents that have not learnt anything yet, at an 8-minute deadline: almost nothing gets built. Green boxes are messages and yellow ones reads of the message board, nearly all carrying nothing anyone needed; purple ones are work blocked because the agent lacks an "interface" (what a finished module offers the modules that build on it), and empty rows are agents sitting idle. Red boxes (two agents on one module, a wasted minute) are rare this early, and a single agent working alone already does better than this swarm.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (small coupled tasks, 8 agents, the first update, seeds 101-103), per rollout on average over the update's 8 rollouts: about 21 messages, none of them delivering an interface someone needed, about 10 minutes blocked, 11 idle, 1 to 2 minutes of useful work and at most 0.1 collisions; the swarm passed 0.01-0.03 of the tests against the single agent's 0.11 at the same deadline. The one rollout on screen is one of such rollouts, so its counts differ a little.",
+    claims: [
+      { says: 'almost nothing gets built', measure: { of: 'training', stat: 'ret', window: first(1) }, is: 'below', than: 0.1 },
+      { says: 'green boxes: messages (about 21 per rollout)', measure: { of: 'training', stat: 'messages', window: first(1) }, is: 'about', than: 21, by: 4 },
+      {
+        says: 'nearly all carrying nothing anyone needed',
+        measure: { of: 'training', stat: 'neededShare', window: first(1) },
+        is: 'below',
+        than: 0.1,
+      },
+      {
+        says: 'purple boxes: work blocked (about 10 minutes per rollout)',
+        measure: { of: 'training', stat: 'blocked', window: first(1) },
+        is: 'about',
+        than: 10,
+        by: 3,
+      },
+      {
+        says: 'empty rows: agents idle (about 11 minutes per rollout)',
+        measure: { of: 'training', stat: 'idle', window: first(1) },
+        is: 'about',
+        than: 11,
+        by: 3,
+      },
+      { says: 'quoted: 1 to 2 minutes of useful work', measure: { of: 'training', stat: 'useful', window: first(1) }, is: 'below', than: 2.5 },
+      {
+        says: 'red boxes are rare this early (at most 0.1 per rollout)',
+        measure: { of: 'training', stat: 'duplicate', window: first(1) },
+        is: 'below',
+        than: 0.2,
+      },
+      {
+        says: 'a single agent alone already does better',
+        measure: { of: 'training', stat: 'ret', window: first(1), minus: 'single chain' },
+        is: 'below',
+        than: 0,
+        by: 0.05,
+      },
+    ],
+  },
+  {
+    id: 'handoffs',
+    title: 'Division of labour and handoffs',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'A swarm trained on long-coupled tasks, replayed. Each agent now keeps to its own module, and when it finishes one it tells the agent who needs the interface: the thick green lines are those handoffs. Drag the update scrubber back to see the graph before training.',
+    measured:
+      'At 80 minutes: handoffs that unblocked someone grew from 0.8 to 34.6 per episode, and useful work done at once from 0.20 to 2.38 agents (reproduced). This shipped run (100 imitation updates of the scripted organisation, then 300 RLCR updates) passes 0.916 of the tests at 80 minutes on 16 fresh tasks.',
+    claims: [
+      {
+        says: 'each agent keeps to its own module (few collisions)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+        is: 'below',
+        than: 5,
+      },
+      {
+        says: 'handoffs after training, many more than before',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'handoffs', tasks: 16 },
+        is: 'above',
+        than: { of: 'training', stat: 'handoffs', window: first(1) },
+        by: 10,
+      },
+      {
+        says: 'passes 0.916 of the tests at 80 minutes on 16 fresh tasks',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.916,
+        by: 0.05,
+      },
+    ],
+  },
+  {
+    id: 'schedule',
+    title: 'Drag the deadline schedule',
+    setup: { kind: 'live', config: SMALL, run: 'train' },
+    text: 'The deadline starts short and grows, so the swarm first learns quick wins and later the long handoff chains. Drag "start" up while it trains: the curve marks the change, and because the curve now shows the swarm minus the scripted organisation at the same deadline, a longer deadline no longer looks like learning.',
+    measured:
+      'Partly reproduced: growing the deadline 20 → 80 ended above a fixed 80 minutes in every seed (0.929 ± 0.011 vs 0.893 ± 0.018), but handoffs at the end were about equal (33.8 vs 33.3).',
+    claims: [
+      {
+        says: 'in the relative view the learning shows above the update-to-update noise',
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: first(30), minus: 'scripted organisation' },
+        by: 0.1,
+      },
+      {
+        says: 'the relative curve is steady enough to see a change (sd over the last 30 updates below 0.1)',
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation', spread: true },
+        is: 'below',
+        than: 0.1,
+      },
+      {
+        says: 'growing the deadline ends above a fixed final deadline',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { tmaxStart: 24 } },
+      },
+    ],
+  },
+  {
+    id: 'talk',
+    title: 'When talk pays',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'Talk costs a minute of work, so it should pay only where one agent needs what another knows. The "Work, talk and waste" panel below the stage plays the trained swarm talking and muted on the same fresh tasks and shows the difference.',
+    measured:
+      'On long-coupled tasks the muted swarm scored 0.385, 0.356, 0.362 against 0.924, 0.923, 0.942 talking (+0.54 to +0.58); on long-parallel tasks muting changed little (-0.008 ± 0.013). Only partly as the article says: just 16-25% of deliveries brought an interface the receiver needed, and on search tasks the swarm talks more than on coupled ones although talk is worth nothing there (+0.006).',
+    claims: [
+      {
+        says: 'muting the swarm costs it much of its score (+0.54 to +0.58)',
+        measure: { of: 'evaluation', player: 'trained swarm, muted', stat: 'ret', tasks: 8 },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 8 },
+        by: 0.3,
+      },
+      {
+        says: 'just 16-25% of deliveries brought an interface the receiver needed',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'neededShare', tasks: 8 },
+        is: 'below',
+        than: 0.3,
+      },
+    ],
+  },
+  {
+    id: 'race',
+    title: 'Three organisations raced',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'Below the stage, press "Race the organisations": a single agent working alone, best-of-N (everyone tries the whole task, the best counts), the scripted organisation and the trained swarm get the same agent-minutes. Compare the minutes each needs to an acceptable result.',
+    measured:
+      'With this shipped long-coupled swarm (16 fresh tasks, 1,920 agent-minutes each), median minutes to 90% of the tests: scripted organisation 66.5, trained swarm 79.0, best-of-N 156.0, single chain 165.5. Over three seeds (reproduced): organisation 65.3, best-of-N 153.3, chain 165.7 on coupled tasks; on a mix of 80% search tasks best-of-N was fastest (50.2), then the organisation (84.7) and the chain (104.3).',
+    claims: [
+      {
+        says: 'the scripted organisation finishes first',
+        measure: { of: 'race', racer: 'scripted organisation', tasks: 16 },
+        is: 'below',
+        than: { of: 'race', racer: 'trained swarm', tasks: 16 },
+      },
+      {
+        says: 'the trained swarm finishes before best-of-N',
+        measure: { of: 'race', racer: 'trained swarm', tasks: 16 },
+        is: 'below',
+        than: { of: 'race', racer: 'best-of-N', tasks: 16 },
+      },
+      {
+        says: 'best-of-N finishes before the single chain',
+        measure: { of: 'race', racer: 'best-of-N', tasks: 16 },
+        is: 'below',
+        than: { of: 'race', racer: 'single chain', tasks: 16 },
+      },
+    ],
+  },
+  {
+    id: 'ablations',
+    title: 'The ablations that break it',
+    setup: { kind: 'live', config: SMALL, run: 'none' },
+    text: 'Switch one thing off and train again. Individual rewards (each agent paid for its own tests) remove the reason to help; a discount below 1 was said to make long coordination collapse.',
+    measured:
+      'Individual rewards broke it (reproduced): 0.3 unblocking handoffs per episode against 33.8, return 0.430 against 0.929. Discounting did not (not reproduced): γ or λ = 0.95 changed handoffs by -18% to +4% in 50 updates, no collapse.',
+    claims: [
+      {
+        says: 'individual rewards break it (a lower score than the team reward)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { rewards: 'individual' } },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        by: 0.1,
+      },
+      {
+        says: 'a discount of 0.95 does not collapse it (within 0.1 of the team reward)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { critic: true, gamma: 0.95 } },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        by: -0.1,
+      },
+    ],
+  },
+];
