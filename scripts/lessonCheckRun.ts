@@ -3,7 +3,16 @@
  * selected step's setup trained per seed, every claim measured and judged, a table per step.
  */
 import { LESSON_CONTENT, type LessonContent } from '../src/core/lesson';
-import { describeMeasure, judgeClaim, overtakesAt, windowStat, windowUpdates, type ClaimVerdict, type LessonMeasure } from '../src/core/lessonClaims';
+import {
+  describeMeasure,
+  judgeClaim,
+  overtakesAt,
+  windowStat,
+  windowUpdates,
+  type ClaimVerdict,
+  type LessonDrag,
+  type LessonMeasure,
+} from '../src/core/lessonClaims';
 import { pretrainedConfig } from '../src/core/pretrained';
 import { PolicyActor } from '../src/rl/actor';
 import { compareOrganisations, referenceReturns, type OrgSummary, type References } from '../src/rl/compare';
@@ -52,13 +61,15 @@ class Measurer {
     return this.opts.quick ? Math.min(n, 2) : n;
   }
 
-  run(step: LessonContent, seed: number, variant: Partial<Config> | undefined): { key: string; run: Promise<LessonRun> } {
+  run(step: LessonContent, seed: number, variant: Partial<Config> | undefined, asked: LessonDrag | undefined): { key: string; run: Promise<LessonRun> } {
     const { config, stopAfter } = stepConfig(step, seed, variant, this.opts);
-    const key = cacheKey({ config, stopAfter });
+    // At a smoke scale the drag comes halfway through the shorter run.
+    const drag = asked ? { at: Math.min(asked.at, Math.floor(config.prior + config.updates / 2)), patch: asked.patch } : null;
+    const key = cacheKey({ config, stopAfter, drag });
     let run = this.runs.get(key);
     if (!run) {
-      const label = `step ${LESSON_CONTENT.indexOf(step) + 1} seed ${seed}${variant ? ' ' + JSON.stringify(variant) : ''}`;
-      run = trainLessonRun(config, this.opts.cache, false, label, stopAfter);
+      const label = `step ${LESSON_CONTENT.indexOf(step) + 1} seed ${seed}${variant ? ' ' + JSON.stringify(variant) : ''}${drag ? ' drag ' + JSON.stringify(drag) : ''}`;
+      run = trainLessonRun(config, this.opts.cache, false, label, stopAfter, drag);
       this.runs.set(key, run);
     }
     return { key, run };
@@ -113,7 +124,7 @@ class Measurer {
 
   /** The value of `m` on `step`'s setup trained with `seed`. */
   async measure(step: LessonContent, seed: number, m: LessonMeasure): Promise<number> {
-    const { key, run: pending } = this.run(step, seed, m.variant);
+    const { key, run: pending } = this.run(step, seed, m.variant, m.drag);
     const run = await pending;
     switch (m.of) {
       case 'training': {

@@ -36,6 +36,12 @@ export interface LessonContent {
 /** A small, fast live run for the class: first-round coupled tasks, 4 agents, 8 -> 24 minutes (about 10 s of training). */
 export const SMALL: Partial<Config> = { family: 'coupled', tmaxStart: 8, tmaxEnd: 24, agents: 4, tasksPerUpdate: 2, groupSize: 4, updates: 300 };
 
+/** Step 4's run: the small tasks with 4 x 8 rollouts per update and 500 updates, long enough to drag a slider while it trains and steady enough to see what the drag did. */
+export const SCHEDULE_RUN: Partial<Config> = { ...SMALL, tasksPerUpdate: 4, groupSize: 8, updates: 500 };
+
+/** What step 4 asks the class to do: "start" dragged up to the final deadline halfway through. */
+const DRAG = { at: 250, patch: { tmaxStart: 24 } };
+
 const last = (n: number) => ({ anchor: 'end', updates: [1 - n, 0] }) as const;
 const first = (n: number) => ({ anchor: 'start', updates: [1, n] }) as const;
 
@@ -44,7 +50,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'team-reward',
     title: 'One policy, one team reward',
     setup: { kind: 'live', config: SMALL, run: 'train' },
-    text: 'Every agent runs the same small network (one "policy": the rule that picks each agent\'s next action), and the whole swarm earns one number, its "return": the share of tests passing when the deadline hits. Nobody is told who did what. Watch the blue line climb against the dashed lines of the scripted organisation (a hand-written plan), best-of-N (every agent tries the whole task alone, the best counts) and a single agent at the same deadline: on these small tasks it ends above all three.',
+    text: 'Every agent runs the same small network (one "policy": the rule that picks each agent\'s next action), and the whole swarm earns one number, its "return": the share of tests passing when the deadline hits. Nobody is told who did what: each "RLCR update" plays 8 "rollouts" (practice runs of a task, minute by minute) and nudges the policy toward the rollouts that scored above their group\'s average (that difference is the "advantage"). Watch the blue line climb against the dashed lines of the scripted organisation (a hand-written plan), best-of-N (every agent tries the whole task alone, the best counts) and a single agent working alone (the "single chain") at the same deadline: on these small tasks it ends above all three.',
     measured:
       "Measured by npm run lesson:check on this step's own run (small coupled tasks, 4 agents, 300 updates, deadline 8 → 24 minutes; seeds 101-103): on 16 fresh tasks at 24 minutes the trained swarm passed 0.87-0.95 of the tests, the scripted organisation 0.81-0.86, best-of-N about 0.50 and a single agent about 0.44. The blue line on screen is each update's average over its 8 practice rollouts, so it wobbles around these numbers, and the app shows seed 1, not these seeds.",
     claims: [
@@ -182,26 +188,40 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
   {
     id: 'schedule',
     title: 'Drag the deadline schedule',
-    setup: { kind: 'live', config: SMALL, run: 'train' },
-    text: 'The deadline starts short and grows, so the swarm first learns quick wins and later the long handoff chains. Drag "start" up while it trains: the curve marks the change, and because the curve now shows the swarm minus the scripted organisation at the same deadline, a longer deadline no longer looks like learning.',
+    setup: { kind: 'live', config: SCHEDULE_RUN, run: 'train' },
+    text: 'The deadline ("Tmax", the minutes the swarm gets) starts at 8 minutes and grows to 24 over this run, so the swarm first learns quick wins and later the longer chains of work; this run trains 500 updates of 32 practice rollouts each, several times longer than step 1\'s, so there is time to drag. The curve now shows the swarm minus the scripted organisation at the same deadline, so a longer deadline alone does not look like learning: drag "start" up to 24 halfway through, and the curve marks the change and hardly moves, while in the "return" view it jumps up. Over the run the line climbs well clear of its wobble from one update to the next.',
     measured:
-      'Partly reproduced: growing the deadline 20 → 80 ended above a fixed 80 minutes in every seed (0.929 ± 0.011 vs 0.893 ± 0.018), but handoffs at the end were about equal (33.8 vs 33.3).',
+      'Measured by npm run lesson:check on this step\'s own run (small coupled tasks, 4 agents, 500 updates of 4 tasks x 8 rollouts, deadline 8 → 24 minutes; seeds 101-103), with "start" dragged to 24 after update 250: MEASURED_DRAG. Growing the deadline against a fixed 24 minutes from the start: MEASURED_FIXED.',
     claims: [
       {
-        says: 'in the relative view the learning shows above the update-to-update noise',
+        says: 'the relative curve hardly moves at the drag (within 0.05)',
+        measure: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [251, 270] }, minus: 'scripted organisation', drag: DRAG },
+        is: 'about',
+        than: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [231, 250] }, minus: 'scripted organisation', drag: DRAG },
+        by: 0.05,
+      },
+      {
+        says: 'in the "return" view it jumps up at the drag',
+        measure: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [251, 270] }, drag: DRAG },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [231, 250] }, drag: DRAG },
+        by: 0.05,
+      },
+      {
+        says: 'over the run the relative line climbs (last 30 against first 30 updates, by more than 0.1)',
         measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
         is: 'above',
         than: { of: 'training', stat: 'ret', window: first(30), minus: 'scripted organisation' },
         by: 0.1,
       },
       {
-        says: 'the relative curve is steady enough to see a change (sd over the last 30 updates below 0.1)',
+        says: 'well clear of its wobble: the sd from update to update over the last 30 is below 0.05',
         measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation', spread: true },
         is: 'below',
-        than: 0.1,
+        than: 0.05,
       },
       {
-        says: 'growing the deadline ends above a fixed final deadline',
+        says: 'growing the deadline ends above a fixed final deadline (16 fresh tasks at 24 minutes)',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
         is: 'above',
         than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { tmaxStart: 24 } },
@@ -263,23 +283,37 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'ablations',
     title: 'The ablations that break it',
     setup: { kind: 'live', config: SMALL, run: 'none' },
-    text: 'Switch one thing off and train again. Individual rewards (each agent paid for its own tests) remove the reason to help; a discount below 1 was said to make long coordination collapse.',
+    text: 'Switch one thing on in the Ablations panel and press Train: the swarm starts again from scratch with it, on step 1\'s small tasks. Individual rewards (each agent paid only for its own tests) remove the reason to help, and the score ends clearly lower than with the team reward. A discount below 1 (rewards that come later count less, learnt by the "critic", a second network that guesses the return) was said to make long coordination collapse; here it costs little.',
     measured:
-      'Individual rewards broke it (reproduced): 0.3 unblocking handoffs per episode against 33.8, return 0.430 against 0.929. Discounting did not (not reproduced): γ or λ = 0.95 changed handoffs by -18% to +4% in 50 updates, no collapse.',
+      'Measured by npm run lesson:check on this step\'s own run (small coupled tasks, 4 agents, 300 updates; seeds 101-103), on 16 fresh tasks at 24 minutes: with individual rewards the trained swarm passed 0.69-0.78 of the tests against 0.87-0.95 with the team reward; with the critic and a discount γ = 0.95, 0.85-0.90, within 0.07 of the team reward on every seed. To compare with the run before, pick it under "compare with" above the curve (every run is kept in the library).',
     claims: [
       {
-        says: 'individual rewards break it (a lower score than the team reward)',
+        says: 'individual rewards: the score ends clearly lower (by more than 0.1)',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { rewards: 'individual' } },
         is: 'below',
         than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
         by: 0.1,
       },
       {
-        says: 'a discount of 0.95 does not collapse it (within 0.1 of the team reward)',
+        says: 'a discount of 0.95 costs little (within 0.1 of the team reward)',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { critic: true, gamma: 0.95 } },
         is: 'above',
         than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
         by: -0.1,
+      },
+      {
+        says: 'quoted: individual rewards 0.69-0.78',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { rewards: 'individual' } },
+        is: 'about',
+        than: 0.735,
+        by: 0.05,
+      },
+      {
+        says: 'quoted: discount 0.95, 0.85-0.90',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { critic: true, gamma: 0.95 } },
+        is: 'about',
+        than: 0.875,
+        by: 0.03,
       },
     ],
   },

@@ -28,7 +28,17 @@ export interface UpdateWindow {
   updates: readonly [number, number];
 }
 
-/** Something measured on a step's setup (or on a variant of it: `variant` on top of the step's settings, e.g. an ablation the class switches on). */
+/** A setting the class changes while the run trains (a slider dragged): `patch` applies from update `at` + 1 on (as a live change does). */
+export interface LessonDrag {
+  at: number;
+  patch: Partial<Config>;
+}
+
+/**
+ * Something measured on a step's setup, or on a variant of it: `variant` on top of the step's
+ * settings from the start (an ablation the class switches on before Train), `drag` a change made
+ * while it trains.
+ */
 export type LessonMeasure = (
   | /** The mean of `stat` over a window of the training curve (each update's batch of rollouts), or its sd (`spread`); `minus`: less the reference line at each update's deadline. */
     { of: 'training'; stat: LessonStat; window: UpdateWindow; minus?: LessonReference; spread?: boolean }
@@ -38,7 +48,7 @@ export type LessonMeasure = (
   | { of: 'evaluation'; player: LessonPlayer; stat: LessonStat; tasks: number }
   /** The median minutes of `racer` to 90% of the tests on `tasks` fresh tasks (none within the horizon: Infinity). */
   | { of: 'race'; racer: LessonRacer; tasks: number }
-) & { variant?: Partial<Config> };
+) & { variant?: Partial<Config>; drag?: LessonDrag };
 
 /** One observable statement of a step: `measure` is `is` `than` (by at least / within `by`) on every seed. */
 export interface LessonClaim {
