@@ -134,6 +134,11 @@ class Measurer {
         const [from, to] = windowUpdates(m.window, run.curve.length, Math.min(run.config.prior, run.curve.length));
         return windowStat(series, from, to, m.spread);
       }
+      case 'reference': {
+        const line = await this.referenceLine(run, m.reference);
+        const [from, to] = windowUpdates(m.window, run.curve.length, Math.min(run.config.prior, run.curve.length));
+        return windowStat(line, from, to);
+      }
       case 'overtakes':
         return overtakesAt(
           run.curve.map((u) => u.ret),

@@ -9,6 +9,9 @@ import type { Config } from '../rl/config';
 /** A number of a set of episodes (sim/evaluate WorkSummary) the lesson talks about. */
 export type LessonStat = 'ret' | 'duplicate' | 'blocked' | 'handoffs' | 'messages' | 'neededShare' | 'useful' | 'idle' | 'wastedMessages';
 
+/** A number of one training update: a LessonStat of its rollouts, or the spread (sd) of their returns. */
+export type TrainingStat = LessonStat | 'retStd';
+
 /** A dashed line under the training curve: a reference organisation's return at the update's deadline (16 tasks, as the app draws it). */
 export type LessonReference = 'single chain' | 'best-of-N' | 'scripted organisation';
 
@@ -41,8 +44,10 @@ export interface LessonDrag {
  */
 export type LessonMeasure = (
   | /** The mean of `stat` over a window of the training curve (each update's batch of rollouts), or its sd (`spread`); `minus`: less the reference line at each update's deadline. */
-    { of: 'training'; stat: LessonStat; window: UpdateWindow; minus?: LessonReference; spread?: boolean }
-    /** The first update from which the swarm's return, averaged over the `smooth` updates up to it, stays above a reference line to the end (never: Infinity). */
+    { of: 'training'; stat: TrainingStat; window: UpdateWindow; minus?: LessonReference; spread?: boolean }
+    /** The mean of a reference line (the dashed line under the curve) over a window of updates. */
+  | { of: 'reference'; reference: LessonReference; window: UpdateWindow }
+  /** The first update from which the swarm's return, averaged over the `smooth` updates up to it, stays above a reference line to the end (never: Infinity). */
   | { of: 'overtakes'; reference: LessonReference; smooth: number }
   /** `stat` of `player` on `tasks` fresh tasks at the final deadline, after training. */
   | { of: 'evaluation'; player: LessonPlayer; stat: LessonStat; tasks: number }
@@ -155,6 +160,10 @@ export function describeMeasure(m: LessonMeasure): string {
             ? `prior${a >= 0 ? '+' : ''}${a}..${b >= 0 ? '+' : ''}${b}`
             : `last ${b - a + 1}`;
       return `training ${at}: ${m.spread ? 'sd of ' : ''}${m.stat}${m.minus ? ` − ${m.minus}` : ''}${variant}`;
+    }
+    case 'reference': {
+      const [a, b] = m.window.updates;
+      return `${m.reference}'s line, ${m.window.anchor === 'start' ? `updates ${a}-${b}` : `${m.window.anchor}${a >= 0 ? '+' : ''}${a}..${b >= 0 ? '+' : ''}${b}`}${variant}`;
     }
     case 'overtakes':
       return `update the swarm passes ${m.reference} (mean of ${m.smooth})${variant}`;

@@ -125,8 +125,8 @@ export function Lesson() {
       <p className="lesson-text" data-testid="lesson-text">
         {s.text}
       </p>
-      <p className="lesson-measured">
-        <strong>Measured:</strong> {s.measured}
+      <p className="lesson-measured" data-testid="lesson-measured">
+        {s.measured}
       </p>
       <p className="lesson-hint">
         Keys, wherever you are but in a text field: ← → or Page Up / Page Down (a presentation clicker) previous / next step, Space next; Esc closes the lesson.
