@@ -21,6 +21,7 @@ const updates = async (page: Page) => Number(await page.getByTestId('update-coun
 test('the lesson keys work wherever focus is: after clicking Train, on a slider, from the page; PageUp/PageDown and Space too; a text field keeps its keys', async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   const errors = watchErrors(page);
   await page.goto(`/#${SMALL}&backend=wasm&lesson=1`);
   await ready(page);

@@ -73,26 +73,20 @@ describe('the windows and series a claim reads', () => {
 });
 
 describe("the lesson's declared claims", () => {
+  const claims = LESSON_CONTENT.flatMap((step) => step.claims.map((c) => ({ step, c })));
+  const measures = claims.flatMap(({ step, c }) => [c.measure, c.than].flatMap((m) => (typeof m === 'number' ? [] : [{ step, says: c.says, m }])));
+
   it('every step declares claims, every "about" has a tolerance, and every measure can be described', () => {
-    for (const step of LESSON_CONTENT) {
-      expect(step.claims.length, step.title).toBeGreaterThan(0);
-      for (const c of step.claims) {
-        if (c.is === 'about') expect(c.by ?? 0, c.says).toBeGreaterThan(0);
-        expect(describeMeasure(c.measure)).toMatch(/\w/);
-        if (typeof c.than !== 'number') expect(describeMeasure(c.than)).toMatch(/\w/);
-      }
-    }
+    for (const step of LESSON_CONTENT) expect(step.claims.length, step.title).toBeGreaterThan(0);
+    const abouts = claims.filter(({ c }) => c.is === 'about');
+    expect(abouts.length).toBeGreaterThan(0);
+    for (const { c } of abouts) expect(c.by ?? 0, c.says).toBeGreaterThan(0);
+    for (const { m } of measures) expect(describeMeasure(m)).toMatch(/\w/);
   });
 
   it('a one-update step claims nothing beyond its one update', () => {
-    for (const step of LESSON_CONTENT) {
-      if (step.setup.kind !== 'live' || step.setup.run !== 'step') continue;
-      for (const c of step.claims)
-        for (const m of [c.measure, c.than])
-          if (typeof m !== 'number') {
-            expect(m.of, c.says).toBe('training');
-            if (m.of === 'training') expect(m.window, c.says).toEqual({ anchor: 'start', updates: [1, 1] });
-          }
-    }
+    const oneUpdate = measures.filter(({ step }) => step.setup.kind === 'live' && step.setup.run === 'step');
+    expect(oneUpdate.length).toBeGreaterThan(0);
+    for (const { says, m } of oneUpdate) expect(m.of === 'training' ? m.window : m.of, says).toEqual({ anchor: 'start', updates: [1, 1] });
   });
 });
