@@ -2,27 +2,30 @@
  * Trains the pretrained swarms the app ships (`public/pretrained/<family>.swarmrun.json.gz`): one
  * run per task family with the default settings, the family's calibrated deadline schedule and a
  * short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
- * so each file stays small). The first-round files (coupled, parallel, search, mixed) were made with
- * `--updates 600` at 8 -> 24 minutes; the long families' with the defaults.
+ * so each file stays small). The settings are `pretrainedConfig` (src/core/pretrained.ts): 600 updates
+ * at 8 -> 24 minutes for the first-round families (coupled, parallel, search, mixed), the defaults
+ * (300 updates, 20 -> 80 minutes) for the long ones; `--updates` sets the same number for every family.
  *
  *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
 import { join } from 'node:path';
-import { defaultConfig, SCHEMA } from '../src/rl/config';
+import { SCHEMA } from '../src/rl/config';
 import type { NumberRule } from '../src/rl/readNumber';
 import { Trainer } from '../src/rl/trainer';
-import { calibratedSchedule, FAMILIES, type Family } from '../src/sim/task';
+import { FAMILIES, type Family } from '../src/sim/task';
+import { pretrainedConfig, PRETRAINED_PRIOR } from '../src/core/pretrained';
 import { useBackend } from './lib/backend';
 import { numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { requireOutput } from './lib/outputFolder';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates ${defaultConfig().updates}] [--prior 100] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a first-round one)] [--prior ${PRETRAINED_PRIOR}] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];
-  updates: number;
+  /** RLCR updates; absent: the family's own (pretrainedConfig). */
+  updates: number | undefined;
   prior: number;
   out: string;
 }
@@ -30,8 +33,8 @@ interface Options {
 function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     families: { type: 'string', default: FAMILIES.join(',') },
-    updates: { type: 'string', default: String(defaultConfig().updates) },
-    prior: { type: 'string', default: '100' },
+    updates: { type: 'string' },
+    prior: { type: 'string', default: String(PRETRAINED_PRIOR) },
     out: { type: 'string', default: 'public/pretrained' },
     help: { type: 'boolean', default: false },
   });
@@ -42,7 +45,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (bad.length) throw new UsageError(`unknown task families: ${bad.join(', ')} (known: ${FAMILIES.join(', ')})`);
   return {
     families,
-    updates: numberFlag('updates', values.updates, SCHEMA.updates as NumberRule),
+    updates: values.updates === undefined ? undefined : numberFlag('updates', values.updates, SCHEMA.updates as NumberRule),
     prior: numberFlag('prior', values.prior, SCHEMA.prior as NumberRule),
     out: pathFlag('out', values.out, 'a folder'),
   };
@@ -53,8 +56,7 @@ async function main(): Promise<void> {
   requireOutput('pretrain', 'out', values.out, 'folder');
   await useBackend('wasm');
   for (const family of values.families) {
-    const { start, end } = calibratedSchedule(family);
-    const config = { ...defaultConfig(), family, tmaxStart: start, tmaxEnd: end, updates: values.updates, prior: values.prior };
+    const config = pretrainedConfig(family, { updates: values.updates, prior: values.prior });
     const trainer = new Trainer(config);
     const recording = new TrainingRecording(config, {
       name: `Pretrained swarm: ${family} tasks, ${config.agents} agents`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeRun } from '../core/testing';
 import { defaultConfig } from '../rl/config';
-import { createAppStore, type SessionActions } from '../store/store';
+import { createAppStore, type AppStore, type SessionActions } from '../store/store';
 import type { BackendReport } from '../worker/protocol';
 import { LessonController, whenReady } from './lesson';
 
@@ -12,16 +12,25 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
-/** Session actions that only note what they were asked (replay runs the opener it is given). */
-function fakeActions(calls: string[]): SessionActions {
+/** Session actions that note what they were asked (replay runs the opener it is given); with a store, configure and start also change it as the session would. */
+function fakeActions(calls: string[], store?: AppStore): SessionActions {
   const note = (name: string) => async () => void calls.push(name);
   return {
     ...createAppStore().getState().actions,
-    start: note('start'),
+    start: async () => {
+      calls.push('start');
+      store?.getState().setRunState('running');
+    },
     step: note('step'),
     reset: note('reset'),
-    leaveReplay: () => void calls.push('leaveReplay'),
-    configure: async (patch) => void calls.push(`configure agents=${patch.agents}`),
+    leaveReplay: () => {
+      calls.push('leaveReplay');
+      store?.getState().leaveReplay();
+    },
+    configure: async (patch) => {
+      calls.push(`configure agents=${patch.agents}`);
+      store?.getState().setConfig(patch);
+    },
     replay: async (open) => {
       calls.push('replay');
       await open();
@@ -48,7 +57,7 @@ describe('LessonController', () => {
     const store = createAppStore();
     const calls: string[] = [];
     const lesson = new LessonController(store, async () => undefined);
-    lesson.setUp({ setup: { kind: 'live', config: { agents: 5 }, run: 'train' }, curve: 'relative', drawer: true }, fakeActions(calls), true);
+    void lesson.setUp({ setup: { kind: 'live', config: { agents: 5 }, run: 'train' }, curve: 'relative', drawer: true }, fakeActions(calls, store), true);
     expect(store.getState().view.curve).toBe('relative');
     expect(store.getState().drawerOpen).toBe(true);
     await settle();
@@ -56,13 +65,59 @@ describe('LessonController', () => {
     store.getState().setBackend(backend);
     await settle();
     expect(calls).toEqual(['configure agents=5', 'start']);
-    // Already training: the next step does not start it again; a narrow screen keeps the drawer shut.
-    store.getState().setRunState('running');
-    lesson.setUp({ setup: { kind: 'live', config: {}, run: 'train' }, drawer: true }, fakeActions(calls), false);
+    // Already training these settings: the step keeps the run (no configure, no reset, no second start).
+    expect(store.getState().runState).toBe('running');
+    void lesson.setUp({ setup: { kind: 'live', config: { agents: 5 }, run: 'train' } }, fakeActions(calls, store), true);
     await settle();
-    expect(calls.at(-1)).toBe(`configure agents=${defaultConfig().agents}`);
+    expect(calls).toEqual(['configure agents=5', 'start']);
+    // Another step's settings: configured (agents is structural, so that is a fresh run) and started; a narrow screen keeps the drawer shut.
+    store.getState().setRunState('idle');
+    void lesson.setUp({ setup: { kind: 'live', config: {}, run: 'train' }, drawer: true }, fakeActions(calls, store), false);
+    await settle();
+    expect(calls.slice(2)).toEqual([`configure agents=${defaultConfig().agents}`, 'start']);
     expect(store.getState().drawerOpen).toBe(false);
     expect(store.getState().view.curve).toBe('return');
+  });
+
+  it("opened during a run of other settings, restarts cleanly with the step's: configure, a fresh run, then train (not a dead screen)", async () => {
+    const store = createAppStore();
+    store.getState().setBackend(backend);
+    store.getState().setRunState('running');
+    const calls: string[] = [];
+    // A non-structural change (the updates) would only retune the running trainer: the step asks for a fresh run too.
+    const lesson = new LessonController(store, async () => undefined);
+    const actions = fakeActions(calls, store);
+    const reset = actions.reset;
+    actions.reset = async () => {
+      await reset();
+      store.getState().setRunState('idle');
+    };
+    await lesson.setUp({ setup: { kind: 'live', config: { updates: 77 }, run: 'train' } }, actions, true);
+    expect(calls).toEqual([`configure agents=${defaultConfig().agents}`, 'reset', 'start']);
+    expect(store.getState().config.updates).toBe(77);
+    expect(store.getState().runState).toBe('running');
+  });
+
+  it('a step that leaves Train to the class always begins a fresh, idle run, even with the same settings (a finished run would disable Train)', async () => {
+    const store = createAppStore();
+    store.getState().setBackend(backend);
+    store.getState().setRunState('finished');
+    const calls: string[] = [];
+    await new LessonController(store, async () => undefined).setUp({ setup: { kind: 'live', config: {}, run: 'none' } }, fakeActions(calls, store), true);
+    expect(calls).toEqual(['reset']);
+  });
+
+  it('only the newest setup acts: paging on before the worker is ready leaves one start, for the last step', async () => {
+    const store = createAppStore();
+    const calls: string[] = [];
+    const lesson = new LessonController(store, async () => undefined);
+    void lesson.setUp({ setup: { kind: 'live', config: { agents: 3 }, run: 'step' } }, fakeActions(calls, store), true);
+    void lesson.setUp({ setup: { kind: 'live', config: { agents: 4 }, run: 'train' } }, fakeActions(calls, store), true);
+    await settle();
+    store.getState().setBackend(backend);
+    await settle();
+    expect(calls.filter((c) => c === 'start' || c === 'step')).toEqual(['start']);
+    expect(store.getState().config.agents).toBe(4);
   });
 
   it('a one-update step leaves a replay, starts a fresh run and steps it once', async () => {
@@ -70,9 +125,19 @@ describe('LessonController', () => {
     store.getState().setBackend(backend);
     store.getState().enterReplay(fakeRun(3), null);
     const calls: string[] = [];
-    new LessonController(store, async () => undefined).setUp({ setup: { kind: 'live', config: { agents: 8 }, run: 'step' } }, fakeActions(calls), true);
-    await settle();
-    expect(calls).toEqual(['leaveReplay', 'configure agents=8', 'reset', 'step']);
+    await new LessonController(store, async () => undefined).setUp(
+      { setup: { kind: 'live', config: { agents: 6 }, run: 'step' } },
+      fakeActions(calls, store),
+      true,
+    );
+    // agents is structural: the configure is the fresh run (no second reset).
+    expect(calls).toEqual(['leaveReplay', 'configure agents=6', 'step']);
+    await new LessonController(store, async () => undefined).setUp(
+      { setup: { kind: 'live', config: { agents: 6 }, run: 'step' } },
+      fakeActions(calls, store),
+      true,
+    );
+    expect(calls.slice(3)).toEqual(['reset', 'step']);
   });
 
   it('loads a pretrained run once while it stays on screen, and again after something else was shown', async () => {
@@ -84,15 +149,15 @@ describe('LessonController', () => {
     });
     const calls: string[] = [];
     const step = { setup: { kind: 'pretrained' as const, family: 'long-coupled' as const } };
-    lesson.setUp(step, fakeActions(calls), true);
+    void lesson.setUp(step, fakeActions(calls), true);
     await settle();
-    lesson.setUp(step, fakeActions(calls), true);
+    void lesson.setUp(step, fakeActions(calls), true);
     await settle();
     expect(opened).toEqual(['long-coupled']);
     store.getState().leaveReplay();
-    lesson.setUp(step, fakeActions(calls), true);
+    void lesson.setUp(step, fakeActions(calls), true);
     await settle();
-    lesson.setUp({ setup: { kind: 'pretrained', family: 'coupled' } }, fakeActions(calls), true);
+    void lesson.setUp({ setup: { kind: 'pretrained', family: 'coupled' } }, fakeActions(calls), true);
     await settle();
     expect(opened).toEqual(['long-coupled', 'long-coupled', 'coupled']);
     expect(calls.filter((c) => c === 'replay')).toHaveLength(3);

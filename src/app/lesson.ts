@@ -1,15 +1,16 @@
 import type { RunFile } from '../core/runFormat';
-import { defaultConfig, type Config } from '../rl/config';
+import { CONFIG_KEYS, defaultConfig, rebuildsTrainer, type Config } from '../rl/config';
 import type { AppStore, SessionActions } from '../store/store';
 import type { CurveView } from '../store/view';
 import type { PretrainedFamily } from '../core/pretrained';
+import type { LessonSetup } from '../core/lesson';
 
 type Pretrained = PretrainedFamily;
 
 /** What a lesson step asks of the app (the steps themselves, with their words, are ui/lessonSteps.ts). */
 export interface LessonStage {
-  /** Train live from fresh weights with `config` on top of the defaults (`train`: start at once, `step`: one update only), or replay a shipped pretrained run. */
-  setup: { kind: 'live'; config: Partial<Config>; run: 'train' | 'step' | 'none' } | { kind: 'pretrained'; family: Pretrained };
+  /** Train live from fresh weights with `config` on top of the defaults (`train`: start at once, `step`: one update only, `none`: a fresh run the class starts), or replay a shipped pretrained run. */
+  setup: LessonSetup;
   /** The curve's view while the step is on screen (default: the return). */
   curve?: CurveView;
   /** Whether the step's view is in the controls drawer. */
@@ -36,6 +37,8 @@ export function whenReady(store: AppStore): Promise<void> {
  */
 export class LessonController {
   private shown: { family: string; run: RunFile } | null = null;
+  /** Counts setups: an older setup still waiting (on the worker, on a reset) does nothing once a newer one began. */
+  private generation = 0;
 
   /** `openPretrained` puts a family's pretrained run into replay in `store`. */
   constructor(
@@ -43,33 +46,49 @@ export class LessonController {
     private readonly openPretrained: (family: Pretrained) => Promise<void>,
   ) {}
 
-  /** Sets up `stage` with the session's `controls`; `wide`: the drawer fits beside the views (on a phone it would cover the lesson, so it stays shut). */
-  setUp(stage: LessonStage, controls: SessionActions, wide: boolean): void {
+  /**
+   * Sets up `stage` with the session's `controls`; `wide`: the drawer fits beside the views (on a
+   * phone it would cover the lesson, so it stays shut). A live step owns its run: a run with other
+   * settings (another step's, or one the class changed) is replaced by a fresh one with the step's,
+   * so nothing (an ablation, a dragged schedule, a finished curve) leaks from the step before; a run
+   * already training the step's settings keeps training. Each setup supersedes the one before it, so
+   * paging quickly through the steps leaves only the last one's run.
+   */
+  setUp(stage: LessonStage, controls: SessionActions, wide: boolean): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
     const s = this.store.getState();
     s.setView({ curve: stage.curve ?? 'return' });
     s.setDrawerOpen(!!stage.drawer && wide);
     if (stage.setup.kind === 'pretrained') {
       const family = stage.setup.family;
       if (!this.shown || this.shown.family !== family || s.replay?.run !== this.shown.run) {
-        void controls.replay(async () => {
+        return controls.replay(async () => {
           await this.openPretrained(family);
           const run = this.store.getState().replay?.run;
           this.shown = run ? { family, run } : null;
         });
       }
-      return;
+      return Promise.resolve();
     }
     const { config, run } = stage.setup;
     if (s.replay) controls.leaveReplay();
-    void controls.configure({ ...defaultConfig(), seed: s.config.seed, ...config });
-    if (run === 'step') {
-      void controls.reset();
-      void whenReady(this.store).then(() => controls.step());
-    } else if (run === 'train') {
-      void whenReady(this.store).then(() => {
+    const before = s.config;
+    const target: Config = { ...defaultConfig(), seed: before.seed, ...config };
+    const same = CONFIG_KEYS.every((k) => before[k] === target[k]);
+    return (async () => {
+      // A one-update or a press-Train-yourself step always begins from fresh weights; a training step keeps a run of its own settings.
+      const fresh = run !== 'train' || !same;
+      if (!same) await controls.configure(target);
+      if (!current()) return;
+      if (fresh && (same || !rebuildsTrainer(before, target))) await controls.reset();
+      await whenReady(this.store);
+      if (!current()) return;
+      if (run === 'step') await controls.step();
+      else if (run === 'train') {
         const state = this.store.getState().runState;
-        if (state !== 'running' && state !== 'finished') void controls.start();
-      });
-    }
+        if (state !== 'running' && state !== 'finished') await controls.start();
+      }
+    })();
   }
 }

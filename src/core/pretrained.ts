@@ -3,7 +3,8 @@
  * named `<family>.swarmrun.json.gz`. The page offers them in this order (the default first);
  * scripts/pretrained.test.ts checks that every file is there and reads as a run of its family.
  */
-import type { Family } from '../sim/task';
+import { defaultConfig, type Config } from '../rl/config';
+import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
 export const PRETRAINED = [
@@ -19,3 +20,25 @@ export const PRETRAINED = [
 
 /** A task family with a shipped pretrained swarm. */
 export type PretrainedFamily = (typeof PRETRAINED)[number];
+
+/** Imitation updates of the scripted organisation before RLCR in every shipped pretrained run. */
+export const PRETRAINED_PRIOR = 100;
+
+/**
+ * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults, the
+ * family's calibrated deadline schedule, a short imitation prior, and 300 RLCR updates for a long
+ * family, 600 for a first-round one (the file's `config` records the same).
+ */
+export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
+  const { start, end } = calibratedSchedule(family);
+  const base = defaultConfig();
+  return {
+    ...base,
+    family,
+    tmaxStart: start,
+    tmaxEnd: end,
+    updates: overrides.updates ?? (isLongFamily(family) ? base.updates : 600),
+    prior: overrides.prior ?? PRETRAINED_PRIOR,
+    seed: overrides.seed ?? base.seed,
+  };
+}

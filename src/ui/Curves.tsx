@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import type { RunFile } from '../core/runFormat';
 import type { References } from '../rl/compare';
+import type { Config } from '../rl/config';
 import type { StructureMetric, UpdateMetrics } from '../rl/metrics';
 import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
 import { activeAblations } from './AblationsPanel';
@@ -109,6 +111,12 @@ export function signed(v: number): string {
 }
 
 /** What the curve says, for screen readers: the update shown and every marker's change. */
+/** The settings a recorded run trained with at replay position `index` (its last change at or before that update). */
+function replayedConfig(run: RunFile, index: number): Config {
+  const update = run.metrics[Math.min(index, run.metrics.length - 1)]?.update ?? 0;
+  return run.configChanges.filter((c) => c.update <= update).at(-1)?.config ?? run.config;
+}
+
 function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
   if (!shown) return 'No updates yet';
   const lead = ref ? `, ${(shown.ret - ref.scripted >= 0 ? '+' : '') + (shown.ret - ref.scripted).toFixed(2)} against the scripted organisation` : '';
@@ -126,7 +134,8 @@ export function Curves() {
   const replay = useApp(selectReplay);
   const overlay = useApp((s) => s.overlay);
   const runs = useApp(selectRuns);
-  const ablations = activeAblations(config);
+  // A replay's badge is the replayed run's (at the update on screen), not the live settings': a step's ablation does not label a pretrained run.
+  const ablations = activeAblations(replay ? replayedConfig(replay.run, replay.index) : config);
   const [hover, setHover] = useState<number | null>(null);
   const view = useApp((s) => s.view.curve);
   const setView = useApp((s) => s.setView);

@@ -1,12 +1,13 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { lesson } from '../app/page';
 import { selectActions, useApp, type SessionActions } from '../store/store';
 import { viewEntry } from '../store/view';
+import { keyTarget, lessonKeyAction } from './lessonKeys';
 import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
 
 /** Sets the app up for a lesson step (the controller's part), then brings its view into sight. */
 function setUp(step: LessonStep, controls: SessionActions): void {
-  lesson.setUp(step, controls, wide());
+  void lesson.setUp(step, controls, wide());
   // After the drawer has opened or closed: the ablations panel is a disclosure the step opens, and a
   // view in the drawer is scrolled into sight there. Views below the stage are left where they are
   // (the lesson's "Show me" scrolls to them), so the step's text stays on screen.
@@ -25,6 +26,13 @@ function wide(): boolean {
 /** The element of the step's view. */
 function focusedView(step: LessonStep): HTMLElement | null {
   return document.querySelector<HTMLElement>(`[data-testid="${viewEntry(step.focus).testId}"]`);
+}
+
+/** Closes the lesson (and the drawer it may have opened); focus goes back to the Lesson button. */
+function closeLesson(): void {
+  useApp.getState().setView({ lesson: null });
+  useApp.getState().setDrawerOpen(false);
+  document.querySelector<HTMLElement>('[data-testid="lesson-toggle"]')?.focus();
 }
 
 /**
@@ -47,26 +55,27 @@ export function Lesson() {
   }, [step, controls]);
 
   const go = (n: number) => setView({ lesson: clampStep(n) });
-  const close = () => {
-    setView({ lesson: null });
-    useApp.getState().setDrawerOpen(false);
-    document.querySelector<HTMLElement>('[data-testid="lesson-toggle"]')?.focus();
-  };
-  const onKey = (e: KeyboardEvent<HTMLElement>) => {
-    if (e.key === 'ArrowRight' || e.key === 'PageDown') {
+  const close = closeLesson;
+  // The lesson's keys work wherever focus is (ui/lessonKeys.ts says which, and where not): the
+  // listener is the page's, in the capture phase, so a focused slider or button does not act first.
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const action = lessonKeyAction(e.key, { shift: e.shiftKey, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey }, keyTarget(e.target));
+      if (!action) return;
       e.preventDefault();
-      go(step + 1);
-    } else if (e.key === 'ArrowLeft' || e.key === 'PageUp') {
-      e.preventDefault();
-      go(step - 1);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      close();
-    }
-  };
+      e.stopPropagation();
+      // A held key moves one step (it would race through the lesson), and still does not reach the slider under it.
+      if (e.repeat) return;
+      if (action === 'close') closeLesson();
+      else useApp.getState().setView({ lesson: clampStep(step + (action === 'next' ? 1 : -1)) });
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [step]);
 
   return (
-    <section className="lesson panel" aria-labelledby="lesson-title" data-testid="lesson" onKeyDown={onKey}>
+    <section className="lesson panel" aria-labelledby="lesson-title" data-testid="lesson">
       <div className="lesson-head">
         <h2 id="lesson-title" tabIndex={-1} ref={heading} data-testid="lesson-title">
           Step {step} of {LESSON.length}: {s.title}
@@ -116,10 +125,12 @@ export function Lesson() {
       <p className="lesson-text" data-testid="lesson-text">
         {s.text}
       </p>
-      <p className="lesson-measured">
-        <strong>Measured:</strong> {s.measured}
+      <p className="lesson-measured" data-testid="lesson-measured">
+        {s.measured}
       </p>
-      <p className="lesson-hint">Keys: ← → previous / next step, Esc closes the lesson.</p>
+      <p className="lesson-hint">
+        Keys, wherever you are but in a text field: ← → or Page Up / Page Down (a presentation clicker) previous / next step, Space next; Esc closes the lesson.
+      </p>
     </section>
   );
 }

@@ -15,11 +15,23 @@ describe('the guided lesson', () => {
     }
   });
 
-  it('quotes measured numbers in every step and says where a claim reproduced only partly', () => {
-    for (const s of LESSON) expect(s.measured, s.title).toMatch(/\d\.\d/);
-    const schedule = LESSON.find((s) => s.focus === 'schedule');
-    expect(schedule?.measured).toMatch(/^Partly reproduced/);
-    expect(LESSON.find((s) => s.focus === 'ablations')?.measured).toMatch(/not reproduced/);
+  it('quotes numbers measured on its own setup by lesson:check in every step, and declares what the class will see as claims', () => {
+    for (const s of LESSON) {
+      expect(s.measured, s.title).toMatch(/\d\.\d/);
+      expect(s.measured, s.title).toMatch(/^Measured by npm run lesson:check on this step's own (run|setup)/);
+      expect(s.claims.length, s.title).toBeGreaterThanOrEqual(2);
+    }
+    expect(new Set(LESSON.map((s) => s.id)).size).toBe(LESSON.length);
+  });
+
+  it('explains each term a student does not know where it first appears', () => {
+    const all = LESSON.map((s) => s.text).join(' ');
+    for (const term of ['best-of-N', 'single chain', 'RLCR update', 'Tmax', 'imitation prior', 'rollout', 'return', 'interface', 'advantage']) {
+      const at = all.indexOf(term);
+      expect(at, term).toBeGreaterThanOrEqual(0);
+      // The explanation is beside the term: in brackets or after a colon, within a few words of it.
+      expect(all.slice(Math.max(0, at - 40), at + term.length + 12), term).toMatch(/[(:]/);
+    }
   });
 
   it('sets every step up with something the app can load', () => {

@@ -1,0 +1,413 @@
+/**
+ * The guided lesson's seven steps as data: what each sets up (a config to train live, or a shipped
+ * pretrained run to replay), what it says, what was measured, and the observable statements its text
+ * makes (`claims`), each with the metric it rests on and the comparison that makes the text true.
+ * `npm run lesson:check` trains every step's own setup on three seeds the app does not show and fails
+ * where a claim does not hold on each; the page's side of a step (the view it points at, the curve,
+ * the drawer) is ui/lessonSteps.ts. Every number a step quotes is one lesson:check measured on the
+ * step's own setup (docs/EXPERIMENTS.md, "Lesson checks"), and an `about` claim keeps it honest.
+ */
+import type { Config } from '../rl/config';
+import type { LessonClaim } from './lessonClaims';
+import type { PretrainedFamily } from './pretrained';
+
+export type LessonSetup =
+  /** Train live from fresh weights with these settings (on top of the defaults); `train`: start at once, `step`: one update only, `none`: the class presses Train. */
+  | { kind: 'live'; config: Partial<Config>; run: 'train' | 'step' | 'none' }
+  /** Replay a pretrained run shipped with the app (trained with `pretrainedConfig(family)`). */
+  | { kind: 'pretrained'; family: PretrainedFamily };
+
+/** The steps, by name (the page adds its views to each: ui/lessonSteps.ts). */
+export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'schedule', 'talk', 'race', 'ablations'] as const;
+export type LessonId = (typeof LESSON_IDS)[number];
+
+export interface LessonContent {
+  id: LessonId;
+  title: string;
+  setup: LessonSetup;
+  /** Two or three sentences of plain English on what to look for. */
+  text: string;
+  /** What was measured on this step's setup, with its numbers, and why a number on screen may differ. */
+  measured: string;
+  /** What the class will see, as checkable statements (`npm run lesson:check`). */
+  claims: readonly LessonClaim[];
+}
+
+/** A small, fast live run for the class: first-round coupled tasks, 4 agents, 8 -> 24 minutes (about 10 s of training). */
+export const SMALL: Partial<Config> = { family: 'coupled', tmaxStart: 8, tmaxEnd: 24, agents: 4, tasksPerUpdate: 2, groupSize: 4, updates: 300 };
+
+/** Step 4's run: the small tasks with 4 x 8 rollouts per update and 500 updates, long enough to drag a slider while it trains and steady enough to see what the drag did. */
+export const SCHEDULE_RUN: Partial<Config> = { ...SMALL, tasksPerUpdate: 4, groupSize: 8, updates: 500 };
+
+/** What step 4 asks the class to do: "start" dragged up to the final deadline halfway through. */
+const DRAG = { at: 250, patch: { tmaxStart: 24 } };
+/** The 20 updates before and after the drag. */
+const BEFORE_DRAG = { anchor: 'start', updates: [231, 250] } as const;
+const AFTER_DRAG = { anchor: 'start', updates: [251, 270] } as const;
+
+const last = (n: number) => ({ anchor: 'end', updates: [1 - n, 0] }) as const;
+const first = (n: number) => ({ anchor: 'start', updates: [1, n] }) as const;
+
+export const LESSON_CONTENT: readonly LessonContent[] = [
+  {
+    id: 'team-reward',
+    title: 'One policy, one team reward',
+    setup: { kind: 'live', config: SMALL, run: 'train' },
+    text: 'Every agent runs the same small network (one "policy": the rule that picks each agent\'s next action), and the whole swarm earns one number, its "return": the share of tests passing when the deadline hits. Nobody is told who did what: each "RLCR update" plays 8 "rollouts" (practice runs of a task, minute by minute) and nudges the policy toward the rollouts that scored above their group\'s average (that difference is the "advantage"). Watch the blue line climb against the dashed lines of the scripted organisation (a hand-written plan), best-of-N (every agent tries the whole task alone, the best counts) and a single agent working alone (the "single chain") at the same deadline: on these small tasks it ends above all three.',
+    measured:
+      "Measured by npm run lesson:check on this step's own run (small coupled tasks, 4 agents, 300 updates, deadline 8 → 24 minutes; seeds 101-103): on 16 fresh tasks at 24 minutes the trained swarm passed 0.87-0.95 of the tests, the scripted organisation 0.81-0.86, best-of-N about 0.50 and a single agent about 0.44. The blue line on screen is each update's average over its 8 practice rollouts, so it wobbles around these numbers, and the app shows seed 1, not these seeds.",
+    claims: [
+      {
+        says: 'the blue line climbs against the dashed line of the scripted organisation',
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: first(30), minus: 'scripted organisation' },
+        by: 0.1,
+      },
+      {
+        says: "on screen it ends above the scripted organisation's dashed line (last 30 updates)",
+        measure: { of: 'training', stat: 'ret', window: last(30), minus: 'scripted organisation' },
+        is: 'above',
+        than: 0,
+      },
+      {
+        says: 'it ends above the scripted organisation (fresh tasks)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'scripted organisation', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'it ends above best-of-N',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'best-of-N', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'it ends above a single agent',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'single chain', stat: 'ret', tasks: 16 },
+      },
+      {
+        says: 'quoted: the trained swarm 0.87-0.95',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.91,
+        by: 0.05,
+      },
+      {
+        says: 'quoted: the scripted organisation 0.81-0.86',
+        measure: { of: 'evaluation', player: 'scripted organisation', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.835,
+        by: 0.03,
+      },
+      { says: 'quoted: best-of-N about 0.50', measure: { of: 'evaluation', player: 'best-of-N', stat: 'ret', tasks: 16 }, is: 'about', than: 0.5, by: 0.03 },
+      {
+        says: 'quoted: a single agent about 0.44',
+        measure: { of: 'evaluation', player: 'single chain', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.44,
+        by: 0.03,
+      },
+    ],
+  },
+  {
+    id: 'chaos',
+    title: "The untrained swarm's chaos",
+    setup: { kind: 'live', config: { ...SMALL, agents: 8 }, run: 'step' },
+    text: 'This is one rollout (one play-through of a task, minute by minute) of 8 agents that have not learnt anything yet, at an 8-minute deadline: almost nothing gets built. Green and light-blue boxes are messages (to one agent, or posted on the board) and yellow ones reads of the board, nearly all carrying nothing anyone needed; purple ones are work blocked because the agent lacks an "interface" (what a finished module offers the modules that build on it), and empty rows are agents sitting idle. Dark orange boxes ("collide": two agents on one module, a wasted minute) are rare this early, and a single agent working alone already does better than this swarm.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (small coupled tasks, 8 agents, the first update, seeds 101-103), per rollout on average over the update's 8 rollouts: about 21 messages, none of them delivering an interface someone needed, about 10 minutes blocked, 11 idle, 1 to 2 minutes of useful work and at most 0.1 collisions; the swarm passed 0.01-0.03 of the tests against the single agent's 0.11 at the same deadline. The one rollout on screen is one of such rollouts, so its counts differ a little.",
+    claims: [
+      { says: 'almost nothing gets built', measure: { of: 'training', stat: 'ret', window: first(1) }, is: 'below', than: 0.1 },
+      {
+        says: 'green and light-blue boxes: messages (about 21 per rollout)',
+        measure: { of: 'training', stat: 'messages', window: first(1) },
+        is: 'about',
+        than: 21,
+        by: 4,
+      },
+      {
+        says: 'nearly all carrying nothing anyone needed',
+        measure: { of: 'training', stat: 'neededShare', window: first(1) },
+        is: 'below',
+        than: 0.1,
+      },
+      {
+        says: 'purple boxes: work blocked (about 10 minutes per rollout)',
+        measure: { of: 'training', stat: 'blocked', window: first(1) },
+        is: 'about',
+        than: 10,
+        by: 3,
+      },
+      {
+        says: 'empty rows: agents idle (about 11 minutes per rollout)',
+        measure: { of: 'training', stat: 'idle', window: first(1) },
+        is: 'about',
+        than: 11,
+        by: 3,
+      },
+      { says: 'quoted: 1 to 2 minutes of useful work', measure: { of: 'training', stat: 'useful', window: first(1) }, is: 'below', than: 2.5 },
+      {
+        says: 'dark orange boxes (collide) are rare this early (at most 0.1 per rollout)',
+        measure: { of: 'training', stat: 'duplicate', window: first(1) },
+        is: 'below',
+        than: 0.2,
+      },
+      {
+        says: 'a single agent alone already does better',
+        measure: { of: 'training', stat: 'ret', window: first(1), minus: 'single chain' },
+        is: 'below',
+        than: 0,
+        by: 0.05,
+      },
+    ],
+  },
+  {
+    id: 'handoffs',
+    title: 'Division of labour and handoffs',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'A swarm trained on long-coupled tasks (12 modules in chains, an 80-minute deadline) is replayed: when an agent finishes a module it tells the agent who needs its interface, and the thick green lines of the graph are those handoffs, about 34 per rollout by the end. It has not learnt to keep out of each other\'s way, though: in the swimlanes nearly as many minutes collide (dark orange, "collide": two agents on one module) as do useful work (blue). Drag the update scrubber back to update 1 and one or two agents work while the rest sit idle; the curve\'s drop at update 100 is where the "imitation prior" (100 updates of copying the scripted organisation, a head start) ends and RLCR starts again from a 20-minute deadline, at which even the scripted organisation passes few tests.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (long-coupled, 8 agents, 100 imitation + 300 RLCR updates, 20 → 80 minutes, as npm run pretrain made the shipped run; seeds 101-103): on 16 fresh tasks at 80 minutes 33-35 handoffs per rollout against 0.5-3 at update 1, and 152-183 minutes of collisions against 175-184 of useful work; at update 1, 19-39 useful agent-minutes of 160 and 108-132 idle. The same swarm gets three scores, each right for what it counts: 0.88-0.96 of the tests on 16 fresh tasks at 80 minutes (the number to quote), within about 0.1 of it in the readout beside the curve (the last update's average over its 32 practice rollouts, on practice tasks: 0.91-0.94 on these seeds), and the one rollout the countdown plays, which lands anywhere around these (one update's rollouts spread by 0.05-0.07). The replay on screen is the shipped run, trained with seed 1, so its numbers differ a little from these seeds'.",
+    claims: [
+      {
+        says: 'handoffs at the end: about 34 per rollout (33-35 quoted)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'handoffs', tasks: 16 },
+        is: 'about',
+        than: 34,
+        by: 2,
+      },
+      {
+        says: 'handoffs: many more than before training',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'handoffs', tasks: 16 },
+        is: 'above',
+        than: { of: 'training', stat: 'handoffs', window: first(1) },
+        by: 20,
+      },
+      {
+        says: 'collisions (dark orange) nearly as many minutes as useful work',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'useful', tasks: 16 },
+        by: -60,
+      },
+      {
+        says: 'before training most agent-minutes are idle',
+        measure: { of: 'training', stat: 'idle', window: first(1) },
+        is: 'above',
+        than: { of: 'training', stat: 'useful', window: first(1) },
+        by: 40,
+      },
+      {
+        says: 'before training one or two agents work (under 45 of the 160 agent-minutes)',
+        measure: { of: 'training', stat: 'useful', window: first(1) },
+        is: 'below',
+        than: 45,
+      },
+      {
+        says: 'the curve drops when the imitation prior ends',
+        measure: { of: 'training', stat: 'ret', window: { anchor: 'prior', updates: [1, 10] } },
+        is: 'below',
+        than: { of: 'training', stat: 'ret', window: { anchor: 'prior', updates: [-9, 0] } },
+        by: 0.3,
+      },
+      {
+        says: 'at the 20-minute deadline RLCR restarts at, even the scripted organisation passes few tests',
+        measure: { of: 'reference', reference: 'scripted organisation', window: { anchor: 'prior', updates: [1, 10] } },
+        is: 'below',
+        than: 0.2,
+      },
+      {
+        says: 'three scores: fresh tasks at 80 minutes',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.92,
+        by: 0.06,
+      },
+      {
+        says: "three scores: the readout (the last update's practice rollouts) within about 0.1 of the fresh-task score",
+        measure: { of: 'training', stat: 'ret', window: last(1) },
+        is: 'about',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        by: 0.1,
+      },
+      {
+        says: 'quoted: the readout 0.91-0.94 on these seeds',
+        measure: { of: 'training', stat: 'ret', window: last(1) },
+        is: 'about',
+        than: 0.925,
+        by: 0.02,
+      },
+      {
+        says: "three scores: one rollout varies (sd over the last update's rollouts 0.05-0.07)",
+        measure: { of: 'training', stat: 'retStd', window: last(1) },
+        is: 'about',
+        than: 0.06,
+        by: 0.015,
+      },
+    ],
+  },
+  {
+    id: 'schedule',
+    title: 'Drag the deadline schedule',
+    setup: { kind: 'live', config: SCHEDULE_RUN, run: 'train' },
+    text: 'The deadline ("Tmax", the minutes the swarm gets) starts at 8 minutes and grows to 24 over this run, so the swarm first learns quick wins and later the longer chains of work; this run trains 500 updates of 32 practice rollouts each, several times longer than step 1\'s, so there is time to drag. The curve now shows the swarm minus the scripted organisation at the same deadline, so a longer deadline alone does not look like learning: drag "start" up to 24 halfway through, and in the "return" view the line jumps up by about 0.3, while here it drops by about 0.1, because at the longer deadline the scripted organisation gains more than a swarm that has only practised shorter sprints. Before the drag the line here climbs by about 0.2, several times its wobble from one update to the next.',
+    measured:
+      'Measured by npm run lesson:check on this step\'s own run (small coupled tasks, 4 agents, 500 updates of 4 tasks x 8 rollouts, deadline 8 → 24 minutes; seeds 101-103), with "start" dragged to 24 after update 250 as the step asks, over the 20 updates before and after the drag: the return rose from 0.56-0.67 to 0.86-0.92, the swarm minus the scripted organisation fell from 0.12-0.22 to 0.04-0.09. Before the drag it climbed from about -0.05 (updates 1-30) to 0.13-0.22 (updates 221-250), with a spread from update to update of 0.05-0.08. Where you drag, and when, changes these numbers; the seed on screen is 1.',
+    claims: [
+      {
+        says: 'here it drops at the drag (by more than 0.05)',
+        measure: { of: 'training', stat: 'ret', window: AFTER_DRAG, minus: 'scripted organisation', drag: DRAG },
+        is: 'below',
+        than: { of: 'training', stat: 'ret', window: BEFORE_DRAG, minus: 'scripted organisation', drag: DRAG },
+        by: 0.05,
+      },
+      {
+        says: 'in the "return" view it jumps up at the drag (by more than 0.2)',
+        measure: { of: 'training', stat: 'ret', window: AFTER_DRAG, drag: DRAG },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: BEFORE_DRAG, drag: DRAG },
+        by: 0.2,
+      },
+      {
+        says: 'before the drag the line climbs (updates 221-250 against 1-30, by more than 0.15)',
+        measure: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [221, 250] }, minus: 'scripted organisation', drag: DRAG },
+        is: 'above',
+        than: { of: 'training', stat: 'ret', window: first(30), minus: 'scripted organisation', drag: DRAG },
+        by: 0.15,
+      },
+      {
+        says: 'several times its wobble: the sd from update to update over updates 221-250 is 0.04-0.08',
+        measure: { of: 'training', stat: 'ret', window: { anchor: 'start', updates: [221, 250] }, minus: 'scripted organisation', spread: true, drag: DRAG },
+        is: 'about',
+        than: 0.06,
+        by: 0.02,
+      },
+      {
+        says: 'quoted: the return before the drag 0.56-0.67',
+        measure: { of: 'training', stat: 'ret', window: BEFORE_DRAG, drag: DRAG },
+        is: 'about',
+        than: 0.615,
+        by: 0.06,
+      },
+      {
+        says: 'quoted: the return after the drag 0.86-0.92',
+        measure: { of: 'training', stat: 'ret', window: AFTER_DRAG, drag: DRAG },
+        is: 'about',
+        than: 0.89,
+        by: 0.04,
+      },
+    ],
+  },
+  {
+    id: 'talk',
+    title: 'When talk pays',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'Talk costs a minute of work, so it should pay only where one agent needs what another knows. The "Work, talk and waste" panel below the stage plays the trained swarm talking and muted (its messages and board reads switched off) on the same 8 fresh tasks and shows the difference: on these long chains, muting costs it more than half of its score. Yet only about a fifth of its deliveries bring an interface the receiver needed; the rest is wasted talk.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (the training of step 3; seeds 101-103), on 8 fresh tasks at 80 minutes as the panel plays them: talking 0.85-0.94 of the tests, muted 0.31-0.39; 19-22% of the deliveries (messages and board reads) brought an interface the receiver needed. The panel measures the shipped run (seed 1) on its own 8 tasks, so its numbers differ a little.",
+    claims: [
+      {
+        says: 'muting costs it more than half of its score',
+        measure: { of: 'evaluation', player: 'trained swarm, muted', stat: 'ret', tasks: 8 },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 8 },
+        by: 0.45,
+      },
+      { says: 'quoted: talking 0.85-0.94', measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 8 }, is: 'about', than: 0.895, by: 0.06 },
+      {
+        says: 'quoted: muted 0.31-0.39',
+        measure: { of: 'evaluation', player: 'trained swarm, muted', stat: 'ret', tasks: 8 },
+        is: 'about',
+        than: 0.36,
+        by: 0.05,
+      },
+      {
+        says: 'only about a fifth of its deliveries bring an interface the receiver needed',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'neededShare', tasks: 8 },
+        is: 'about',
+        than: 0.2,
+        by: 0.05,
+      },
+    ],
+  },
+  {
+    id: 'race',
+    title: 'Three organisations raced',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'Below the stage, press "Race the organisations": a single agent working alone, best-of-N, the scripted organisation and the trained swarm get the same agent-minutes (agents × minutes worked). Compare the minutes each needs to an acceptable result (90% of the tests): the scripted organisation gets there first, then the trained swarm, well before best-of-N and the single agent.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (seeds 101-103), raced as the panel races by default (24 fresh tasks; the 8-agent organisations get 3 × 80 = 240 minutes, the single agent 8 times as long: 1,920 agent-minutes each), median minutes to 90% of the tests: scripted organisation 63.5, trained swarm 91.5-102, best-of-N 156, single chain 166.5.",
+    claims: [
+      {
+        says: 'the scripted organisation finishes before the trained swarm',
+        measure: { of: 'race', racer: 'scripted organisation', tasks: 24 },
+        is: 'below',
+        than: { of: 'race', racer: 'trained swarm', tasks: 24 },
+      },
+      {
+        says: 'the trained swarm finishes before best-of-N',
+        measure: { of: 'race', racer: 'trained swarm', tasks: 24 },
+        is: 'below',
+        than: { of: 'race', racer: 'best-of-N', tasks: 24 },
+      },
+      {
+        says: 'best-of-N finishes before the single chain',
+        measure: { of: 'race', racer: 'best-of-N', tasks: 24 },
+        is: 'below',
+        than: { of: 'race', racer: 'single chain', tasks: 24 },
+      },
+      {
+        says: 'the trained swarm well before best-of-N (by more than 30 minutes)',
+        measure: { of: 'race', racer: 'trained swarm', tasks: 24 },
+        is: 'below',
+        than: { of: 'race', racer: 'best-of-N', tasks: 24 },
+        by: 30,
+      },
+      { says: 'quoted: scripted organisation 63.5', measure: { of: 'race', racer: 'scripted organisation', tasks: 24 }, is: 'about', than: 63.5, by: 3 },
+      { says: 'quoted: trained swarm 91.5-102', measure: { of: 'race', racer: 'trained swarm', tasks: 24 }, is: 'about', than: 97, by: 10 },
+      { says: 'quoted: best-of-N 156', measure: { of: 'race', racer: 'best-of-N', tasks: 24 }, is: 'about', than: 156, by: 5 },
+      { says: 'quoted: single chain 166.5', measure: { of: 'race', racer: 'single chain', tasks: 24 }, is: 'about', than: 166.5, by: 5 },
+    ],
+  },
+  {
+    id: 'ablations',
+    title: 'The ablations that break it',
+    setup: { kind: 'live', config: SMALL, run: 'none' },
+    text: 'Switch one thing on in the Ablations panel and press Train: the swarm starts again from scratch with it, on step 1\'s small tasks. Individual rewards (each agent paid only for its own tests) remove the reason to help, and the score ends clearly lower than with the team reward. A discount below 1 (rewards that come later count less, learnt by the "critic", a second network that guesses the return) was said to make long coordination collapse; here it costs little.',
+    measured:
+      'Measured by npm run lesson:check on this step\'s own run (small coupled tasks, 4 agents, 300 updates; seeds 101-103), on 16 fresh tasks at 24 minutes: with individual rewards the trained swarm passed 0.69-0.78 of the tests against 0.87-0.95 with the team reward; with the critic and a discount γ = 0.95, 0.85-0.90, within 0.07 of the team reward on every seed. To compare with the run before, pick it under "compare with" above the curve (every run is kept in the library).',
+    claims: [
+      {
+        says: 'individual rewards: the score ends clearly lower (by more than 0.1)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { rewards: 'individual' } },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        by: 0.1,
+      },
+      {
+        says: 'a discount of 0.95 costs little (within 0.1 of the team reward)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { critic: true, gamma: 0.95 } },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        by: -0.1,
+      },
+      {
+        says: 'quoted: individual rewards 0.69-0.78',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { rewards: 'individual' } },
+        is: 'about',
+        than: 0.735,
+        by: 0.05,
+      },
+      {
+        says: 'quoted: discount 0.95, 0.85-0.90',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: { critic: true, gamma: 0.95 } },
+        is: 'about',
+        than: 0.875,
+        by: 0.03,
+      },
+    ],
+  },
+];
