@@ -124,7 +124,17 @@ describe('MessageBoard and Countdown render', () => {
   // Server rendering reads zustand's initial state, so the store is replaced by a plain snapshot here.
   async function render(last: unknown, selectedAgent: number | null) {
     vi.resetModules();
-    const state = { last, episode: last, tick: 1000, selectedAgent, selectAgent: () => {}, playing: true, speed: 4, config: { agents: 3, tmaxEnd: 24 } };
+    const state = {
+      last,
+      episode: last,
+      tick: 1000,
+      selectedAgent,
+      selectAgent: () => {},
+      playing: true,
+      speed: 4,
+      config: { agents: 3, tmaxEnd: 24 },
+      view: { presenter: false },
+    };
     vi.doMock('../store/store', () => ({
       useApp: (sel: (s: typeof state) => unknown) => sel(state),
       selectLast: (s: typeof state) => s.last,
