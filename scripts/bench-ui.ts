@@ -546,6 +546,10 @@ interface LearnProbe {
 interface LearnReport {
   url: string;
   backend: string;
+  /** The badge's technical detail: why this backend, the threads, the timings. */
+  backendDetails: string[];
+  /** The page's scripts as it fetched them: ms from navigation to the request and to the last byte, and the size on the wire. */
+  resources: { name: string; startMs: number; endMs: number; kB: number }[];
   crossOriginIsolated: boolean;
   config: { family: string; agents: number; seed: number; updates: number; tmaxStart: number; tmaxEnd: number };
   /** The scripted organisation's return at the final deadline on 16 evaluation tasks (as bench:learn), and the target. */
@@ -575,6 +579,8 @@ interface LearnReport {
   /** With a finished run: the page's time left at 10, 30 and 60 s of training against the time really left. */
   timeLeft: TimeLeftError[] | null;
   timeLeftReadings: TimeLeftReading[];
+  /** When the update readout changed: seconds of training, updates shown. */
+  timeline: { t: number; count: number }[];
 }
 
 /** The run's settings as the page reads them from `hash` (view keys and the backend ignored). */
@@ -653,7 +659,18 @@ async function measureLearn(opts: Options): Promise<LearnReport> {
     if (now >= opts.maxSeconds) break;
   }
   const backend = ((await page.locator('[data-testid=backend-badge]').textContent()) ?? '').trim();
+  const backendDetails = await page.locator('[data-testid=backend-details] li').allTextContents();
   const isolated = await page.evaluate(() => crossOriginIsolated);
+  const resources = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((e) => /\.(js|wasm|css)$/.test(e.name))
+      .map((e) => ({
+        name: e.name.replace(/^.*\//, ''),
+        startMs: Math.round(e.startTime),
+        endMs: Math.round(e.responseEnd),
+        kB: Math.round(e.transferSize / 1024),
+      })),
+  );
   const stopAt = sec(await page.evaluate(() => performance.now()));
   if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'running') await page.locator('[data-testid=play]').click();
   const timeline = p.counts.map((x) => ({ t: sec(x.t), count: x.count }));
@@ -667,6 +684,8 @@ async function measureLearn(opts: Options): Promise<LearnReport> {
   return {
     url,
     backend,
+    backendDetails,
+    resources,
     crossOriginIsolated: isolated,
     config: { family: c.family, agents: c.agents, seed: c.seed, updates: c.prior + c.updates, tmaxStart: c.tmaxStart, tmaxEnd: c.tmaxEnd },
     scripted,
@@ -689,6 +708,7 @@ async function measureLearn(opts: Options): Promise<LearnReport> {
     stoppedBy,
     timeLeft: endSeconds === null ? null : timeLeftErrors(readings, endSeconds, TIME_LEFT_AT),
     timeLeftReadings: readings,
+    timeline,
   };
 }
 
@@ -699,6 +719,8 @@ function printLearn(r: LearnReport): void {
     '=== bench:ui --learn — time to coordination in the page ===',
     `url               ${r.url}`,
     `backend           ${r.backend} (page ${r.crossOriginIsolated ? '' : 'not '}cross-origin isolated)`,
+    ...r.backendDetails.map((l) => `                  ${l}`),
+    `scripts           ${r.resources.map((x) => `${x.name} ${x.startMs}-${x.endMs} ms`).join(', ')}`,
     `config            ${r.config.family}, ${r.config.agents} agents, seed ${r.config.seed}, ${r.config.updates} updates, deadline ${r.config.tmaxStart} -> ${r.config.tmaxEnd}`,
     `start-up          Train enabled ${s(r.startup.trainEnabledMs)}, backend chosen ${s(r.startup.backendReadyMs)}, Train pressed ${s(r.startup.clickMs)}, first curve point ${s(r.startup.firstPointMs)} after navigation (${s(r.startup.firstPointAfterClickMs)} after pressing Train)`,
     `target            ${r.target.toFixed(3)} (scripted organisation ${r.scripted.toFixed(3)} - ${MARGIN}, 16 tasks at ${r.config.tmaxEnd} minutes); the page evaluates on 8 fresh tasks`,
