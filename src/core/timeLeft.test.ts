@@ -83,11 +83,16 @@ describe('TimeLeftModel', () => {
     // The first update carries the start-up: 60 s. It must not count.
     model.observe(60_000, 1, c);
     let t = 60_000;
-    for (let u = 1; u < 3; u++) model.observe((t += 1000 * 1e-4 * updateWork(c, u)), u + 1, c);
     expect(model.secondsLeft(t, 300, c)).toBeNull();
-    model.observe((t += 1000 * 1e-4 * updateWork(c, 3)), 4, c);
+    for (let u = 1; u < 4; u++) model.observe((t += 1000 * 1e-4 * updateWork(c, u)), u + 1, c);
     const left = model.secondsLeft(t, 300, c)!;
     expect(left).toBeCloseTo(1e-4 * workBetween(c, 4, 300), 3);
+    // Under a second of measurement says nothing yet.
+    const quick = new TimeLeftModel();
+    quick.start(0, 0);
+    quick.observe(10, 1, c);
+    quick.observe(20, 2, c);
+    expect(quick.secondsLeft(20, 300, c)).toBeNull();
     model.pause();
     expect(model.secondsLeft(t, 300, c)).toBeNull();
     // The paused time is not measured: after a minute's pause the estimate is what it was.

@@ -104,7 +104,7 @@ export interface TimeLeftOptions extends FitOptions {
   maxSpans: number;
 }
 
-export const DEFAULT_TIME_LEFT: TimeLeftOptions = { ...DEFAULT_FIT, minSpans: 3, minSeconds: 1, maxSpans: 2000 };
+export const DEFAULT_TIME_LEFT: TimeLeftOptions = { ...DEFAULT_FIT, minSpans: 1, minSeconds: 1, maxSpans: 2000 };
 
 /**
  * The time left to a run's last update from the updates seen so far: call `start` when training
