@@ -622,7 +622,11 @@ async function measureLearn(opts: Options): Promise<LearnReport> {
   await page.mouse.move(0, 0);
   const read = () => page.evaluate(() => (window as unknown as { __benchLearn: LearnProbe }).__benchLearn);
   let p = await read();
-  while (p.click === null) p = await read();
+  for (let i = 0; p.click === null; i++) {
+    if (i >= 200) throw new Error('the click on Train was not seen by the page within 10 s');
+    await page.waitForTimeout(50);
+    p = await read();
+  }
   const click = p.click;
   const sec = (t: number) => (t - click) / 1000;
   const evaluationsOf = (probe: LearnProbe) => {
