@@ -82,7 +82,7 @@ async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed
   const trainer = new Trainer(config, start);
   if (opts.initFrom) initFrom(trainer, opts.initFrom);
   const recording = new TrainingRecording(config, { name: `${config.family}, ${config.agents} agents, seed ${seed} (CLI)` });
-  const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates);
+  const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates, process.stderr, { work: config });
   const curve: UpdateMetrics[] = [];
   const evalOpts = { family: config.family, agents: config.agents, tmax: config.tmaxEnd, tasks: opts.evalTasks, seed, greedy: opts.greedy };
   let imitation: OrgSummary | null = null;

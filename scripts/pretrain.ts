@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       checkpointEvery: 1_000_000,
       maxCheckpoints: 1,
     });
-    const bar = new ProgressBar(family, trainer.totalUpdates);
+    const bar = new ProgressBar(family, trainer.totalUpdates, process.stderr, { work: config });
     while (!trainer.finished) {
       const result = await trainer.step();
       await recording.record(trainer, result);

@@ -1,3 +1,5 @@
+import { TimeLeftModel, type WorkSettings } from '../../src/core/timeLeft';
+
 /** Where a progress bar writes: a stream such as process.stderr, or anything with `write` (no `isTTY`: a line per 10%). */
 export interface ProgressOut {
   write(text: string): unknown;
@@ -5,22 +7,47 @@ export interface ProgressOut {
   columns?: number;
 }
 
-/** A one-line progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise). */
+/** What else a progress bar may be given. */
+export interface ProgressOptions {
+  /**
+   * The run's settings: the ETA then sums the fitted cost of the updates to come, which grows with
+   * their deadline (src/core/timeLeft.ts), instead of assuming the mean rate so far.
+   */
+  work?: WorkSettings;
+  /** The clock (ms); performance.now by default. */
+  now?: () => number;
+}
+
+/**
+ * A one-line progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise).
+ * `update(done)` is called once per update (count of updates done, from 0 when the bar is made).
+ */
 export class ProgressBar {
-  private readonly start = performance.now();
+  private readonly now: () => number;
+  private readonly start: number;
   private lastTenth = -1;
+  private readonly model: TimeLeftModel | null;
 
   constructor(
     private readonly label: string,
     private readonly total: number,
     private readonly out: ProgressOut = process.stderr,
-  ) {}
+    private readonly options: ProgressOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.start = this.now();
+    this.model = options.work ? new TimeLeftModel() : null;
+    this.model?.start(this.start, 0);
+  }
 
   /** Shows `done` of `total` with rate, ETA and a short status text. */
   update(done: number, status = ''): void {
-    const secs = (performance.now() - this.start) / 1000;
+    const now = this.now();
+    const secs = (now - this.start) / 1000;
     const rate = done / Math.max(secs, 1e-9);
-    const eta = rate > 0 ? (this.total - done) / rate : Infinity;
+    if (this.options.work) this.model!.observe(now, done, this.options.work);
+    const modelled = this.options.work ? this.model!.secondsLeft(now, this.total, this.options.work) : null;
+    const eta = modelled ?? (rate > 0 ? (this.total - done) / rate : Infinity);
     const width = 24;
     const filled = Math.round((width * done) / this.total);
     const line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total}  ${rate.toFixed(1)} upd/s  ETA ${formatDuration(eta)}  ${status}`;
@@ -38,7 +65,7 @@ export class ProgressBar {
 
   /** Seconds since the bar was created. */
   get elapsed(): number {
-    return (performance.now() - this.start) / 1000;
+    return (this.now() - this.start) / 1000;
   }
 }
 

@@ -103,9 +103,15 @@ function TalkValue() {
   const replay = useApp(selectReplay);
   const live = talkAt(talk);
   const r = replay ? replayTalk(replay.run, replay.index) : live;
-  // data-ms: what the live measurement cost in the worker (for tests and benchmarks; not shown).
+  // data-ms: what the live measurement cost in the worker; data-ret and data-updates: its talking return unrounded and when (for tests and benchmarks; not shown).
   return (
-    <div className={`talk ${r ? talkTone(r) : ''}`} data-testid="talk-value" data-ms={!replay && live ? Math.round(live.ms) : undefined}>
+    <div
+      className={`talk ${r ? talkTone(r) : ''}`}
+      data-testid="talk-value"
+      data-ms={!replay && live ? Math.round(live.ms) : undefined}
+      data-ret={r ? r.ret : undefined}
+      data-updates={r ? r.updates : undefined}
+    >
       <h3>
         What talk is worth{' '}
         <Explain>
