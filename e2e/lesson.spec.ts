@@ -12,7 +12,9 @@ async function setRange(page: Page, testId: string, value: string): Promise<void
   await page.getByTestId(testId).evaluate((el, v) => {
     const input = el as HTMLInputElement;
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+    // As the browser does when a value is set at once: input, then change (which ends the slider's gesture).
     input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.dispatchEvent(new Event('change', { bubbles: true }));
   }, value);
 }
 
