@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { smallest, TEXT_PROBE, viewText, type TextReport } from '../scripts/lib/textProbe';
 import { ready, SMALL, watchErrors } from './helpers';
+import { STUDENT_TERMS } from '../src/ui/studentTerms';
 
 /** What a lecture hall meets: presenter mode from the back row, markers after a drag, the header, embeds and a phone. */
 
@@ -232,20 +233,7 @@ test('the glossary opens from the header and from the help, with plain words for
   await page.getByTestId('glossary-open').click();
   const glossary = page.getByTestId('glossary');
   await expect(glossary).toBeVisible();
-  for (const term of [
-    'best-of-N',
-    'single chain',
-    'RLCR update',
-    'Tmax',
-    'dr-grpo',
-    'critic + GAE',
-    'imitation prior',
-    'rollout',
-    'return',
-    'interface',
-    'advantage form',
-  ])
-    await expect(glossary.getByTestId('glossary-entry').filter({ has: page.locator('dt', { hasText: term }) })).toHaveCount(1);
+  for (const term of STUDENT_TERMS) await expect(glossary.getByTestId('glossary-entry').filter({ has: page.locator('dt', { hasText: term }) })).toHaveCount(1);
   expect(await glossary.locator('dd b, dd a, dd script').count()).toBe(0);
   await page.getByTestId('glossary-close').click();
   await expect(glossary).not.toBeVisible();

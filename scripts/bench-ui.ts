@@ -270,7 +270,8 @@ interface Report {
   trace?: { file: string; longTasks: TraceTask[] };
 }
 
-async function measure(opts: Options): Promise<Report> {
+/** A fresh browser with one page that reports its errors and runs `probe` before the app's own script, and the app's address for `opts`. */
+async function openBenchPage(opts: Options, probe: string) {
   const browser = await harness!.launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
@@ -278,11 +279,15 @@ async function measure(opts: Options): Promise<Report> {
   page.on('console', (m) => {
     if (m.type() === 'error') console.error(`[console error] ${m.text()}`);
   });
-  await page.addInitScript({ content: PROBE_SCRIPT });
-
+  await page.addInitScript({ content: probe });
   const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
   const url = `${harness!.origin}/${search}#${opts.hash}`;
   console.log(`opening ${url} (${browser.version()})`);
+  return { browser, page, url };
+}
+
+async function measure(opts: Options): Promise<Report> {
+  const { browser, page, url } = await openBenchPage(opts, PROBE_SCRIPT);
   await page.goto(url);
   const badge = page.locator('[data-testid=backend-badge]');
   await page.waitForFunction(
@@ -602,17 +607,7 @@ async function measureLearn(opts: Options): Promise<LearnReport> {
   const { referenceReturns } = await import('../src/rl/compare');
   const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, 16, costsOf(c))).scripted;
   const target = scripted - MARGIN;
-  const browser = await harness!.launch();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') console.error(`[console error] ${m.text()}`);
-  });
-  await page.addInitScript({ content: LEARN_PROBE_SCRIPT });
-  const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
-  const url = `${harness!.origin}/${search}#${opts.hash}`;
-  console.log(`opening ${url} (${browser.version()})`);
+  const { page, url } = await openBenchPage(opts, LEARN_PROBE_SCRIPT);
   console.log(
     `target: the scripted organisation's return at ${c.tmaxEnd} minutes on 16 evaluation tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`,
   );

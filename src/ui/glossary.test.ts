@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { gloss, GLOSSARY } from './glossary';
+import { STUDENT_TERMS } from './studentTerms';
 
 describe('the glossary', () => {
   it('has a plain label and one line for every term a student meets on the stage', () => {
-    for (const t of [
-      'best-of-N',
-      'single chain',
-      'RLCR update',
-      'Tmax',
-      'dr-grpo',
-      'critic + GAE',
-      'imitation prior',
-      'rollout',
-      'return',
-      'interface',
-      'advantage form',
-    ]) {
+    for (const t of STUDENT_TERMS) {
       const e = gloss(t);
       expect(e.plain.length, t).toBeGreaterThan(3);
       expect(e.line, t).toMatch(/^[A-Z].*\.$/);
