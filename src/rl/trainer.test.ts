@@ -52,13 +52,13 @@ describe('Trainer', () => {
     };
     const crowd: Config = { ...tiny, family: 'long-coupled', agents: 8, tmaxStart: 20, tmaxEnd: 20 };
     const off = await step(crowd);
-    const on = await step({ ...crowd, interruptions: true, conflicts: true });
+    const on = await step({ ...crowd, interruptions: true, conflicts: true, broadcasts: true, merges: true });
     expect(off.metrics.interrupted).toBe(0);
     expect(off.metrics.conflicts).toBe(0);
     expect(off.setup.costs).toBeUndefined();
     expect(on.metrics.interrupted! + on.metrics.conflicts!).toBeGreaterThan(0); // the untrained swarm DMs and piles on
     expect(on.metrics.useful).toBeLessThan(off.metrics.useful);
-    expect(on.setup.costs).toEqual({ interrupt: true, conflict: true });
+    expect(on.setup.costs).toEqual({ interrupt: true, conflict: true, broadcast: true, merge: true });
   });
 
   it('is deterministic for a seed on one backend', async () => {
