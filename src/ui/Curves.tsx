@@ -20,8 +20,11 @@ import type { CurveView } from '../store/view';
 
 /** The curve's margins: room on the left and below for the axis titles, above for the markers' labels. */
 const MARGIN: Frame['margin'] = { top: 30, right: 16, bottom: 38, left: 54 };
-/** Presenter mode's margins: its labels are 16.5 px (stage.css), so two rows of markers' labels need more room above. */
-const PRESENTER_MARGIN: Frame['margin'] = { top: 44, right: 16, bottom: 42, left: 62 };
+/**
+ * Presenter mode's margins: its labels are 16.5 px (stage.css), so two rows of markers' labels need
+ * more room above, and a signed tick ("+0.10") beside the rotated axis title more room on the left.
+ */
+const PRESENTER_MARGIN: Frame['margin'] = { top: 44, right: 16, bottom: 42, left: 80 };
 /** The size drawn before the box is measured (and the least it is drawn at). */
 const INITIAL = { width: 640, height: 224 };
 const MIN = { width: 320, height: 150 };

@@ -10,7 +10,7 @@ import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { SelectField, Slider } from './Fields';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 
-const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bottom: 34, left: 44 } };
+const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bottom: 34, left: 50 } };
 
 /** What the schedule does, in words, for screen readers. */
 export function scheduleLabel(start: number, end: number, updates: number): string {
@@ -79,7 +79,7 @@ export function ScheduleEditor() {
         <text className="axis-title" x={(FRAME.margin.left + FRAME.width - FRAME.margin.right) / 2} y={FRAME.height - 3} textAnchor="middle">
           RLCR update (training step)
         </text>
-        <text className="axis-title" transform={`translate(11 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
+        <text className="axis-title" transform={`translate(14 ${(FRAME.margin.top + FRAME.height - FRAME.margin.bottom) / 2}) rotate(-90)`} textAnchor="middle">
           deadline (min)
         </text>
         <path className="series-schedule" d={seriesPath(pts, x, y)} data-testid="schedule-path" />
