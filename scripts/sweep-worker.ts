@@ -16,6 +16,8 @@ const USAGE = [
   `  --queue-name      the queue's name (default ${DEFAULT_QUEUE_NAME}, as the coordinator's --queue-name)`,
   '  --concurrency     runs to train at once, each in its own child process, 1..16 (default 1)',
   `  --backend         TF.js backend of the training: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
+  '  --lock-seconds    how long a run stays locked to a worker that stopped renewing the lock, 1..600 (default 30): a',
+  '                    worker that dies leaves its run to another after about twice this',
   '  --help            show this help',
 ].join('\n');
 
@@ -24,6 +26,7 @@ interface Args {
   queueName: string;
   concurrency: number;
   backend: NodeBackend;
+  lockSeconds: number;
 }
 
 function parse(argv: string[]): Args | 'help' {
@@ -32,6 +35,7 @@ function parse(argv: string[]): Args | 'help' {
     'queue-name': { type: 'string', default: DEFAULT_QUEUE_NAME },
     concurrency: { type: 'string', default: '1' },
     backend: { type: 'string', default: 'wasm' },
+    'lock-seconds': { type: 'string', default: '30' },
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
@@ -48,6 +52,7 @@ function parse(argv: string[]): Args | 'help' {
     queueName: v['queue-name'],
     concurrency: intFlag('concurrency', v.concurrency, 1, 16),
     backend: choiceFlag('backend', v.backend, NODE_BACKENDS),
+    lockSeconds: intFlag('lock-seconds', v['lock-seconds'], 1, 600),
   };
 }
 

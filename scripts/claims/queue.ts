@@ -201,6 +201,11 @@ export interface WorkerOptions {
   queueName: string;
   concurrency: number;
   backend: NodeBackend;
+  /**
+   * Seconds a worker's lock on a run lasts without renewal (it is renewed while the run trains): a
+   * worker that dies leaves its run to another after about twice this (BullMQ's stalled-job check).
+   */
+  lockSeconds: number;
   log: (line: string) => void;
 }
 
@@ -285,7 +290,14 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    { connection: connection(o.address), concurrency: o.concurrency, maxStalledCount: 2, autorun: false },
+    {
+      connection: connection(o.address),
+      concurrency: o.concurrency,
+      lockDuration: o.lockSeconds * 1000,
+      stalledInterval: o.lockSeconds * 1000,
+      maxStalledCount: 2,
+      autorun: false,
+    },
   );
   let lastError = '';
   worker.on('error', (e: Error) => {
@@ -293,6 +305,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     if (m !== lastError) o.log(`queue: ${m}`);
     lastError = m;
   });
+  worker.on('stalled', (id) => o.log(`job ${id.slice(0, 40)} stalled (its worker stopped renewing its lock): back on the queue`));
   worker.on('failed', (job, e) => {
     if (job && !(e instanceof DelayedError)) o.log(`job ${String(job.id).slice(0, 40)} failed: ${redact(e.message)}`);
   });

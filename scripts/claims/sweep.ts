@@ -32,9 +32,9 @@ export interface QueueAddress {
   shown: string;
 }
 
-/** `url` with any user and password replaced by `***` (also inside free text, e.g. an error message). */
+/** `text` with the user and password of every URL in it (any scheme, e.g. a mistyped one) replaced by `***`. */
 export function redact(text: string): string {
-  return text.replace(/(rediss?:\/\/)[^@\s/]*@/gi, '$1***@');
+  return text.replace(/([a-z][\w+.-]*:\/\/)[^@\s/]*@/gi, '$1***@');
 }
 
 /** Reads `redis://[user][:password@]host[:port][/db]` or `rediss://...` (TLS); throws a QueueFault naming what is wrong. */
