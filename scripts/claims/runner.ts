@@ -868,7 +868,8 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
   if (values.queue !== undefined && values.shard !== undefined) errors.push('--queue and --shard are two ways to spread the runs: use one');
   if (values.queue !== undefined && values['report-only']) errors.push('--queue and --report-only: a report-only run trains nothing');
   if (values.shard !== undefined && values['report-only']) errors.push('--shard and --report-only: a shard trains, the report step reads the shards');
-  if (queue && values.jobs !== '1') errors.push("--jobs and --queue: the workers' --concurrency sets how many runs train at once");
+  if (queue && values.jobs !== '1')
+    errors.push(`--jobs and --queue${values.queue === undefined ? ' (REDIS_URL is set)' : ''}: the workers' --concurrency sets how many runs train at once`);
   if (!/^[\w.-]{1,64}$/.test(values['queue-name'])) errors.push(`--queue-name: "${values['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
