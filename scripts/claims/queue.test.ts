@@ -228,9 +228,11 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
   );
 });
 
-describe.skipIf(!HAVE_REDIS)('a worker killed mid-run (redis-server)', () => {
+describe.skipIf(!HAVE_REDIS)('a worker or the coordinator killed mid-run (redis-server)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'swarm-stall-'));
   let redis: Proc;
+  let url = '';
+  let heir: Proc;
   const procs: Proc[] = [];
   afterAll(() => {
     for (const p of procs) p.child.kill('SIGKILL');
@@ -242,7 +244,7 @@ describe.skipIf(!HAVE_REDIS)('a worker killed mid-run (redis-server)', () => {
     'leaves its run to another worker, which finishes it; the run enters the cache once',
     async () => {
       const port = await freePort();
-      const url = `redis://127.0.0.1:${port}`;
+      url = `redis://127.0.0.1:${port}`;
       redis = new Proc('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
       await redis.waitFor(/Ready to accept connections/, 20_000);
       const lock = ['--queue', url, '--lock-seconds', '1'];
@@ -253,13 +255,51 @@ describe.skipIf(!HAVE_REDIS)('a worker killed mid-run (redis-server)', () => {
       procs.push(coordinator);
       await doomed.waitFor(/training \(job run-/);
       doomed.child.kill('SIGKILL');
-      const heir = tsx(WORKER, lock);
+      heir = tsx(WORKER, lock);
       procs.push(heir);
       expect(await coordinator.exited, coordinator.out).toBe(0);
       expect(trained([doomed])).toEqual(trained([heir]));
       expect(heir.out).toMatch(/stalled/);
       expect(readdirSync(join(dir, 'out', 'cache')).filter((f) => /^[0-9a-f]{16}\.json$/.test(f))).toHaveLength(1);
       expect(coordinator.out.match(/trained on /g)).toHaveLength(1);
+    },
+    LONG,
+  );
+
+  it(
+    'a coordinator killed while its run trains and started again finishes without training it twice',
+    async () => {
+      const args = [...SMOKE, '--seeds', '7', '--out', join(dir, 'restart'), '--queue', url];
+      const before = trained([heir]).length;
+      const first = tsx(EXPERIMENT, args);
+      procs.push(first);
+      await heir.waitFor(new RegExp(`(training \\(job run-[0-9a-f]+\\)[^]*){${before + 1}}`));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const second = await run(EXPERIMENT, args);
+      expect(second.code, second.out).toBe(0);
+      const runs = trained([heir]);
+      expect(runs).toHaveLength(before + 1);
+      expect(second.out).toMatch(/trained on .* pid/);
+    },
+    LONG,
+  );
+});
+
+describe('bad sweep flags', () => {
+  it(
+    'the worker without a queue, with a bad URL or concurrency: one line, the usage, exit 2',
+    async () => {
+      for (const [args, re] of [
+        [[], /sweep-worker: --queue is required/],
+        [['--queue', 'http://:pw@h:1'], /sweep-worker: --queue: http:\/\/\*\*\*@h:1 is not a redis/],
+        [['--queue', 'redis://h', '--concurrency', '0'], /sweep-worker: --concurrency: /],
+      ] as const) {
+        const r = await run(WORKER, [...args]);
+        expect(r.code, r.out).toBe(2);
+        expect(r.out).toMatch(re);
+        expect(r.out).not.toContain(':pw@');
+      }
     },
     LONG,
   );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLAIM_IDS } from './definitions';
-import { CACHE_VERSION, ConditionStore, runList, SCALES } from './runner';
+import { CACHE_VERSION, ConditionStore, parseClaimArgs, runList, SCALES } from './runner';
 import { checkRunRecord, codeVersion, parseQueueUrl, parseShard, QueueFault, redact, shardRuns } from './sweep';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-sweep-'));
@@ -53,6 +53,34 @@ describe('--shard', () => {
     }
     const two = [1, 2].map((i) => shardRuns(all, { index: i, count: 2 }).length);
     expect(Math.min(...two)).toBeGreaterThan(0);
+  });
+});
+
+describe('the claims flags of a sweep', () => {
+  const base = ['--claim', 'C1', '--claim-scale', 'smoke'];
+  it('reads --queue, --queue-name and --shard', () => {
+    const q = parseClaimArgs([...base, '--queue', 'redis://:pw@h:7000', '--queue-name', 'lab-1']);
+    expect(q.queue).toMatchObject({ host: 'h', port: 7000, password: 'pw', shown: 'redis://***@h:7000' });
+    expect(q.queueName).toBe('lab-1');
+    expect(parseClaimArgs([...base, '--shard', '2/5']).shard).toEqual({ index: 2, count: 5 });
+    expect(parseClaimArgs(base).queue).toBeUndefined();
+  });
+  it('refuses what cannot work together, and a bad address without its password', () => {
+    const refused = (args: string[]) => {
+      try {
+        parseClaimArgs([...base, ...args]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused(['--queue', 'redis://h', '--shard', '1/2'])).toMatch(/--queue and --shard/);
+    expect(refused(['--queue', 'redis://h', '--jobs', '2'])).toMatch(/--jobs and --queue/);
+    expect(refused(['--shard', '1/2', '--report-only'])).toMatch(/--shard and --report-only/);
+    expect(refused(['--shard', '3/2'])).toMatch(/--shard: "3\/2"/);
+    expect(refused(['--queue-name', 'a b'])).toMatch(/--queue-name/);
+    expect(refused(['--queue', 'ftp://u:pw@h'])).toMatch(/ftp:\/\/\*\*\*@h/);
+    expect(refused(['--queue', 'ftp://u:pw@h'])).not.toContain('pw');
   });
 });
 
