@@ -128,6 +128,7 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
     async () => {
       const r = await run(EXPERIMENT, [...SMOKE, '--out', at('queued'), '--queue', url]);
       expect(r.code, r.out).toBe(0);
+      expect(r.out.match(/coupled seed \d: training on .* pid \d+/g)).toHaveLength(3);
       expect(verdict(at('queued'))).toEqual(verdict(at('local')));
       expect(records(at('queued'))).toEqual(records(at('local')));
       const runs = trained(workers);

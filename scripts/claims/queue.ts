@@ -10,6 +10,7 @@
  */
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,6 +151,11 @@ export async function trainOnQueue(store: ConditionStore, todo: readonly TrainJo
       const c = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
       return `${done}/${total} done, ${c.active} running, ${c.waiting + c.delayed} waiting, ${c.failed} failed on the queue`;
     };
+    const names = new Map(todo.map((j) => [jobId(j.key), `${j.condition} seed ${j.seed}`]));
+    events.on('progress', ({ jobId: id, data }) => {
+      const p = z.object({ worker: z.string().max(200) }).safeParse(data);
+      if (names.has(id) && p.success) o.log(`${names.get(id)}: training on ${redact(p.data.worker)}`);
+    });
     o.log(
       `queue ${o.queueName} on ${o.address.shown}: ${total} run(s) to queue (code version ${code}); start workers with npm run sweep-worker -- --queue <this URL>${o.queueName === DEFAULT_QUEUE_NAME ? '' : ` --queue-name ${o.queueName}`}`,
     );
@@ -275,6 +281,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
           writeFileSync(join(dir, 'cache', `${d.parentKey}.policy.json`), d.parentPolicy);
         }
         o.log(`${d.condition} seed ${d.seed}: training (job ${job.id})`);
+        await job.updateProgress({ worker: me });
         await runTsxChild(
           TRAIN_ONE_ENTRY,
           trainOneArgv({ scale: d.scale as ScaleName, out: dir, condition: d.condition, seed: d.seed, backend: o.backend, quiet: true, key: d.key }),
