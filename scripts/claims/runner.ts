@@ -48,7 +48,7 @@ import {
 } from './definitions';
 import { RULES_TEXT, type Verdict } from './rules';
 import { runJobs, runTsxChild, type TrainJob } from './schedule';
-import { checkRunRecord, DEFAULT_QUEUE_NAME, parseShard, QueueFault, queueAddress, shardRuns, type QueueAddress, type Shard } from './sweep';
+import { checkRunRecord, codeVersion, DEFAULT_QUEUE_NAME, parseShard, QueueFault, queueAddress, shardRuns, type QueueAddress, type Shard } from './sweep';
 
 /** Bumped whenever training or evaluation changes what a cached run would contain. */
 export const CACHE_VERSION = 2;
@@ -681,9 +681,12 @@ export function runList(store: ConditionStore, claims: readonly string[]): Train
   );
 }
 
-/** Identity of a sweep on a queue: its code, setting, budget, seeds and claims (the same on a restart). */
+/**
+ * Identity of a sweep on a queue: its code version, setting, budget, seeds and claims (the same on a
+ * restart; after a change of the code, the old code's unfinished runs count as another sweep).
+ */
 export function sweepId(claims: readonly string[], scale: Scale): string {
-  return cacheKey({ v: CACHE_VERSION, suite: ACTIVE_SUITE.name, scale: scale.name, seeds: scale.seeds, claims });
+  return cacheKey({ code: codeVersion(CACHE_VERSION), suite: ACTIVE_SUITE.name, scale: scale.name, seeds: scale.seeds, claims });
 }
 
 /**
