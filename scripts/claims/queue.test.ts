@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobId } from './queue';
+import { jobId, printable } from './queue';
 import type { SweepJobData } from './sweep';
 
 const HAVE_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -285,6 +285,13 @@ describe.skipIf(!HAVE_REDIS)('a worker or the coordinator killed mid-run (redis-
     },
     LONG,
   );
+});
+
+describe('text from the network', () => {
+  it('is shown as one printable line, terminal escapes defused, cut to its limit', () => {
+    expect(printable('host\u001b[2J\nmalicious')).toBe('host?[2J?malicious');
+    expect(printable('x'.repeat(500))).toHaveLength(300);
+  });
 });
 
 describe('bad sweep flags', () => {

@@ -98,6 +98,9 @@ function configText(c: Config): Record<string, string> {
   return Object.fromEntries(CONFIG_KEYS.map((k) => [k, String(c[k])]));
 }
 
+/** Text from the network as one printable line: control characters (terminal escapes) shown as `?`, at most `max` characters. */
+export const printable = (text: string, max = 300) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, max);
+
 const sameConfig = (a: Config, b: Config) => CONFIG_KEYS.every((k) => a[k] === b[k]);
 
 /** Options of the coordinator's queue. */
@@ -142,7 +145,7 @@ export async function trainOnQueue(store: ConditionStore, todo: readonly TrainJo
     });
     if (foreign)
       throw new QueueFault(
-        `the queue "${o.queueName}" on ${o.address.shown} holds unfinished runs of another sweep (job ${String(foreign.id).slice(0, 40)}): wait until it is done, or give this sweep its own --queue-name`,
+        `the queue "${o.queueName}" on ${o.address.shown} holds unfinished runs of another sweep (job ${printable(String(foreign.id), 40)}): wait until it is done, or give this sweep its own --queue-name`,
       );
     const total = todo.length;
     let done = 0;
@@ -154,7 +157,7 @@ export async function trainOnQueue(store: ConditionStore, todo: readonly TrainJo
     const names = new Map(todo.map((j) => [jobId(j.key), `${j.condition} seed ${j.seed}`]));
     events.on('progress', ({ jobId: id, data }) => {
       const p = z.object({ worker: z.string().max(200) }).safeParse(data);
-      if (names.has(id) && p.success) o.log(`${names.get(id)}: training on ${redact(p.data.worker)}`);
+      if (names.has(id) && p.success) o.log(`${names.get(id)}: training on ${printable(redact(p.data.worker))}`);
     });
     o.log(
       `queue ${o.queueName} on ${o.address.shown}: ${total} run(s) to queue (code version ${code}); start workers with npm run sweep-worker -- --queue <this URL>${o.queueName === DEFAULT_QUEUE_NAME ? '' : ` --queue-name ${o.queueName}`}`,
@@ -180,17 +183,23 @@ export async function trainOnQueue(store: ConditionStore, todo: readonly TrainJo
         const added = await queue.add(`${job.condition} seed ${job.seed}`, data, { jobId: jobId(job.key), removeOnComplete: false, removeOnFail: false });
         // A job of that id was there already (a restarted coordinator): a failed one is tried again.
         if ((await added.getState()) === 'failed') await added.retry('failed');
-        const value: unknown = await added.waitUntilFinished(events);
+        let value: unknown;
+        try {
+          value = await added.waitUntilFinished(events);
+        } catch (e) {
+          throw new Error(`it failed on the queue: ${printable(redact(e instanceof Error ? e.message : String(e)))}`);
+        }
         const res = SweepResult.safeParse(value);
         if (!res.success) throw new Error('its worker sent back something that is not a result');
         const record = checkRunRecord(res.data.record, { ...job, version: CACHE_VERSION });
-        if (!sameConfig(record.config, config)) throw new Error(`its result was trained with another config (from ${redact(res.data.worker)})`);
+        const worker = printable(redact(res.data.worker));
+        if (!sameConfig(record.config, config)) throw new Error(`its result was trained with another config (from ${worker})`);
         checkPolicyText(res.data.policy);
         writeAtomic(join(store.cacheDir, `${job.key}.policy.json`), res.data.policy);
         writeAtomic(join(store.cacheDir, `${job.key}.json`), res.data.record);
         done++;
         o.log(
-          `${job.condition} seed ${job.seed}: trained on ${res.data.worker} in ${formatDuration(record.trainSeconds)}, return ${(record.final.ret ?? NaN).toFixed(3)}`,
+          `${job.condition} seed ${job.seed}: trained on ${worker} in ${formatDuration(record.trainSeconds)}, return ${(record.final.ret ?? NaN).toFixed(3)}`,
         );
         bar?.update(done, await status());
       },
@@ -253,10 +262,10 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     async (job: Job, token?: string) => {
       const d = checkJob(job, code);
       if (d === 'other-code') {
-        const other = String((job.data as { code: string }).code).slice(0, 64);
+        const other = printable(String((job.data as { code: string }).code), 64);
         if (!refused.has(String(job.id)))
           o.log(
-            `refusing job ${String(job.id).slice(0, 40)}: it was queued by code version ${other}, this worker runs ${code} (start the worker from the coordinator's commit); leaving it for a matching worker`,
+            `refusing job ${printable(String(job.id), 40)}: it was queued by code version ${other}, this worker runs ${code} (start the worker from the coordinator's commit); leaving it for a matching worker`,
           );
         refused.add(String(job.id));
         await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS, token);
@@ -312,9 +321,9 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     if (m !== lastError) o.log(`queue: ${m}`);
     lastError = m;
   });
-  worker.on('stalled', (id) => o.log(`job ${id.slice(0, 40)} stalled (its worker stopped renewing its lock): back on the queue`));
+  worker.on('stalled', (id) => o.log(`job ${printable(id, 40)} stalled (its worker stopped renewing its lock): back on the queue`));
   worker.on('failed', (job, e) => {
-    if (job && !(e instanceof DelayedError)) o.log(`job ${String(job.id).slice(0, 40)} failed: ${redact(e.message)}`);
+    if (job && !(e instanceof DelayedError)) o.log(`job ${printable(String(job.id), 40)} failed: ${printable(redact(e.message))}`);
   });
   const stop = () => {
     o.log('stopping: finishing the runs in hand (Ctrl-C again to quit at once)');
