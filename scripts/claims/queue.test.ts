@@ -23,6 +23,9 @@ const EXPERIMENT = join(root, 'scripts/experiment.ts');
 const WORKER = join(root, 'scripts/sweep-worker.ts');
 const SMOKE = ['--claim', 'C1', '--claim-scale', 'smoke', '--quiet'];
 const LONG = 120_000;
+/** The children's TMPDIR: the scratch folders of workers killed mid-run go with it. */
+const scratch = mkdtempSync(join(tmpdir(), 'swarm-queue-tmp-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -46,6 +49,7 @@ class Proc {
   constructor(cmd: string, args: string[]) {
     const env = { ...process.env };
     delete env.REDIS_URL;
+    env.TMPDIR = scratch;
     this.child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const take = (b: Buffer) => {
       this.out += b.toString();
@@ -93,7 +97,7 @@ const verdict = (dir: string) => JSON.parse(readFileSync(join(dir, 'C1', 'verdic
 const trained = (ws: Proc[]) => ws.flatMap((w) => [...w.out.matchAll(/training \(job (run-[0-9a-f]+)\)/g)].map((m) => m[1]));
 
 describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two workers)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-queue-'));
+  let dir = '';
   const at = (name: string) => join(dir, name);
   let redis: Proc;
   let url = '';
@@ -102,6 +106,7 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
   let events: QueueEvents;
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-queue-'));
     const port = await freePort();
     url = `redis://127.0.0.1:${port}`;
     redis = new Proc('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
@@ -120,7 +125,7 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
     await Promise.allSettled([queue?.close(), events?.close()]);
     for (const w of workers) w.child.kill('SIGKILL');
     redis?.child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it(
@@ -230,7 +235,10 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
 });
 
 describe.skipIf(!HAVE_REDIS)('a worker or the coordinator killed mid-run (redis-server)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-stall-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-stall-'));
+  });
   let redis: Proc;
   let url = '';
   let heir: Proc;
@@ -238,7 +246,7 @@ describe.skipIf(!HAVE_REDIS)('a worker or the coordinator killed mid-run (redis-
   afterAll(() => {
     for (const p of procs) p.child.kill('SIGKILL');
     redis?.child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it(
@@ -314,9 +322,14 @@ describe('bad sweep flags', () => {
 });
 
 describe('--shard and --report-only (no queue)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'swarm-shard-'));
+  let dir = '';
   const at = (name: string) => join(dir, name);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'swarm-shard-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it(
     'two shards train the run list once between them; their caches copied together give the local verdict; a missing run is named',
