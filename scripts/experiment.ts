@@ -6,12 +6,14 @@
  */
 import { ExperimentFolder, experimentSettings } from './lib/experimentFolder';
 import { requireOutput } from './lib/outputFolder';
-import { fileHash, readOptions } from './experimentOptions';
+import { fail, fileHash, readOptions } from './experimentOptions';
 import type { SeedResult } from './experimentRun';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.some((a) => a === '--claim' || a.startsWith('--claim='))) return (await import('./claims/runner')).runClaimsFromArgs(argv);
+  const sweep = argv.find((a) => ['--queue', '--queue-name', '--shard', '--report-only'].includes(a.split('=')[0]));
+  if (sweep) fail([`${sweep.split('=')[0]} works with --claim only (a plain experiment trains its seeds on this machine)`]);
   const opts = readOptions(argv);
   requireOutput('error', 'out', opts.out, 'folder');
   const settings = experimentSettings(opts.config, {

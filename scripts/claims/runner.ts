@@ -48,6 +48,7 @@ import {
 } from './definitions';
 import { RULES_TEXT, type Verdict } from './rules';
 import { runJobs, runTsxChild, type TrainJob } from './schedule';
+import { checkRunRecord, codeVersion, DEFAULT_QUEUE_NAME, parseShard, QueueFault, queueAddress, shardRuns, type QueueAddress, type Shard } from './sweep';
 
 /** Bumped whenever training or evaluation changes what a cached run would contain. */
 export const CACHE_VERSION = 2;
@@ -185,6 +186,14 @@ export interface ClaimsOptions {
   quiet?: boolean;
   /** Where progress and the plan go (default stderr). */
   log?: (line: string) => void;
+  /** Train the missing runs on this BullMQ queue (`npm run sweep-worker` trains them) instead of here. */
+  queue?: QueueAddress;
+  /** The queue's name (default swarm-sweep). */
+  queueName?: string;
+  /** Train only this slice of the run list into the cache, and write no reports. */
+  shard?: Shard;
+  /** Train nothing: report from the cache, or name the runs that are not there. */
+  reportOnly?: boolean;
 }
 
 /** Options of a ConditionStore. */
@@ -202,7 +211,8 @@ const toStderr = (line: string) => process.stderr.write(line + '\n');
 /** Trains (or loads from the cache) the runs of conditions and evaluates them. */
 export class ConditionStore {
   private readonly runs = new Map<string, ConditionRun[]>();
-  private readonly cacheDir: string;
+  /** `<out>/cache`. */
+  readonly cacheDir: string;
   private readonly quiet: boolean;
   private readonly log: (line: string) => void;
   private readonly barOut: ProgressOut;
@@ -639,12 +649,15 @@ async function trainInChildren(
   needed: readonly string[],
   opts: { scale: ScaleName; out: string; jobs: number; backend: NodeBackend; quiet: boolean },
   log: (line: string) => void,
+  only?: readonly TrainJob[],
 ): Promise<void> {
-  const todo: TrainJob[] = needed.flatMap((condition) =>
-    store.scale.seeds
-      .filter((seed) => !store.cached(condition, seed))
-      .map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
-  );
+  const todo: TrainJob[] =
+    only?.slice() ??
+    needed.flatMap((condition) =>
+      store.scale.seeds
+        .filter((seed) => !store.cached(condition, seed))
+        .map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
+    );
   await runJobs(
     todo,
     opts.jobs,
@@ -654,14 +667,32 @@ async function trainInChildren(
         trainOneArgv({ scale: opts.scale, out: opts.out, condition: job.condition, seed: job.seed, backend: opts.backend, quiet: opts.quiet, key: job.key }),
       );
       if (!store.cached(job.condition, job.seed)) throw new Error('its child process exited without writing the run to the cache');
+      // The same check as a queue worker's result gets before it enters the cache.
+      checkRunRecord(readFileSync(join(store.cacheDir, `${job.key}.json`), 'utf8'), { ...job, version: CACHE_VERSION });
     },
     log,
   );
 }
 
+/** Every run the claims need, cached or not, parents before children: the list `--shard` slices. */
+export function runList(store: ConditionStore, claims: readonly string[]): TrainJob[] {
+  return conditionsFor(claims).flatMap((condition) =>
+    store.scale.seeds.map((seed) => ({ condition, seed, key: store.key(condition, seed), parentKey: store.parentKey(condition, seed) })),
+  );
+}
+
 /**
- * Runs the claims: trains what is missing (here, or in `jobs` child processes at once), evaluates
- * them from the cache, writes the reports; returns them.
+ * Identity of a sweep on a queue: its code version, setting, budget, seeds and claims (the same on a
+ * restart; after a change of the code, the old code's unfinished runs count as another sweep).
+ */
+export function sweepId(claims: readonly string[], scale: Scale): string {
+  return cacheKey({ code: codeVersion(CACHE_VERSION), suite: ACTIVE_SUITE.name, scale: scale.name, seeds: scale.seeds, claims });
+}
+
+/**
+ * Runs the claims: trains what is missing (here, in `jobs` child processes at once, or on a queue),
+ * evaluates them from the cache, writes the reports; returns them. With `shard` it trains only that
+ * slice and returns no reports; with `reportOnly` it trains nothing and fails naming missing runs.
  */
 export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
   const scale = scaleWithSeeds(opts.scale, opts.seeds);
@@ -669,18 +700,41 @@ export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
   const log = opts.log ?? toStderr;
   const store = new ConditionStore(scale, opts.out, { quiet: opts.quiet, log });
   const needed = conditionsFor(opts.claims);
-  const missing = needed.flatMap((id) => scale.seeds.filter((s) => !store.cached(id, s)).map((s) => `${id}/${s}`));
-  const how = missing.length && jobs > 1 ? `, ${Math.min(jobs, missing.length)} at a time in child processes` : '';
+  const all = runList(store, opts.claims);
+  const list = opts.shard ? shardRuns(all, opts.shard) : all;
+  const todo = list.filter((j) => !store.cached(j.condition, j.seed));
+  const missing = todo.map((j) => `${j.condition}/${j.seed}`);
+  if (opts.reportOnly && todo.length)
+    throw new Error(
+      `--report-only: ${todo.length} of the ${all.length} run(s) are not in ${store.cacheDir}: ${todo.map((j) => `${j.condition} seed ${j.seed} (${j.key})`).join(', ')}; copy in the caches of the shards that trained them, or run without --report-only to train them here`,
+    );
+  const how = !missing.length ? '' : opts.queue ? ` on the queue` : jobs > 1 ? `, ${Math.min(jobs, missing.length)} at a time in child processes` : '';
+  const slice = opts.shard ? `, shard ${opts.shard.index}/${opts.shard.count}: ${list.length} of the ${all.length} runs` : '';
   log(
-    `claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seed${scale.seeds.length === 1 ? '' : 's'} (${scale.seeds.join(', ')}), ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}${how}`,
+    `claims ${opts.claims.join(', ')} at scale ${scale.name}: ${needed.length} condition(s) x ${scale.seeds.length} seed${scale.seeds.length === 1 ? '' : 's'} (${scale.seeds.join(', ')})${slice}, ${missing.length} run(s) to train${missing.length ? `: ${missing.join(' ')}` : ''}${how}`,
   );
-  if (missing.length && jobs > 1)
+  if (missing.length && opts.queue)
+    await (
+      await import('./queue')
+    ).trainOnQueue(store, todo, {
+      address: opts.queue,
+      queueName: opts.queueName ?? DEFAULT_QUEUE_NAME,
+      scale: opts.scale,
+      suite: ACTIVE_SUITE.name,
+      sweep: sweepId(opts.claims, scale),
+      quiet: opts.quiet ?? false,
+      log,
+    });
+  else if (missing.length && jobs > 1)
     await trainInChildren(
       store,
-      needed,
+      opts.shard ? todo.map((j) => j.condition).filter((c, i, a) => a.indexOf(c) === i) : needed,
       { scale: opts.scale, out: opts.out, jobs, backend: opts.backend ?? currentBackend(), quiet: opts.quiet ?? false },
       log,
+      opts.shard ? todo : undefined,
     );
+  else if (opts.shard) for (const j of todo) await store.train(j.condition, j.seed);
+  if (opts.shard) return [];
   const reports: ClaimReport[] = [];
   const failed: string[] = [];
   for (const claim of CLAIMS.filter((c) => opts.claims.includes(c.id))) {
@@ -723,6 +777,10 @@ const CLAIM_FLAGS: Record<string, string> = {
   out: 'output folder (default results/claims, or results/claims-smoke for the smoke scale; with other seeds, -seeds-7-8-9 appended)',
   backend: `TF.js backend: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
   quiet: 'no progress bars',
+  queue: 'train on the BullMQ queue at redis://[:PASSWORD@]HOST:PORT (or rediss:// for TLS; default REDIS_URL when set), served by npm run sweep-worker',
+  'queue-name': `the queue's name, for several sweeps on one Redis (default ${DEFAULT_QUEUE_NAME})`,
+  shard: 'train only the I-th of N deterministic slices of the runs into <out>/cache (e.g. 3/8, for Slurm arrays and Kubernetes Indexed Jobs); no reports',
+  'report-only': "train nothing: write the reports from <out>/cache (e.g. the shards' caches copied together), or name the runs missing",
 };
 
 /** Help text of the claims mode. */
@@ -760,6 +818,10 @@ export interface ClaimArgs {
   out: string;
   backend: NodeBackend;
   quiet: boolean;
+  queue?: QueueAddress;
+  queueName: string;
+  shard?: Shard;
+  reportOnly: boolean;
 }
 
 /** Reads the claims flags; throws an Error with a message for a bad command line. */
@@ -773,6 +835,10 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     out: { type: 'string' },
     backend: { type: 'string', default: 'wasm' },
     quiet: { type: 'boolean', default: false },
+    queue: { type: 'string' },
+    'queue-name': { type: 'string', default: DEFAULT_QUEUE_NAME },
+    shard: { type: 'string' },
+    'report-only': { type: 'boolean', default: false },
   });
   const errors = problems.map((p) => (p.kind === 'unknown' ? `${p.flag} cannot be combined with --claim (claims set their own training settings)` : p.message));
   const text = (values.claim ?? '').trim();
@@ -796,6 +862,24 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     else seeds = parsed;
   }
   const jobs = collect(errors, () => intFlag('jobs', values.jobs, 1, MAX_JOBS));
+  let queue: QueueAddress | null = null;
+  try {
+    queue = values.shard !== undefined || values['report-only'] ? null : queueAddress(values.queue);
+  } catch (e) {
+    errors.push((e as Error).message);
+  }
+  if (values.queue !== undefined && values.shard !== undefined) errors.push('--queue and --shard are two ways to spread the runs: use one');
+  if (values.queue !== undefined && values['report-only']) errors.push('--queue and --report-only: a report-only run trains nothing');
+  if (values.shard !== undefined && values['report-only']) errors.push('--shard and --report-only: a shard trains, the report step reads the shards');
+  if (queue && values.jobs !== '1')
+    errors.push(`--jobs and --queue${values.queue === undefined ? ' (REDIS_URL is set)' : ''}: the workers' --concurrency sets how many runs train at once`);
+  if (!/^[\w.-]{1,64}$/.test(values['queue-name'])) errors.push(`--queue-name: "${values['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
+  let shard: Shard | undefined;
+  if (values.shard !== undefined) {
+    const s = parseShard(values.shard);
+    if (typeof s === 'string') errors.push(`--shard: ${s}`);
+    else shard = s;
+  }
   if (errors.length || !scale || !backend || !jobs) throw new Error(errors.join('\n'));
   const scaled = scaleWithSeeds(scale, seeds);
   return {
@@ -806,6 +890,10 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     out: values.out ?? defaultOut(scaled),
     backend,
     quiet: values.quiet,
+    ...(queue ? { queue } : {}),
+    queueName: values['queue-name'],
+    ...(shard ? { shard } : {}),
+    reportOnly: values['report-only'],
   };
 }
 
@@ -826,7 +914,20 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
   requireOutput('error', 'out', opts.out, 'folder');
   await useBackend(opts.backend);
   const t0 = performance.now();
-  const reports = await runClaims(opts);
+  let reports: ClaimReport[];
+  try {
+    reports = await runClaims(opts);
+  } catch (e) {
+    if (!(e instanceof QueueFault)) throw e;
+    process.stderr.write(`error: ${e.message}\n`);
+    process.exit(2);
+  }
+  if (opts.shard) {
+    process.stdout.write(
+      `Shard ${opts.shard.index}/${opts.shard.count} trained into ${join(opts.out, 'cache')}/ in ${formatDuration((performance.now() - t0) / 1000)}. Copy the cache/ folders of all ${opts.shard.count} shards into one folder and run the same command with --out <that folder> --report-only instead of --shard.\n`,
+    );
+    return;
+  }
   writeSummary(opts.out, scaleWithSeeds(opts.scale, opts.seeds));
   const cpu = process.cpuUsage();
   process.stdout.write(

@@ -1,0 +1,67 @@
+/**
+ * `npm run sweep-worker -- --queue redis://HOST:PORT [--concurrency N]`: serves the claims' training
+ * runs that `npm run experiment -- --claim ... --queue ...` puts on a BullMQ queue (issue 27), on any
+ * number of machines started from the same code. Each job is checked against the config schema and
+ * this code's version before it trains; see docs/EXPERIMENTS.md. Exit code 2: a bad command line or
+ * a queue that cannot be used (unreachable Redis, refused password).
+ */
+import { choiceFlag, intFlag, parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
+import { DEFAULT_QUEUE_NAME, QueueFault, queueAddress, type QueueAddress } from './claims/sweep';
+
+const USAGE = [
+  'Usage: npm run sweep-worker -- --queue redis://[:PASSWORD@]HOST:PORT [--concurrency N] [flags]',
+  '',
+  '  --queue           the BullMQ queue of the sweep: redis://..., rediss://... for TLS (default REDIS_URL)',
+  `  --queue-name      the queue's name (default ${DEFAULT_QUEUE_NAME}, as the coordinator's --queue-name)`,
+  '  --concurrency     runs to train at once, each in its own child process, 1..16 (default 1)',
+  `  --backend         TF.js backend of the training: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
+  '  --lock-seconds    how long a run stays locked to a worker that stopped renewing the lock, 1..600 (default 30): a',
+  '                    worker that dies leaves its run to another after about twice this',
+  '  --help            show this help',
+].join('\n');
+
+interface Args {
+  address: QueueAddress;
+  queueName: string;
+  concurrency: number;
+  backend: NodeBackend;
+  lockSeconds: number;
+}
+
+function parse(argv: string[]): Args | 'help' {
+  const v = parseFlags(argv, {
+    queue: { type: 'string' },
+    'queue-name': { type: 'string', default: DEFAULT_QUEUE_NAME },
+    concurrency: { type: 'string', default: '1' },
+    backend: { type: 'string', default: 'wasm' },
+    'lock-seconds': { type: 'string', default: '30' },
+    help: { type: 'boolean' },
+  });
+  if (v.help) return 'help';
+  let address: QueueAddress | null;
+  try {
+    address = queueAddress(v.queue);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (!address) throw new UsageError('--queue is required (or REDIS_URL): the redis:// address of the sweep');
+  if (!/^[\w.-]{1,64}$/.test(v['queue-name'])) throw new UsageError(`--queue-name: "${v['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
+  return {
+    address,
+    queueName: v['queue-name'],
+    concurrency: intFlag('concurrency', v.concurrency, 1, 16),
+    backend: choiceFlag('backend', v.backend, NODE_BACKENDS),
+    lockSeconds: intFlag('lock-seconds', v['lock-seconds'], 1, 600),
+  };
+}
+
+const args = readCommandLine('sweep-worker', USAGE, parse);
+try {
+  const { runWorker } = await import('./claims/queue');
+  await runWorker({ ...args, log: (line) => process.stderr.write(`sweep-worker: ${line}\n`) });
+} catch (e) {
+  if (!(e instanceof QueueFault)) throw e;
+  process.stderr.write(`sweep-worker: ${e.message}\n`);
+  process.exit(2);
+}
