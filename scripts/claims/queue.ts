@@ -31,8 +31,8 @@ const CONNECT_TIMEOUT_MS = 3000;
 /** The job id of a run: its cache key (BullMQ refuses ids that are plain integers, hence the prefix). */
 export const jobId = (key: string) => `run-${key}`;
 
-/** BullMQ's connection options for `a` (BullMQ's workers need maxRetriesPerRequest null). */
-export function connection(a: QueueAddress): ConnectionOptions {
+/** Where and as whom to connect to `a`, shared by BullMQ's connections and the first check. */
+function server(a: QueueAddress) {
   return {
     host: a.host,
     port: a.port,
@@ -41,8 +41,12 @@ export function connection(a: QueueAddress): ConnectionOptions {
     ...(a.password ? { password: a.password } : {}),
     ...(a.tls ? { tls: {} } : {}),
     connectTimeout: CONNECT_TIMEOUT_MS,
-    maxRetriesPerRequest: null,
   };
+}
+
+/** BullMQ's connection options for `a` (BullMQ's workers need maxRetriesPerRequest null). */
+export function connection(a: QueueAddress): ConnectionOptions {
+  return { ...server(a), maxRetriesPerRequest: null };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -61,14 +65,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
  */
 export async function checkRedis(a: QueueAddress): Promise<void> {
   const r = new Redis({
-    host: a.host,
-    port: a.port,
-    db: a.db,
-    ...(a.username ? { username: a.username } : {}),
-    ...(a.password ? { password: a.password } : {}),
-    ...(a.tls ? { tls: {} } : {}),
+    ...server(a),
     lazyConnect: true,
-    connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,

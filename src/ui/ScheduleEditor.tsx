@@ -95,33 +95,24 @@ export function ScheduleEditor() {
         )}
       </svg>
       <div className="sliders">
-        <Slider
-          label="start (min)"
-          testId="tmax-start"
-          value={live.tmaxStart}
-          min={1}
-          max={maxT}
-          onChange={(v) => controls.configure({ tmaxStart: v })}
-          onDraft={draft('tmaxStart')}
-        />
-        <Slider
-          label="end (min)"
-          testId="tmax-end"
-          value={live.tmaxEnd}
-          min={1}
-          max={maxT}
-          onChange={(v) => controls.configure({ tmaxEnd: v })}
-          onDraft={draft('tmaxEnd')}
-        />
-        <Slider
-          label="warm-up (updates)"
-          testId="tmax-warmup"
-          value={live.tmaxWarmup}
-          min={0}
-          max={Math.max(0, c.updates - 1)}
-          onChange={(v) => controls.configure({ tmaxWarmup: v })}
-          onDraft={draft('tmaxWarmup')}
-        />
+        {(
+          [
+            { key: 'tmaxStart', label: 'start (min)', testId: 'tmax-start', min: 1, max: maxT },
+            { key: 'tmaxEnd', label: 'end (min)', testId: 'tmax-end', min: 1, max: maxT },
+            { key: 'tmaxWarmup', label: 'warm-up (updates)', testId: 'tmax-warmup', min: 0, max: Math.max(0, c.updates - 1) },
+          ] as const
+        ).map((f) => (
+          <Slider
+            key={f.key}
+            label={f.label}
+            testId={f.testId}
+            value={live[f.key]}
+            min={f.min}
+            max={f.max}
+            onChange={(v) => controls.configure({ [f.key]: v })}
+            onDraft={draft(f.key)}
+          />
+        ))}
         <SelectField label="shape" value={c.tmaxShape} options={SCHEDULE_SHAPES} onChange={(tmaxShape) => controls.configure({ tmaxShape })} />
       </div>
     </section>
