@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromStrings, configToStrings, costsOf, defaultConfig, familyChange, rebuildsTrainer, SCHEMA } from './config';
+import { configFromStrings, configToStrings, costsAt, costsOf, defaultConfig, familyChange, rebuildsTrainer, SCHEMA } from './config';
 
 describe('config schema', () => {
   it('defaults satisfy their own ranges', () => {
@@ -43,6 +43,18 @@ describe('config schema', () => {
     expect(rebuildsTrainer(d, { ...d, interruptions: true })).toBe(true);
     expect(rebuildsTrainer(d, { ...d, conflicts: true })).toBe(true);
     expect(configFromStrings({ conflicts: 'sometimes' }, 'strict').issues.map((i) => i.key)).toEqual(['conflicts']);
+  });
+
+  it('ramps a merge in over mergeRamp RLCR updates, after the prior, and never without the rule', () => {
+    const d = { ...defaultConfig(), merges: true, mergeRamp: 100, prior: 20 };
+    expect(costsAt(d, 0).mergeCost).toBe(0);
+    expect(costsAt(d, 20).mergeCost).toBe(0);
+    expect(costsAt(d, 45).mergeCost).toBe(0.25);
+    expect(costsAt(d, 120).mergeCost).toBe(1);
+    expect(costsAt(d, 500).mergeCost).toBe(1);
+    expect(costsAt({ ...d, mergeRamp: 0 }, 45)).toEqual(costsOf(d));
+    expect(costsAt({ ...d, merges: false }, 45)).toEqual(costsOf({ ...d, merges: false }));
+    expect(rebuildsTrainer(d, { ...d, mergeRamp: 50 })).toBe(false);
   });
 
   it('rejects an unknown structure and out-of-range preset settings', () => {

@@ -54,6 +54,7 @@ export interface Config {
   broadcasts: boolean;
   /** Optional cost: two or more agents on one module in one minute owe it a merge minute (sim/costs.ts). */
   merges: boolean;
+  mergeRamp: number;
 }
 
 type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
@@ -153,6 +154,13 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: false,
     help: 'cost of piling on: two or more agents on one module in one minute land their edits, and the next minute on it goes into merging them (off = a second agent wastes only its own minute)',
   },
+  mergeRamp: {
+    kind: 'int',
+    min: 0,
+    max: 1000000,
+    default: 0,
+    help: 'merges: training updates over which a merge grows from nothing to a whole minute, as the deadline grows (0 = a whole minute from the start; evaluation always a whole minute)',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -189,6 +197,16 @@ export function defaultConfig(): Config {
 /** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
 export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges'>): SprintCosts {
   return { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts, merge: c.merges };
+}
+
+/**
+ * The costs the training rollouts of update `u` play under: the run's costs, with a merge taking
+ * `r / mergeRamp` of a minute in the r-th RLCR update (imitation updates: nothing) while it is ramped in.
+ */
+export function costsAt(c: Config, u: number): SprintCosts {
+  const costs = costsOf(c);
+  if (!c.merges || c.mergeRamp <= 0) return costs;
+  return { ...costs, mergeCost: Math.min(1, Math.max(0, u - c.prior) / c.mergeRamp) };
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

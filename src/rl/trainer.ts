@@ -10,7 +10,7 @@ import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { costsOf, rebuildsTrainer, type Config } from './config';
+import { costsAt, rebuildsTrainer, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -158,7 +158,7 @@ export class Trainer {
     const tmax = this.tmaxAt(u);
     // Collect: the batch of G tasks x K rollouts at this update's deadline.
     const tasks: Task[] = [];
-    const costs = costsOf(c);
+    const costs = costsAt(c, u);
     for (let g = 0; g < c.tasksPerUpdate; g++) {
       const task = withCosts(generateTask(c.family, trainingTaskSeed(c.seed, u, g)), costs);
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);

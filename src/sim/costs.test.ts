@@ -188,6 +188,29 @@ describe('costs of talk and of piling on', () => {
     expect(free.left[0]).toBe(12);
   });
 
+  it('a merge ramped in: it takes the given share of a minute, and a whole minute from a share of 1', () => {
+    const quarter = envOn(handTask([6], [1], [-1]), 2, { ...MERGE, mergeCost: 0.25 });
+    step(quarter, [work(0), work(0)]); // a pile: one minute counts, a quarter of a minute is owed
+    expect(quarter.left[0]).toBe(5);
+    expect(quarter.mergeOwed[0]).toBe(0.25);
+    step(quarter, [work(0), A_IDLE]); // the next worked minute pays the quarter and moves the module 0.75
+    expect(quarter.left[0]).toBe(4.25);
+    expect(quarter.mergeOwed[0]).toBe(0);
+    expect(quarter.metric(0, 'conflicts')).toBe(0.25);
+    // A share of 0 costs nothing, as without the rule; a share above 1 is a whole minute.
+    const none = envOn(handTask([6], [1], [-1]), 2, { ...MERGE, mergeCost: 0 });
+    const free = envOn(handTask([6], [1], [-1]), 2, NO_COSTS);
+    const whole = envOn(handTask([6], [1], [-1]), 2, { ...MERGE, mergeCost: 3 });
+    const full = envOn(handTask([6], [1], [-1]), 2, MERGE);
+    for (let t = 0; t < 4; t++) {
+      for (const env of [none, free, whole, full]) step(env, [work(0), t % 2 === 0 ? work(0) : A_IDLE]);
+    }
+    expect(none.left[0]).toBe(free.left[0]);
+    expect(none.metric(0, 'conflicts')).toBe(0);
+    expect(whole.left[0]).toBe(full.left[0]);
+    expect(full.left[0]).toBe(4);
+  });
+
   it('an interrupted minute does not pay the merge: it is still owed', () => {
     const env = envOn(handTask([6], [1], [-1]), 3, { ...MERGE, interrupt: true });
     step(env, [work(0), work(0), A_IDLE]);

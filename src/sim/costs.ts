@@ -27,6 +27,12 @@ export interface SprintCosts {
    * minute move it at half the speed of one agent alone.
    */
   merge: boolean;
+  /**
+   * Under `merge`: the share of a minute a merge takes, 0..1 (absent: 1, a whole minute). The minute
+   * that pays a merge moves its module by 1 - mergeCost. The trainer grows it from 0 to 1 over the
+   * config's `mergeRamp` updates, as it grows the deadline; evaluation always plays the whole minute.
+   */
+  mergeCost?: number;
 }
 
 export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: false };
@@ -34,6 +40,12 @@ export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadc
 /** Whether any rule is on. */
 export function anyCost(c: SprintCosts | undefined): boolean {
   return c !== undefined && (c.interrupt || c.conflict || c.broadcast || c.merge);
+}
+
+/** Share of a minute a merge takes under `c` (1 unless the rule is being ramped in). */
+export function mergeCostOf(c: SprintCosts | undefined): number {
+  if (c === undefined || !c.merge) return 0;
+  return c.mergeCost === undefined ? 1 : Math.min(1, Math.max(0, c.mergeCost));
 }
 
 /** The task played under `costs`: the same task with the rules attached (the task itself when none is on). */

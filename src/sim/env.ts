@@ -3,6 +3,7 @@ import type { SimEvent } from './events';
 import { mixSeed, nextFloat } from './rng';
 import type { StructureKind } from './structure';
 import { MAX_AGENTS, MAX_MODULES, type Task } from './task';
+import { mergeCostOf } from './costs';
 
 /** Per-rollout counters, in agent-minutes unless noted. */
 export const METRICS = [
@@ -113,13 +114,15 @@ export class SprintEnv {
   readonly handoff: Uint8Array;
   /** The rollout's optional costs (Task.costs, sim/costs.ts): COST_INTERRUPT | COST_CONFLICT | COST_BROADCAST | COST_MERGE, 0 for none. */
   readonly costFlags: Uint8Array;
+  /** Share of a minute a merge takes in each rollout (costs rule `merge`, sim/costs.ts `mergeCostOf`). */
+  readonly mergeCost: Float32Array;
 
   // Shared state, per rollout.
   readonly done: Int32Array; // bitmask of finished modules
   readonly board: Int32Array; // bitmask of interfaces on the public board
   readonly needed: Int32Array; // bitmask of modules with an unfinished dependent
   readonly claim: Int32Array; // [B * MM] claiming agent or -1
-  readonly mergeOwed: Uint8Array; // [B * MM] 1 where the module's next worked minute goes into merging (costs rule `merge`)
+  readonly mergeOwed: Float32Array; // [B * MM] share of the module's next worked minute that goes into merging (costs rule `merge`; 1: all of it)
   readonly passing: Float32Array;
   readonly finished: Uint8Array;
   readonly tEnd: Float32Array; // minute all tests passed, else the cut
@@ -177,7 +180,8 @@ export class SprintEnv {
     this.board = new Int32Array(B);
     this.needed = new Int32Array(B);
     this.claim = new Int32Array(B * MM);
-    this.mergeOwed = new Uint8Array(B * MM);
+    this.mergeOwed = new Float32Array(B * MM);
+    this.mergeCost = new Float32Array(B);
     this.passing = new Float32Array(B);
     this.finished = new Uint8Array(B);
     this.tEnd = new Float32Array(B);
@@ -231,6 +235,7 @@ export class SprintEnv {
         c === undefined
           ? 0
           : (c.interrupt ? COST_INTERRUPT : 0) | (c.conflict ? COST_CONFLICT : 0) | (c.broadcast ? COST_BROADCAST : 0) | (c.merge ? COST_MERGE : 0);
+      this.mergeCost[b] = mergeCostOf(c);
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -322,7 +327,7 @@ export class SprintEnv {
     const claimant = this.claim[ok];
     const spoilt = (onIt & interrupted) !== 0;
     // A minute owed to merging goes into the merge (unless an interruption spoils it first: then it is still owed).
-    const merging = (costs & COST_MERGE) !== 0 && this.mergeOwed[ok] === 1 && !spoilt;
+    const merging = (costs & COST_MERGE) !== 0 && this.mergeOwed[ok] >= 1 && !spoilt;
     const conflict = merging || ((costs & COST_CONFLICT) !== 0 && w > 1 && (claimant < 0 || ((onIt >>> claimant) & 1) === 0));
     if (!conflict && !spoilt) return false;
     if (merging) this.mergeOwed[ok] = 0;
@@ -462,12 +467,21 @@ export class SprintEnv {
         this.metrics[mo + 1] += w - 1;
         if (costs !== 0 && this.costsSpoil(b, k, w, interrupted, logging)) continue;
         this.metrics[mo]++;
-        // Two or more edits of one module in one minute all land, and its next worked minute merges them.
-        if (w > 1 && (costs & COST_MERGE) !== 0) this.mergeOwed[ok] = 1;
+        // The share of a minute this minute moves the module: all of it, less a merge still owed in part.
+        let step = 1;
+        if ((costs & COST_MERGE) !== 0) {
+          const owed = this.mergeOwed[ok];
+          if (owed > 0) {
+            step = 1 - owed;
+            this.metrics[mo + 13] += owed;
+          }
+          // Two or more edits of one module in one minute all land, and its next worked minute merges them.
+          this.mergeOwed[ok] = w > 1 ? this.mergeCost[b] : 0;
+        }
         if (this.luck[ok] > 0) {
-          if (nextFloat(this.rng, b) < this.luck[ok]) this.left[ok] = 0;
+          if (nextFloat(this.rng, b) < this.luck[ok] * step) this.left[ok] = 0;
         } else {
-          this.left[ok] -= 1;
+          this.left[ok] -= step;
         }
         const finishedNow = this.left[ok] <= 0;
         const pass = finishedNow ? this.tests[ok] : Math.floor((this.tests[ok] * (this.work[ok] - this.left[ok])) / this.work[ok]);
