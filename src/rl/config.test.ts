@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromStrings, configToStrings, costsAt, costsOf, defaultConfig, familyChange, rebuildsTrainer, SCHEMA } from './config';
+import { configFromStrings, configToStrings, costsAt, costsOf, defaultConfig, entropyAt, familyChange, rebuildsTrainer, SCHEMA } from './config';
 
 describe('config schema', () => {
   it('defaults satisfy their own ranges', () => {
@@ -43,6 +43,18 @@ describe('config schema', () => {
     expect(rebuildsTrainer(d, { ...d, interruptions: true })).toBe(true);
     expect(rebuildsTrainer(d, { ...d, conflicts: true })).toBe(true);
     expect(configFromStrings({ conflicts: 'sometimes' }, 'strict').issues.map((i) => i.key)).toEqual(['conflicts']);
+  });
+
+  it('anneals the entropy bonus linearly over the RLCR updates to entropyEnd x entropy, constant by default', () => {
+    const d = { ...defaultConfig(), entropy: 0.0002, updates: 101, prior: 10 };
+    expect(entropyAt(d, 0)).toBe(0.0002);
+    expect(entropyAt(d, 300)).toBe(0.0002);
+    const a = { ...d, entropyEnd: 0.25 };
+    expect(entropyAt(a, 5)).toBe(0.0002);
+    expect(entropyAt(a, 10)).toBe(0.0002);
+    expect(entropyAt(a, 60)).toBeCloseTo(0.000125, 12);
+    expect(entropyAt(a, 110)).toBeCloseTo(0.00005, 12);
+    expect(entropyAt(a, 500)).toBeCloseTo(0.00005, 12);
   });
 
   it('ramps a merge in over mergeRamp RLCR updates, after the prior, and never without the rule', () => {

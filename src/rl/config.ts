@@ -16,6 +16,7 @@ export interface Config {
   advantage: AdvantageForm;
   lr: number;
   entropy: number;
+  entropyEnd: number;
   epochs: number;
   clip: number;
   gradClip: number;
@@ -83,6 +84,13 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     max: 1,
     default: 0.0002,
     help: "entropy bonus (scale it to the advantages: 0.001 suited the first round's 24-minute episodes)",
+  },
+  entropyEnd: {
+    kind: 'float',
+    min: 0,
+    max: 1,
+    default: 1,
+    help: 'entropy bonus at the last RLCR update as a share of --entropy, linear from the first (1 = constant)',
   },
   epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
   clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
@@ -207,6 +215,13 @@ export function costsAt(c: Config, u: number): SprintCosts {
   const costs = costsOf(c);
   if (!c.merges || c.mergeRamp <= 0) return costs;
   return { ...costs, mergeCost: Math.min(1, Math.max(0, u - c.prior) / c.mergeRamp) };
+}
+
+/** The entropy bonus of update `u`: `entropy` at the first RLCR update, `entropy x entropyEnd` at the last, linear between (the prior has none). */
+export function entropyAt(c: Pick<Config, 'entropy' | 'entropyEnd' | 'prior' | 'updates'>, u: number): number {
+  if (c.entropyEnd === 1) return c.entropy;
+  const r = Math.min(1, Math.max(0, u - c.prior) / Math.max(1, c.updates - 1));
+  return c.entropy * (1 + (c.entropyEnd - 1) * r);
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

@@ -10,7 +10,7 @@ import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { costsAt, rebuildsTrainer, type Config } from './config';
+import { costsAt, entropyAt, rebuildsTrainer, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -245,6 +245,7 @@ export class Trainer {
    */
   private async learn(batch: Batch, adv: Float32Array, values: Float32Array | undefined, record: ActingRecord | null): Promise<LearnStats> {
     const c = this.config;
+    const entropyBonus = entropyAt(c, this.update);
     const targets = new Float32Array(adv.length);
     if (values) for (let r = 0; r < adv.length; r++) targets[r] = adv[r] + values[r];
     const pick = this.liveRows(batch);
@@ -262,7 +263,7 @@ export class Trainer {
     const loss: RowLoss = (chosen, entropy, value) => {
       const ratio = tf.exp(tf.sub(chosen, oldT));
       const surrogate = tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - c.clip, 1 + c.clip), advT));
-      let l = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(c.entropy, tf.mean(entropy)));
+      let l = tf.sub(tf.neg(tf.mean(surrogate)), tf.mul(entropyBonus, tf.mean(entropy)));
       if (c.critic) l = tf.add(l, tf.mul(0.5, tf.mean(tf.square(tf.sub(value, targetT)))));
       return l as tf.Scalar;
     };
