@@ -9,7 +9,8 @@ import { MinMaxSeries } from './minMaxSeries';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { neededSentence, talkSentence, talkTone } from './talkText';
 
-const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
+// The top margin leaves room for the top tick at 16.5 px when presenter mode draws the chart small (it was cut off at 6).
+const MINI: Frame = { width: 220, height: 80, margin: { top: 12, right: 6, bottom: 14, left: 30 } };
 /**
  * Groups a mini chart draws at most, each as its lowest and highest point (its plot is under 200 px
  * wide); kept up to date update by update (MinMaxSeries), so its cost stays flat as the run grows.
