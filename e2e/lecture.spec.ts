@@ -217,6 +217,34 @@ test('the relative view of the curve reads out the differences it plots', async 
   expect(order & 4).toBeTruthy();
 });
 
+test('the video dialog names the update the curve shows beside the rollout it records', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await trainUntil(page, 3);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  const shown = await updateCount(page);
+  await page.getByTestId('video-export-open').click();
+  const plan = page.getByTestId('video-plan');
+  await expect(plan).toContainText(/rollout of update \d+/);
+  const rollout = Number((await plan.textContent())?.match(/rollout of update (\d+)/)?.[1]);
+  // The same update as the curve, or the curve's update named beside it: never a second number left unexplained.
+  if (rollout === shown) await expect(plan).toContainText(`at update ${shown}, the update the curve shows`);
+  else await expect(plan).toContainText(`the curve and its readout show update ${shown}`);
+});
+
+test("step 5 says why the work panel's two shares of needed deliveries differ", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#backend=wasm&presenter&lesson=5');
+  await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+  const panel = page.getByTestId('work-curves');
+  await expect(panel.getByTestId('talk-needed')).toContainText(/\d+% of deliveries brought an interface the receiver needed/, { timeout: 30_000 });
+  await expect(panel.getByTestId('mini-neededShare')).toContainText(/\d+%/);
+  await expect(panel.getByTestId('minis-note')).toContainText('the two shares of needed deliveries differ');
+  await expect(panel.getByTestId('minis-note')).toBeInViewport({ ratio: 1 });
+});
+
 test.describe('embed in a 1024x768 window', () => {
   test.use({ viewport: { width: 1024, height: 768 } });
 
