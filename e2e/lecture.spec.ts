@@ -106,9 +106,17 @@ test.describe('the lesson at 1024x768', () => {
     await expect(page.getByTestId('lesson-measured')).toContainText('lesson:check');
   });
 
-  test("without presenter mode step 4's drawer covers no part of the curve's readout", async ({ page }) => {
+  test("step 4 trains long enough to drag, its relative axis repeats no label, and without presenter mode its drawer covers no part of the curve's readout", async ({
+    page,
+  }) => {
     await page.goto('/#backend=wasm&lesson=4');
     await ready(page);
+    // A run of 500 updates (it was over in 8 s), on the relative view.
+    await expect(page.getByTestId('countdown')).toContainText(/update \d+ of 500/, { timeout: 60_000 });
+    await expect(page.getByTestId('curve-relative')).toHaveAttribute('aria-pressed', 'true');
+    const yTicks = await page.getByTestId('curve-svg').locator('text.tick[text-anchor="end"]').allTextContents();
+    expect(yTicks.length).toBeGreaterThan(2);
+    expect(new Set(yTicks).size).toBe(yTicks.length);
     await expect(page.getByTestId('drawer')).toHaveClass(/open/);
     await expect(page.getByTestId('tmax-start')).toBeVisible();
     await expect(page.getByTestId('lesson-measured')).toBeVisible();
