@@ -41,29 +41,91 @@ test.describe('presenter mode at 1024x768', () => {
   });
 
   test('a lesson step gives its view at least half of the stage, with 16 px text', async ({ page }) => {
-    test.setTimeout(120_000);
-    // Step 3 (the DM graph of a replayed swarm) and step 5 (the work panel, lifted from below the stage).
+    test.setTimeout(180_000);
+    // Step 3 (the DM graph of a replayed swarm), step 5 (the work panel, lifted from below the stage),
+    // steps 4 and 7 (the schedule and the ablations, lifted from the drawer above the curve).
     for (const [step, focus] of [
       [3, 'dm-graph'],
       [5, 'work-curves'],
+      [4, 'schedule'],
+      [7, 'ablations'],
     ] as const) {
       await page.goto('about:blank');
       await page.goto(`/#backend=wasm&presenter&lesson=${step}`);
-      await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${step} of`));
+      if (step === 3 || step === 5) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+      if (step === 4) await expect.poll(() => updateCount(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
       await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', focus);
-      await expect(page.getByTestId(focus).locator('svg').first()).toBeVisible({ timeout: 30_000 });
+      await expect(
+        page
+          .getByTestId(focus)
+          .locator(step === 7 ? 'fieldset' : 'svg')
+          .first(),
+      ).toBeVisible({ timeout: 30_000 });
+      if (step === 4) await page.getByTestId('play').click();
       const report = await probe(page);
       expect(report.focusPlace).toBe('stage');
       expect(report.focusShare).toBeGreaterThanOrEqual(0.5);
       expectReadable(report);
       // The step bubbles are all in sight.
       for (const bubble of await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').all()) await expect(bubble).toBeInViewport();
+      if (step === 4 || step === 7) {
+        // The drawer stays shut; the curve the text asks the class to watch is on the stage, whole, with its readout.
+        await expect(page.getByTestId('drawer')).not.toHaveClass(/open/);
+        await expect(page.getByTestId('curves')).toBeInViewport({ ratio: 1 });
+        await expect(page.getByTestId('readout')).toBeInViewport({ ratio: 1 });
+      }
     }
     // Without presenter mode the stage keeps its five views side by side (the fold is presenter mode's).
     await page.goto('about:blank');
     await page.goto('/#backend=wasm&lesson=3');
     await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
     expect((await probe(page)).focusShare).toBeLessThan(0.5);
+  });
+});
+
+test.describe('the lesson at 1024x768', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test("in presenter mode every step's text reads without scrolling the lesson's column; what was measured is one click away", async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('/#backend=wasm&presenter&lesson=1');
+    await ready(page);
+    const steps = await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').count();
+    for (let n = 1; n <= steps; n++) {
+      await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${n} of`));
+      const column = await page.getByTestId('lesson').evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+      expect(column.scroll, `step ${n}: the lesson's column scrolls`).toBeLessThanOrEqual(column.client + 1);
+      await expect(page.getByTestId('lesson-text')).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId('lesson-more')).toBeInViewport({ ratio: 1 });
+      await expect(page.getByTestId('lesson-measured')).toBeHidden();
+      if (n < steps) await page.getByTestId('lesson-next').click();
+    }
+    await page.getByTestId('lesson-more').locator('summary').click();
+    await expect(page.getByTestId('lesson-measured')).toBeVisible();
+    await expect(page.getByTestId('lesson-measured')).toContainText('lesson:check');
+  });
+
+  test("step 4 trains long enough to drag, its relative axis repeats no label, and without presenter mode its drawer covers no part of the curve's readout", async ({
+    page,
+  }) => {
+    await page.goto('/#backend=wasm&lesson=4');
+    await ready(page);
+    // A run of 500 updates (it was over in 8 s), on the relative view.
+    await expect(page.getByTestId('countdown')).toContainText(/update \d+ of 500/, { timeout: 60_000 });
+    await expect(page.getByTestId('curve-relative')).toHaveAttribute('aria-pressed', 'true');
+    const yTicks = await page.getByTestId('curve-svg').locator('text.tick[text-anchor="end"]').allTextContents();
+    expect(yTicks.length).toBeGreaterThan(2);
+    expect(new Set(yTicks).size).toBe(yTicks.length);
+    await expect(page.getByTestId('drawer')).toHaveClass(/open/);
+    await expect(page.getByTestId('tmax-start')).toBeVisible();
+    await expect(page.getByTestId('lesson-measured')).toBeVisible();
+    const drawer = (await page.getByTestId('drawer').boundingBox())!;
+    const readout = (await page.getByTestId('readout').boundingBox())!;
+    const curve = (await page.getByTestId('curves').boundingBox())!;
+    expect(readout.width).toBeGreaterThan(0);
+    expect(readout.x + readout.width).toBeLessThanOrEqual(drawer.x);
+    expect(curve.x + curve.width).toBeLessThanOrEqual(drawer.x);
   });
 });
 
@@ -109,24 +171,39 @@ const headerButtons = (page: Page) =>
       bs.map((b) => [b.textContent?.replace('Pause', 'Train'), Math.round(b.getBoundingClientRect().left), Math.round(b.getBoundingClientRect().top)]),
     );
 
+/** The header's buttons stand on one row: their vertical middles within a few pixels of each other. */
+async function expectOneRow(page: Page): Promise<void> {
+  const middles = await page
+    .locator('header.top button:visible, header.top .badge:visible')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => (r.top + r.bottom) / 2));
+  expect(middles.length).toBeGreaterThan(8);
+  expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(6);
+}
+
 for (const [width, height] of [
   [1024, 768],
   [1280, 720],
 ] as const) {
-  test(`at ${width}x${height} the header keeps its rows when Train is pressed, and Export video is never alone on a row`, async ({ page }) => {
-    await page.setViewportSize({ width, height });
-    await page.goto(`/#${SMALL}&backend=wasm`);
-    await ready(page);
-    const idle = await headerButtons(page);
-    await trainUntil(page, 2);
-    expect(await headerButtons(page)).toEqual(idle);
-    await page.getByTestId('play').click();
-    const video = (await page.getByTestId('video-export-open').boundingBox())!;
-    const sameRow = await page
-      .locator('header.top > *:visible, header.top .top-end > *:visible')
-      .evaluateAll((els, y) => els.filter((e) => !e.matches('.top-end') && Math.abs(e.getBoundingClientRect().top - y) < 20).length, video.y);
-    expect(sameRow).toBeGreaterThan(1);
-  });
+  for (const presenter of [false, true]) {
+    test(`at ${width}x${height}${presenter ? ' in presenter mode' : ''} the header's buttons stay on one row, before and while training`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(`/#${SMALL}&backend=wasm${presenter ? '&presenter' : ''}`);
+      await ready(page);
+      const idle = await headerButtons(page);
+      await expectOneRow(page);
+      await trainUntil(page, 2);
+      expect(await headerButtons(page)).toEqual(idle);
+      await expectOneRow(page);
+      await page.getByTestId('play').click();
+      await expectOneRow(page);
+      // Export video shares its row with the other buttons, never alone on one.
+      const video = (await page.getByTestId('video-export-open').boundingBox())!;
+      const sameRow = await page
+        .locator('header.top > *:visible, header.top .top-end > *:visible')
+        .evaluateAll((els, y) => els.filter((e) => !e.matches('.top-end') && Math.abs(e.getBoundingClientRect().top - y) < 20).length, video.y);
+      expect(sameRow).toBeGreaterThan(1);
+    });
+  }
 }
 
 test('the relative view of the curve reads out the differences it plots', async ({ page }) => {
@@ -146,6 +223,34 @@ test('the relative view of the curve reads out the differences it plots', async 
     .evaluate((svg) => svg.querySelector('[data-testid="return-path"]')!.compareDocumentPosition(svg.querySelector('[data-testid="ref-scripted"]')!));
   // DOCUMENT_POSITION_FOLLOWING
   expect(order & 4).toBeTruthy();
+});
+
+test('the video dialog names the update the curve shows beside the rollout it records', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`/#${SMALL}&backend=wasm`);
+  await ready(page);
+  await trainUntil(page, 3);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  const shown = await updateCount(page);
+  await page.getByTestId('video-export-open').click();
+  const plan = page.getByTestId('video-plan');
+  await expect(plan).toContainText(/rollout of update \d+/);
+  const rollout = Number((await plan.textContent())?.match(/rollout of update (\d+)/)?.[1]);
+  // The same update as the curve, or the curve's update named beside it: never a second number left unexplained.
+  if (rollout === shown) await expect(plan).toContainText(`at update ${shown}, the update the curve shows`);
+  else await expect(plan).toContainText(`the curve and its readout show update ${shown}`);
+});
+
+test("step 5 says why the work panel's two shares of needed deliveries differ", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/#backend=wasm&presenter&lesson=5');
+  await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+  const panel = page.getByTestId('work-curves');
+  await expect(panel.getByTestId('talk-needed')).toContainText(/\d+% of deliveries brought an interface the receiver needed/, { timeout: 30_000 });
+  await expect(panel.getByTestId('mini-neededShare')).toContainText(/\d+%/);
+  await expect(panel.getByTestId('minis-note')).toContainText('the two shares of needed deliveries differ');
+  await expect(panel.getByTestId('minis-note')).toBeInViewport({ ratio: 1 });
 });
 
 test.describe('embed in a 1024x768 window', () => {
@@ -175,6 +280,34 @@ test.describe('embed in a 1024x768 window', () => {
     await page.goto('about:blank');
     await page.goto(`/#${SMALL}&backend=wasm`);
     await expect(page.getByTestId('resume-offer')).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('no offer to resume inside an embed that took training over from another tab, nor after it reloads', async ({ context }) => {
+    test.setTimeout(120_000);
+    const app = await context.newPage();
+    await app.goto(`/#${SMALL}&backend=wasm`);
+    await ready(app);
+    await trainUntil(app, 2);
+    const embed = await context.newPage();
+    await embed.goto(`/#${SMALL}&backend=wasm&embed`);
+    await expect(embed.getByTestId('curves')).toBeVisible();
+    await embed.getByTestId('play').click();
+    await expect(embed.getByTestId('other-tab')).toBeVisible({ timeout: 30_000 });
+    await embed.getByTestId('take-over').click();
+    await expect.poll(() => updateCount(embed), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await expect(app.getByTestId('run-state')).toHaveText('paused');
+    await expect(embed.getByTestId('resume-offer')).toHaveCount(0);
+    // Reloaded while it trains (the run it trained, and the whole app's, are both in the library).
+    await embed.reload();
+    await expect(embed.getByTestId('curves')).toBeVisible();
+    await expect(embed.getByTestId('play')).toBeEnabled({ timeout: 30_000 });
+    await expect(embed.getByTestId('resume-offer')).toHaveCount(0);
+    await expect(embed.getByText(/Your last run/)).toHaveCount(0);
+    // The whole app, opened afresh, offers it.
+    await app.close();
+    const full = await context.newPage();
+    await full.goto(`/#${SMALL}&backend=wasm`);
+    await expect(full.getByTestId('resume-offer')).toBeVisible({ timeout: 30_000 });
   });
 });
 

@@ -7,9 +7,10 @@
  * step (`#presenter&lesson=N`, each opened from its own link and waited for as the docs'
  * screenshots are). For each it prints the smallest rendered text in the stage's views (computed
  * font-size times every transform's scale, SVG text included), the smallest in the lesson panel,
- * how many pieces of view text are under 16 px, how many are cut off, and the share of the stage
- * the step's focused view takes (for a view in the drawer or below the stage: its share of the
- * window). With --screenshots it also writes presenter-WxH.png and presenter-lesson-N-WxH.png there.
+ * how many pieces of view text are under 16 px, how many are cut off, how far the lesson's column
+ * scrolls (0 px: its text reads without scrolling), the rows the header's buttons stand on, and the
+ * share of the stage the step's focused view takes (for a view in the drawer or below the stage:
+ * its share of the window). With --screenshots it also writes presenter-WxH.png and presenter-lesson-N-WxH.png there.
  * Exits 0 (it measures), 1 on errors, 2 on a bad command line.
  */
 import { writeFileSync } from 'node:fs';
@@ -122,6 +123,8 @@ function line(r: CaseResult): string {
     String(under).padStart(5),
     (lessonMin ? `${lessonMin.px.toFixed(1)} px` : '-').padStart(9),
     String(clipped.length).padStart(7),
+    (r.report.lessonScroll === null ? '-' : `${r.report.lessonScroll} px`).padStart(7),
+    String(r.report.headerRows ?? '-').padStart(4),
     '  ' + focus,
     clipped.length
       ? `\n${''.padEnd(12)}cut off: ${clipped
@@ -176,7 +179,7 @@ async function main(o: Options): Promise<number> {
   }
   console.log(`Presenter mode at ${size}: smallest text in the stage's views (goal: ${GOAL_PX} px), the focused view's share of the stage`);
   console.log(
-    `${'case'.padEnd(10)} ${'smallest'.padStart(8)} ${'(where)'.padEnd(38)} ${'<16'.padStart(5)} ${'lesson'.padStart(9)} ${'cut off'.padStart(7)}   focused view (where) share`,
+    `${'case'.padEnd(10)} ${'smallest'.padStart(8)} ${'(where)'.padEnd(38)} ${'<16'.padStart(5)} ${'lesson'.padStart(9)} ${'cut off'.padStart(7)} ${'scroll'.padStart(7)} ${'hdr'.padStart(4)}   focused view (where) share`,
   );
   for (const r of results) console.log(line(r));
   if (o.json) writeFileSync(o.json, JSON.stringify(results, null, 1));

@@ -28,6 +28,10 @@ export interface TextReport {
   focusPlace: 'stage' | 'drawer' | 'below' | null;
   /** On the stage: the focused view's area over the stage's; elsewhere its area in the window over the window's. */
   focusShare: number | null;
+  /** How far the lesson's column scrolls (CSS px of it below its fold; 0: it reads without scrolling), null without the lesson. */
+  lessonScroll: number | null;
+  /** Rows the header's buttons stand on (null without the header). */
+  headerRows: number | null;
 }
 
 /** The stage's views (their test ids), the ones whose text must be readable from the back. */
@@ -121,7 +125,19 @@ export const TEXT_PROBE = `(() => {
       focusShare = (w * h) / (vw * vh);
     }
   }
-  return { items, focus, focusPlace, focusShare };
+  const lesson = document.querySelector('[data-testid="lesson"]');
+  const lessonScroll = lesson ? Math.max(0, lesson.scrollHeight - lesson.clientHeight) : null;
+  const header = document.querySelector('header.top');
+  let headerRows = null;
+  if (header) {
+    const middles = [...header.querySelectorAll('button, .badge')]
+      .map((b) => b.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0)
+      .map((r) => (r.top + r.bottom) / 2)
+      .sort((a, b) => a - b);
+    headerRows = middles.filter((m, i) => i === 0 || m - middles[i - 1] > 6).length;
+  }
+  return { items, focus, focusPlace, focusShare, lessonScroll, headerRows };
 })()`;
 
 /** The smallest text of `items` (null when there is none). */

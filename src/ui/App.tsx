@@ -167,8 +167,9 @@ export function App() {
   const view = useApp((s) => s.view);
   const focusPart = view.lesson !== null && !view.embed ? LESSON[clampStep(view.lesson) - 1].focus : null;
   const lessonFocus = focusPart ? viewEntry(focusPart).testId : null;
-  // In presenter mode a step's panel from below the stage is lifted onto it, where the class can see it.
-  const lifted = view.presenter && focusPart && viewEntry(focusPart).place === 'details' ? focusPart : null;
+  // In presenter mode a step's panel from below the stage or from the drawer is lifted onto it, where the class can see it.
+  const liftable = focusPart ? viewEntry(focusPart).place : null;
+  const lifted = view.presenter && focusPart && (liftable === 'details' || liftable === 'drawer') ? focusPart : null;
   // Links within the page change the view; a link with other settings reloads (followHashLink).
   useEffect(() => {
     const onHash = () => followHashLink(useApp, location.hash, () => location.reload());
@@ -190,7 +191,17 @@ export function App() {
   /** A view of the table (store/view.ts): drawn unless hidden, its failure named by the table's label. */
   const part = (p: ViewPart, node: ReactNode) => shown(p) && guarded(viewEntry(p).label, node);
   const detail = (p: 'work' | 'modules' | 'organisations' | 'library', node: ReactNode) => lifted !== p && part(p, node);
-  const liftedNode = lifted === 'work' ? <WorkCurves /> : lifted === 'organisations' ? <OrganisationsPanel /> : null;
+  const inDrawer = (p: 'schedule' | 'ablations', node: ReactNode) => lifted !== p && part(p, node);
+  const liftedNode =
+    lifted === 'work' ? (
+      <WorkCurves />
+    ) : lifted === 'organisations' ? (
+      <OrganisationsPanel />
+    ) : lifted === 'schedule' ? (
+      <ScheduleEditor />
+    ) : lifted === 'ablations' ? (
+      <AblationsPanel />
+    ) : null;
   return (
     <main className={classes} data-testid="app-root" data-focus={lessonFocus ?? undefined}>
       <PlaybackDriver />
@@ -221,16 +232,19 @@ export function App() {
         <Notices />
         <SessionNotices offerResume={full} />
         <SettingsWarnings />
-        {guarded('Replay bar', <ReplayBar />)}
         <div className="stage-wrap" style={{ '--stage-areas': grid.areas, '--stage-rows': grid.rows } as CSSProperties}>
           {view.lesson !== null && full && guarded('Lesson', <Lesson />)}
-          <div className="stage" data-testid="stage" ref={stage}>
-            {part('countdown', <Countdown />)}
-            {part('curve', <Curves />)}
-            {part('dm', <DmGraph />)}
-            {part('swimlanes', <Swimlanes />)}
-            {part('board', <MessageBoard />)}
-            {lifted && liftedNode && part(lifted, liftedNode)}
+          {/* The replay's bar sits above the stage, beside the lesson: the lesson's column keeps the window's height. */}
+          <div className="stage-main">
+            {guarded('Replay bar', <ReplayBar />)}
+            <div className="stage" data-testid="stage" ref={stage}>
+              {part('countdown', <Countdown />)}
+              {part('curve', <Curves />)}
+              {part('dm', <DmGraph />)}
+              {part('swimlanes', <Swimlanes />)}
+              {part('board', <MessageBoard />)}
+              {lifted && liftedNode && part(lifted, liftedNode)}
+            </div>
           </div>
         </div>
       </div>
@@ -238,8 +252,8 @@ export function App() {
         <>
           <Drawer>
             {part('controls', <Controls />)}
-            {part('schedule', <ScheduleEditor />)}
-            {part('ablations', <AblationsPanel />)}
+            {inDrawer('schedule', <ScheduleEditor />)}
+            {inDrawer('ablations', <AblationsPanel />)}
             {part('settings', <SettingsPanel />)}
           </Drawer>
           <div className="details" data-testid="details">

@@ -7,7 +7,9 @@ import { clampStep, LESSON, stepLink, type LessonStep } from './lessonSteps';
 
 /** Sets the app up for a lesson step (the controller's part), then brings its view into sight. */
 function setUp(step: LessonStep, controls: SessionActions): void {
-  void lesson.setUp(step, controls, wide());
+  // In presenter mode the step's panel is lifted onto the stage (App.tsx): the drawer stays shut.
+  const presenter = useApp.getState().view.presenter;
+  void lesson.setUp({ ...step, drawer: !!step.drawer && !presenter }, controls, wide());
   // After the drawer has opened or closed: the ablations panel is a disclosure the step opens, and a
   // view in the drawer is scrolled into sight there. Views below the stage are left where they are
   // (the lesson's "Show me" scrolls to them), so the step's text stays on screen.
@@ -17,6 +19,9 @@ function setUp(step: LessonStep, controls: SessionActions): void {
     if (el?.closest('.drawer.open')) el.scrollIntoView({ block: 'nearest' });
   });
 }
+
+/** A step's text longer than this (characters) gets the wider lesson column in presenter mode (stage.css), so it reads without scrolling. */
+const LONG_TEXT = 600;
 
 /** Whether the stage layout is on (the drawer then sits beside the views). */
 function wide(): boolean {
@@ -46,6 +51,7 @@ export function Lesson() {
   const setView = useApp((s) => s.setView);
   const heading = useRef<HTMLHeadingElement>(null);
   const s = LESSON[step - 1];
+  const presenter = useApp((st) => st.view.presenter);
 
   useEffect(() => {
     setUp(LESSON[step - 1], controls);
@@ -53,6 +59,11 @@ export function Lesson() {
     // The step decides the setup; the actions change once, when the page's session installs them (a
     // step opened from a link is set up again then, with the real session).
   }, [step, controls]);
+
+  // Presenter mode switched on or off on a drawer step: its panel moves between the stage and the drawer.
+  useEffect(() => {
+    if (LESSON[step - 1].drawer) useApp.getState().setDrawerOpen(!presenter && wide());
+  }, [step, presenter]);
 
   const go = (n: number) => setView({ lesson: clampStep(n) });
   const close = closeLesson;
@@ -74,8 +85,18 @@ export function Lesson() {
     return () => document.removeEventListener('keydown', onKey, true);
   }, [step]);
 
+  const measured = (
+    <p className="lesson-measured" data-testid="lesson-measured">
+      {s.measured}
+    </p>
+  );
+  const hint = (
+    <p className="lesson-hint">
+      Keys, wherever you are but in a text field: ← → or Page Up / Page Down (a presentation clicker) previous / next step, Space next; Esc closes the lesson.
+    </p>
+  );
   return (
-    <section className="lesson panel" aria-labelledby="lesson-title" data-testid="lesson">
+    <section className={s.text.length > LONG_TEXT ? 'lesson panel lesson-long' : 'lesson panel'} aria-labelledby="lesson-title" data-testid="lesson">
       <div className="lesson-head">
         <h2 id="lesson-title" tabIndex={-1} ref={heading} data-testid="lesson-title">
           Step {step} of {LESSON.length}: {s.title}
@@ -113,7 +134,8 @@ export function Lesson() {
             Finish
           </button>
         )}
-        {(s.below || (s.drawer && !wide())) && (
+        {/* In presenter mode on a wide screen the step's view is lifted onto the stage: nothing to scroll to. */}
+        {(s.below || (s.drawer && !wide())) && !(presenter && wide()) && (
           <button type="button" onClick={() => focusedView(s)?.scrollIntoView({ block: 'start' })} data-testid="lesson-show">
             Show me ↓
           </button>
@@ -125,12 +147,19 @@ export function Lesson() {
       <p className="lesson-text" data-testid="lesson-text">
         {s.text}
       </p>
-      <p className="lesson-measured" data-testid="lesson-measured">
-        {s.measured}
-      </p>
-      <p className="lesson-hint">
-        Keys, wherever you are but in a text field: ← → or Page Up / Page Down (a presentation clicker) previous / next step, Space next; Esc closes the lesson.
-      </p>
+      {presenter ? (
+        // On a projector the step's text is what the class reads: what was measured and the keys fold under it (one click), so the text needs no scrolling.
+        <details className="lesson-more" data-testid="lesson-more" key={step}>
+          <summary>What was measured, and the keys</summary>
+          {measured}
+          {hint}
+        </details>
+      ) : (
+        <>
+          {measured}
+          {hint}
+        </>
+      )}
     </section>
   );
 }

@@ -146,7 +146,8 @@ export function Swimlanes() {
   const st = frame.episode.structure;
   const { agents, minutes } = laneExtent(frame.episode.events, frame.episode.metrics.tmax, st, swarmSize);
   const width = Math.max(320, box.width);
-  const left = presenter ? (st ? 150 : 76) : st ? 96 : 56;
+  // Room for "agent 7" at 16.5 px bold beside the lanes, with a few pixels to spare (it touched the box's edge at 76).
+  const left = presenter ? (st ? 150 : 84) : st ? 96 : 56;
   const labelPx = presenter ? 16.5 : 10;
   const heads = st?.headCount;
   const rowH = Math.min(presenter ? 44 : 24, Math.max(presenter ? 20 : 12, Math.floor((box.height - 22) / (agents + (heads ? 1 : 0)))));

@@ -9,7 +9,8 @@ import { MinMaxSeries } from './minMaxSeries';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { neededSentence, talkSentence, talkTone } from './talkText';
 
-const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom: 14, left: 30 } };
+// The top margin leaves room for the top tick at 16.5 px when presenter mode draws the chart small (it was cut off at 6).
+const MINI: Frame = { width: 220, height: 80, margin: { top: 12, right: 6, bottom: 14, left: 30 } };
 /**
  * Groups a mini chart draws at most, each as its lowest and highest point (its plot is under 200 px
  * wide); kept up to date update by update (MinMaxSeries), so its cost stays flat as the run grows.
@@ -17,6 +18,12 @@ const MINI: Frame = { width: 220, height: 80, margin: { top: 6, right: 6, bottom
 const MINI_GROUPS = 100;
 /** The same with room for percentage ticks ("100%"). */
 const MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 38 } };
+/**
+ * Presenter mode draws the ticks at 16.5 px bold (stage.css), which in a chart drawn under 1.2 times
+ * its viewBox needs more room: "1000" and "100%" touched or crossed the chart's left edge at 1280x720.
+ */
+const PRESENTER_MINI: Frame = { ...MINI, margin: { ...MINI.margin, left: 46 } };
+const PRESENTER_MINI_PERCENT: Frame = { ...MINI, margin: { ...MINI.margin, left: 60 } };
 
 const percent = (v: number) => `${Math.round(v * 100)}%`;
 
@@ -73,7 +80,8 @@ function addUpdate(minis: Minis, m: UpdateMetrics, i: number): void {
 function Mini({ series, updates, s }: { series: MinMaxSeries; updates: number; s: (typeof SERIES)[number] }) {
   const format = s.format ?? ((v: number) => v.toFixed(1));
   const hi = series.count ? series.max : 1;
-  const frame = s.format ? MINI_PERCENT : MINI;
+  const presenter = useApp((st) => st.view.presenter);
+  const frame = presenter ? (s.format ? PRESENTER_MINI_PERCENT : PRESENTER_MINI) : s.format ? MINI_PERCENT : MINI;
   const { x, y } = chartScales(frame, Math.max(2, updates), 0, Math.max(1, hi));
   const last = series.last?.[1];
   return (
