@@ -1,10 +1,11 @@
 /**
  * Trains the pretrained swarms the app ships (`public/pretrained/<family>.swarmrun.json.gz`): one
- * run per task family with the default settings, the family's calibrated deadline schedule and a
- * short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
+ * run per task family with the default settings, the family's calibrated deadline schedule and, for
+ * a first-round family, a short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
  * so each file stays small). The settings are `pretrainedConfig` (src/core/pretrained.ts): 600 updates
  * at 8 -> 24 minutes for the first-round families (coupled, parallel, search, mixed), the defaults
- * (300 updates, 20 -> 80 minutes) for the long ones; `--updates` sets the same number for every family.
+ * (300 updates, 20 -> 80 minutes, the costs of talk, no prior) for the long ones; `--updates` and
+ * `--prior` set the same number for every family.
  *
  *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
@@ -20,13 +21,14 @@ import { requireOutput } from './lib/outputFolder';
 import { ProgressBar } from './lib/progress';
 import { TrainingRecording } from './lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a first-round one)] [--prior ${PRETRAINED_PRIOR}] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a first-round one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a first-round one)] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];
   /** RLCR updates; absent: the family's own (pretrainedConfig). */
   updates: number | undefined;
-  prior: number;
+  /** Imitation updates; absent: the family's own (pretrainedConfig). */
+  prior: number | undefined;
   out: string;
 }
 
@@ -34,7 +36,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   const values = parseFlags(argv, {
     families: { type: 'string', default: FAMILIES.join(',') },
     updates: { type: 'string' },
-    prior: { type: 'string', default: String(PRETRAINED_PRIOR) },
+    prior: { type: 'string' },
     out: { type: 'string', default: 'public/pretrained' },
     help: { type: 'boolean', default: false },
   });
@@ -46,7 +48,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   return {
     families,
     updates: values.updates === undefined ? undefined : numberFlag('updates', values.updates, SCHEMA.updates as NumberRule),
-    prior: numberFlag('prior', values.prior, SCHEMA.prior as NumberRule),
+    prior: values.prior === undefined ? undefined : numberFlag('prior', values.prior, SCHEMA.prior as NumberRule),
     out: pathFlag('out', values.out, 'a folder'),
   };
 }

@@ -3,7 +3,7 @@
  * named `<family>.swarmrun.json.gz`. The page offers them in this order (the default first);
  * scripts/pretrained.test.ts checks that every file is there and reads as a run of its family.
  */
-import { defaultConfig, type Config } from '../rl/config';
+import { defaultConfig, FORMER_DEFAULTS, type Config } from '../rl/config';
 import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
@@ -21,12 +21,21 @@ export const PRETRAINED = [
 /** A task family with a shipped pretrained swarm. */
 export type PretrainedFamily = (typeof PRETRAINED)[number];
 
-/** Imitation updates of the scripted organisation before RLCR in every shipped pretrained run. */
+/**
+ * Imitation updates of the scripted organisation before RLCR in a shipped first-round pretrained
+ * run. The long families' swarms have none since the costs of talk became the default: under them
+ * a swarm trained on from the prior ended lower than one trained from scratch (docs/EXPERIMENTS.md).
+ */
 export const PRETRAINED_PRIOR = 100;
 
+/** Imitation updates before RLCR in the shipped pretrained run of `family`. */
+export function pretrainedPrior(family: Family): number {
+  return isLongFamily(family) ? 0 : PRETRAINED_PRIOR;
+}
+
 /**
- * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults, the
- * family's calibrated deadline schedule, a short imitation prior, and 300 RLCR updates for a long
+ * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
+ * first-round family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline schedule, a short imitation prior for a first-round family, and 300 RLCR updates for a long
  * family, 600 for a first-round one (the file's `config` records the same).
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
@@ -34,11 +43,13 @@ export function pretrainedConfig(family: Family, overrides: { updates?: number; 
   const base = defaultConfig();
   return {
     ...base,
+    // The first-round families' swarms were made before the costs of talk became the default.
+    ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
     family,
     tmaxStart: start,
     tmaxEnd: end,
     updates: overrides.updates ?? (isLongFamily(family) ? base.updates : 600),
-    prior: overrides.prior ?? PRETRAINED_PRIOR,
+    prior: overrides.prior ?? pretrainedPrior(family),
     seed: overrides.seed ?? base.seed,
   };
 }

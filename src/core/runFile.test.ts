@@ -226,6 +226,23 @@ describe('run file rejections', () => {
     expect(r.run.config.budget).toBe(SCHEMA.budget.default);
   });
 
+  it('reads a setting whose default changed since the file was written as what the file was trained with', () => {
+    const p = plain();
+    delete p.config.interruptions;
+    delete p.config.broadcasts;
+    delete p.config.entropyEnd;
+    const r = decodeRunFile(json(p));
+    if (!r.ok) throw new Error(r.error);
+    expect([r.run.config.interruptions, r.run.config.broadcasts, r.run.config.entropyEnd]).toEqual([false, false, 1]);
+    expect([SCHEMA.interruptions.default, SCHEMA.broadcasts.default, SCHEMA.entropyEnd.default]).toEqual([true, true, 0.25]);
+    // A file that names them keeps its own values.
+    const q = plain();
+    q.config.interruptions = true;
+    const s = decodeRunFile(json(q));
+    if (!s.ok) throw new Error(s.error);
+    expect(s.run.config.interruptions).toBe(true);
+  });
+
   it('inconsistent fields', () => {
     const p = plain();
     p.seed = 9;

@@ -65,8 +65,9 @@ const configSchema = z.record(z.string(), z.unknown()).superRefine((raw, ctx) =>
   }
   for (const key of CONFIG_KEYS) {
     const f = SCHEMA[key];
-    // A setting added after the file was written is read as its default (see docs/RUNFILE.md).
-    if (!Object.hasOwn(raw, key)) raw[key] = f.default;
+    // A setting added after the file was written is read as what the file was trained with: the
+    // value before the setting existed where the default has changed since, else the default (docs/RUNFILE.md).
+    if (!Object.hasOwn(raw, key)) raw[key] = f.absent ?? f.default;
     const v = raw[key];
     const type = f.kind === 'enum' ? 'string' : f.kind === 'bool' ? 'boolean' : 'number';
     if (typeof v !== type) {

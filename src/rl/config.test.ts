@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { configFromStrings, configToStrings, costsAt, costsOf, defaultConfig, entropyAt, familyChange, rebuildsTrainer, SCHEMA } from './config';
+import {
+  configFromStrings,
+  configToStrings,
+  costsAt,
+  costsOf,
+  defaultConfig,
+  entropyAt,
+  FORMER_DEFAULTS,
+  familyChange,
+  rebuildsTrainer,
+  SCHEMA,
+} from './config';
 
 describe('config schema', () => {
   it('defaults satisfy their own ranges', () => {
@@ -31,22 +42,23 @@ describe('config schema', () => {
     expect(config).toEqual(c);
   });
 
-  it('has the costs of talk and of piling on off by default, read from text, and structural', () => {
+  it('has the costs of talk on by default and of piling on off, read from text, and structural', () => {
     const d = defaultConfig();
-    expect(costsOf(d)).toEqual({ interrupt: false, conflict: false, broadcast: false, merge: false });
-    expect(rebuildsTrainer(d, { ...d, broadcasts: true })).toBe(true);
+    expect(costsOf(d)).toEqual({ interrupt: true, conflict: false, broadcast: true, merge: false });
+    expect(costsOf({ ...d, ...FORMER_DEFAULTS })).toEqual({ interrupt: false, conflict: false, broadcast: false, merge: false });
+    expect(rebuildsTrainer(d, { ...d, broadcasts: false })).toBe(true);
     expect(rebuildsTrainer(d, { ...d, merges: true })).toBe(true);
-    const { config, issues } = configFromStrings({ interruptions: 'true', conflicts: 'on' }, 'strict');
+    const { config, issues } = configFromStrings({ interruptions: 'false', conflicts: 'on' }, 'strict');
     expect(issues).toEqual([]);
-    expect(costsOf(config)).toEqual({ interrupt: true, conflict: true, broadcast: false, merge: false });
-    expect(configToStrings(config)).toEqual({ interruptions: 'true', conflicts: 'true' });
-    expect(rebuildsTrainer(d, { ...d, interruptions: true })).toBe(true);
+    expect(costsOf(config)).toEqual({ interrupt: false, conflict: true, broadcast: true, merge: false });
+    expect(configToStrings(config)).toEqual({ interruptions: 'false', conflicts: 'true' });
+    expect(rebuildsTrainer(d, { ...d, interruptions: false })).toBe(true);
     expect(rebuildsTrainer(d, { ...d, conflicts: true })).toBe(true);
     expect(configFromStrings({ conflicts: 'sometimes' }, 'strict').issues.map((i) => i.key)).toEqual(['conflicts']);
   });
 
-  it('anneals the entropy bonus linearly over the RLCR updates to entropyEnd x entropy, constant by default', () => {
-    const d = { ...defaultConfig(), entropy: 0.0002, updates: 101, prior: 10 };
+  it('anneals the entropy bonus linearly over the RLCR updates to entropyEnd x entropy; entropyEnd 1 keeps it constant', () => {
+    const d = { ...defaultConfig(), entropy: 0.0002, entropyEnd: 1, updates: 101, prior: 10 };
     expect(entropyAt(d, 0)).toBe(0.0002);
     expect(entropyAt(d, 300)).toBe(0.0002);
     const a = { ...d, entropyEnd: 0.25 };

@@ -58,9 +58,13 @@ export interface Config {
   mergeRamp: number;
 }
 
-type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; help: string };
-type EnumField = { kind: 'enum'; values: readonly string[]; default: string; help: string };
-type BoolField = { kind: 'bool'; default: boolean; help: string };
+/**
+ * `absent`: the value a run file or saved config without the field was trained with, when that is
+ * not today's default (a default that changed: an old file keeps meaning what it meant).
+ */
+type NumField = { kind: 'int' | 'float'; min: number; max: number; default: number; absent?: number; help: string };
+type EnumField = { kind: 'enum'; values: readonly string[]; default: string; absent?: string; help: string };
+type BoolField = { kind: 'bool'; default: boolean; absent?: boolean; help: string };
 export type Field = NumField | EnumField | BoolField;
 
 /** The schema: type, range, default and a one-line help per field. */
@@ -89,7 +93,8 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     kind: 'float',
     min: 0,
     max: 1,
-    default: 1,
+    default: 0.25,
+    absent: 1,
     help: 'entropy bonus at the last RLCR update as a share of --entropy, linear from the first (1 = constant)',
   },
   epochs: { kind: 'int', min: 1, max: 16, default: 2, help: 'passes over each batch; above 1 the PPO clip applies' },
@@ -144,7 +149,8 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   shapingAnneal: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'orchestrator: updates over which the shaping weight falls to 0 (0 = the whole run)' },
   interruptions: {
     kind: 'bool',
-    default: false,
+    default: true,
+    absent: false,
     help: 'cost of talk: a DM to an agent working on a module loses that module its minute (off = DMs cost the receiver nothing)',
   },
   conflicts: {
@@ -154,7 +160,8 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   },
   broadcasts: {
     kind: 'bool',
-    default: false,
+    default: true,
+    absent: false,
     help: 'cost of a post: it notifies the whole team and loses the minute of every other agent working on a module (off = posts cost only the poster)',
   },
   merges: {
@@ -172,6 +179,14 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
+
+/**
+ * The settings whose default changed, at their former values (each field's `absent`): the rules
+ * the first-round families, their pretrained swarms and the first round's claims were made under.
+ */
+export const FORMER_DEFAULTS: Partial<Config> = Object.fromEntries(
+  CONFIG_KEYS.filter((k) => SCHEMA[k].absent !== undefined).map((k) => [k, SCHEMA[k].absent]),
+) as Partial<Config>;
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [

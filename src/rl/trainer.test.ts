@@ -51,7 +51,7 @@ describe('Trainer', () => {
       return { metrics, setup };
     };
     const crowd: Config = { ...tiny, family: 'long-coupled', agents: 8, tmaxStart: 20, tmaxEnd: 20 };
-    const off = await step(crowd);
+    const off = await step({ ...crowd, interruptions: false, conflicts: false, broadcasts: false, merges: false });
     const on = await step({ ...crowd, interruptions: true, conflicts: true, broadcasts: true, merges: true });
     expect(off.metrics.interrupted).toBe(0);
     expect(off.metrics.conflicts).toBe(0);

@@ -26,7 +26,8 @@ describe('the guided lesson', () => {
 
   it('explains each term a student does not know where it first appears', () => {
     const all = LESSON.map((s) => s.text).join(' ');
-    for (const term of ['best-of-N', 'single chain', 'RLCR update', 'Tmax', 'imitation prior', 'rollout', 'return', 'interface', 'advantage']) {
+    // ("imitation prior" left the lesson with the fourth round's pretrained swarm, trained without one; the glossary explains it.)
+    for (const term of ['best-of-N', 'single chain', 'RLCR update', 'Tmax', 'rollout', 'return', 'interface', 'advantage']) {
       const at = all.indexOf(term);
       expect(at, term).toBeGreaterThanOrEqual(0);
       // The explanation is beside the term: in brackets or after a colon, within a few words of it.
