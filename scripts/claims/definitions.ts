@@ -4,7 +4,8 @@
  * measured numbers into a table, plots and a verdict by the rules of `rules.ts`.
  */
 import type { OrgSummary } from '../../src/rl/compare';
-import type { Config } from '../../src/rl/config';
+import { costsOf, FORMER_DEFAULTS, type Config } from '../../src/rl/config';
+import type { SprintCosts } from '../../src/sim/costs';
 import type { UpdateMetrics } from '../../src/rl/metrics';
 import { mean, std, type WorkSummary } from '../../src/sim/evaluate';
 import { raceHorizon, raceOrganisations, scaleOrganisations, type RaceResult, type TimeSummary } from '../../src/sim/race';
@@ -81,7 +82,8 @@ export interface ClaimContext {
   /** Reference organisations at the condition's family, agents and final deadline, one per seed. */
   baselines(id: string): Promise<Baseline[]>;
   /** Single chain and scripted organisation at any deadline on the checkpoint tasks (for per-update references). */
-  reference(family: Family, agents: number, tmax: number, seed: number): Promise<{ chain: WorkSummary; scripted: WorkSummary }>;
+  /** The single chain and the scripted organisation on the checkpoint tasks, under `costs` (the condition's costs of talk). */
+  reference(family: Family, agents: number, tmax: number, seed: number, costs?: SprintCosts): Promise<{ chain: WorkSummary; scripted: WorkSummary }>;
 }
 
 /** A plot of a report: file name (in the claim's folder) and SVG text. */
@@ -122,8 +124,10 @@ export interface Claim {
 
 /**
  * A setting the nine claims run on: the task families, deadlines and budgets. `long` (the default)
- * runs them on the long-horizon families under the handoff rule; `short` is the first round's
- * setting, kept so its results stay reproducible (`--claim-suite short`).
+ * runs them on the long-horizon families under the handoff rule and today's defaults (the costs of
+ * talk, the annealed entropy bonus); `second-round` on the same families under the rules before
+ * those (no cost, a constant bonus: the second and third rounds' verdicts); `short` is the first
+ * round's setting. The older ones are kept so their results stay reproducible (`--claim-suite`).
  */
 export interface Suite {
   name: SuiteName;
@@ -146,9 +150,11 @@ export interface Suite {
   continueUpdates: number;
   /** The entropy bonus of every condition. */
   entropy: number;
+  /** Settings every condition pins beyond these (the first round's rules for `short`). */
+  rules: Partial<Config>;
 }
 
-export const SUITE_NAMES = ['long', 'short'] as const;
+export const SUITE_NAMES = ['long', 'second-round', 'short'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 export const SUITES: Record<SuiteName, Suite> = {
@@ -165,6 +171,22 @@ export const SUITES: Record<SuiteName, Suite> = {
     latency: { agents: 4, updates: 200, short: 80, long: 160 },
     continueUpdates: 50,
     entropy: 0.0002,
+    rules: {},
+  },
+  'second-round': {
+    name: 'second-round',
+    coupled: 'long-coupled',
+    parallel: 'long-parallel',
+    search: 'long-search',
+    start: 20,
+    end: 80,
+    updates: 300,
+    sideUpdates: 200,
+    prior: 100,
+    latency: { agents: 4, updates: 200, short: 80, long: 160 },
+    continueUpdates: 50,
+    entropy: 0.0002,
+    rules: FORMER_DEFAULTS,
   },
   short: {
     name: 'short',
@@ -179,15 +201,16 @@ export const SUITES: Record<SuiteName, Suite> = {
     latency: { agents: 4, updates: 250, short: 40, long: 80 },
     continueUpdates: 100,
     entropy: 0.001,
+    rules: FORMER_DEFAULTS,
   },
 };
 
 /** Every training condition the claims of `suite` use, by id. Every condition pins its family, schedule and updates, so a change of the defaults leaves it alone. */
 export function conditionsOf(S: Suite): Record<string, Condition> {
-  const base: Partial<Config> = { family: S.coupled, agents: 8, updates: S.updates, tmaxStart: S.start, tmaxEnd: S.end, entropy: S.entropy };
+  const base: Partial<Config> = { ...S.rules, family: S.coupled, agents: 8, updates: S.updates, tmaxStart: S.start, tmaxEnd: S.end, entropy: S.entropy };
   const fixed = { tmaxStart: S.end, tmaxEnd: S.end };
   const L = S.latency;
-  const latency = { family: S.coupled, agents: L.agents, updates: L.updates, entropy: S.entropy };
+  const latency = { ...S.rules, family: S.coupled, agents: L.agents, updates: L.updates, entropy: S.entropy };
   const cont = { ...fixed, updates: S.continueUpdates, critic: true };
   return {
     coupled: { id: 'coupled', label: `default: ${S.coupled}, 8 agents, ${S.updates} updates, deadline ${S.start} -> ${S.end}`, overrides: base },
@@ -326,7 +349,7 @@ async function referencesAt(ctx: ClaimContext, id: string): Promise<Map<number, 
   const out: Map<number, { chain: WorkSummary; scripted: WorkSummary }>[] = [];
   for (const run of runs) {
     const m = new Map<number, { chain: WorkSummary; scripted: WorkSummary }>();
-    for (const t of new Set(run.curve.map((p) => p.tmax))) m.set(t, await ctx.reference(c.family, c.agents, t, run.seed));
+    for (const t of new Set(run.curve.map((p) => p.tmax))) m.set(t, await ctx.reference(c.family, c.agents, t, run.seed, costsOf(c)));
     out.push(m);
   }
   return out;

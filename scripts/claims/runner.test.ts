@@ -46,11 +46,22 @@ describe('claim definitions', () => {
       expect(parseTrainOneArgs(trainOneArgv({ scale: 'full', out: 'o', condition: 'penalty-40', seed: 1, backend: 'cpu', quiet: true })).condition).toBe(
         'penalty-40',
       );
-      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, short/);
+      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, second-round, short/);
+      // The first round's and the second round's settings keep the rules they were measured under.
+      expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
+      expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'second-round'])).toMatchObject({ out: join('results', 'claims-second-round') });
+      expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', interruptions: false, broadcasts: false, entropy: 0.0002, entropyEnd: 1 });
     } finally {
       useSuite('long');
     }
-    expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80 });
+    expect(fullConfig('coupled')).toMatchObject({
+      family: 'long-coupled',
+      tmaxStart: 20,
+      tmaxEnd: 80,
+      interruptions: true,
+      broadcasts: true,
+      entropyEnd: 0.25,
+    });
     expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-80', 'penalty-80', 'penalty-160']);
   });
 

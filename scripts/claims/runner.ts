@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { PolicyActor } from '../../src/rl/actor';
 import { compareOrganisations } from '../../src/rl/compare';
 import { evaluationTasks } from '../../src/sim/seeds';
-import { CONFIG_KEYS, defaultConfig, SCHEMA, type Config } from '../../src/rl/config';
+import { CONFIG_KEYS, costsOf, defaultConfig, SCHEMA, type Config } from '../../src/rl/config';
+import { tasksWithCosts, type SprintCosts } from '../../src/sim/costs';
 import { MutedActor } from '../../src/rl/muted';
 import { SwarmPolicy } from '../../src/rl/policy';
 import { Trainer } from '../../src/rl/trainer';
@@ -167,7 +168,8 @@ function evalNumbers(stats: EpisodeStats[], agents: number): EvalNumbers {
 }
 
 async function evaluateSource(source: ActionSource, c: Config, tasks: number, seed: number): Promise<EvalNumbers> {
-  const run = await runEpisodes(source, evaluationTasks(c.family, tasks), c.agents, seed, c.tmaxEnd);
+  // The swarm is evaluated under its condition's costs of talk, as it trained.
+  const run = await runEpisodes(source, tasksWithCosts(evaluationTasks(c.family, tasks), costsOf(c)), c.agents, seed, c.tmaxEnd);
   return evalNumbers(run.stats, c.agents);
 }
 
@@ -402,12 +404,14 @@ class Context implements ClaimContext {
 
   baselines(id: string): Promise<Baseline[]> {
     const c = this.config(id);
-    return this.once(`base:${c.family}:${c.agents}:${c.tmaxEnd}`, async () => {
+    // The reference organisations play under the condition's costs of talk, as its swarm does.
+    const costs = costsOf(c);
+    return this.once(`base:${c.family}:${c.agents}:${c.tmaxEnd}:${JSON.stringify(costs)}`, async () => {
       const out: Baseline[] = [];
       for (const seed of this.seeds) {
-        const orgs = await compareOrganisations({ family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.scale.evalTasks, seed });
+        const orgs = await compareOrganisations({ family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks: this.scale.evalTasks, seed, costs });
         const race = await raceOrganisations({
-          tasks: evaluationTasks(c.family, this.scale.evalTasks),
+          tasks: tasksWithCosts(evaluationTasks(c.family, this.scale.evalTasks), costs),
           agents: c.agents,
           horizon: raceHorizon(c.tmaxEnd),
           seed,
@@ -418,9 +422,9 @@ class Context implements ClaimContext {
     });
   }
 
-  reference(family: Family, agents: number, tmax: number, seed: number): Promise<{ chain: WorkSummary; scripted: WorkSummary }> {
-    return this.once(`ref:${family}:${agents}:${tmax}:${seed}`, async () => {
-      const tasks = evaluationTasks(family, this.scale.checkpointTasks);
+  reference(family: Family, agents: number, tmax: number, seed: number, costs?: SprintCosts): Promise<{ chain: WorkSummary; scripted: WorkSummary }> {
+    return this.once(`ref:${family}:${agents}:${tmax}:${seed}:${JSON.stringify(costs ?? null)}`, async () => {
+      const tasks = tasksWithCosts(evaluationTasks(family, this.scale.checkpointTasks), costs);
       const chain = summariseWork((await runEpisodes(singleChain, tasks, agents, seed, tmax)).stats, agents);
       const scripted = summariseWork((await runEpisodes(scriptedOrganisation, tasks, agents, seed, tmax)).stats, agents);
       return { chain, scripted };
@@ -771,7 +775,7 @@ export const MAX_JOBS = 16;
 const CLAIM_FLAGS: Record<string, string> = {
   claim: `claim(s) to run: ${CLAIM_IDS.join(', ')}, a comma-separated list, or all`,
   'claim-scale': `compute budget: ${SCALE_NAMES.join(' or ')} (default full)`,
-  'claim-suite': `setting: long (the long-horizon families, default) or short (the first round's families and deadlines; default output results/claims-short)`,
+  'claim-suite': `setting: long (the long-horizon families under today's defaults, default), second-round (the same families without the costs of talk, a constant entropy bonus: the second and third rounds' default; output results/claims-second-round) or short (the first round's families and deadlines; results/claims-short)`,
   seeds: 'comma-separated training seeds, e.g. 7,8,9 (default 1,2,3)',
   jobs: `runs to train at once, each in its own child process, 1..${MAX_JOBS} (default 1: in this process)`,
   out: 'output folder (default results/claims, or results/claims-smoke for the smoke scale; with other seeds, -seeds-7-8-9 appended)',
