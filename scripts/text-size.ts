@@ -171,7 +171,14 @@ async function main(o: Options): Promise<number> {
           else if (n === 2) {
             await waitForUpdates(page, 1);
             await someMinutes(page, 48);
-          } else if (n === 3 || n === 5 || n === 6) await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
+          } else if (n === 3 || n === 5 || n === 6) {
+            await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
+            // Step 3 points at the handoffs: wait until the replayed rollout has made a few (its first comes once a module is finished).
+            if (n === 3)
+              await page.waitForFunction(() => document.querySelectorAll('[data-testid="dm-graph"] line.dm-edge.useful').length >= 4, undefined, {
+                timeout: 120_000,
+              });
+          }
         },
         shot(`presenter-lesson-${n}`),
       ),
