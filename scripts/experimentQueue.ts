@@ -15,8 +15,13 @@ import { codeVersion, ExperimentResult, type ExperimentJobData } from './claims/
 import type { Options } from './experimentOptions';
 import type { SeedResult } from './experimentRun';
 
-/** Trains `seeds` of the experiment `opts` on its queue into `folder` (each seed's files, then its record). */
-export async function trainSeedsOnQueue(opts: Options, folder: ExperimentFolder<SeedResult>, seeds: readonly number[]): Promise<void> {
+/** Trains `seeds` of the experiment `opts` on its queue into `folder` (each seed's files, then its record; `kept(seed)` after). */
+export async function trainSeedsOnQueue(
+  opts: Options,
+  folder: ExperimentFolder<SeedResult>,
+  seeds: readonly number[],
+  kept: (seed: number) => void = () => {},
+): Promise<void> {
   if (!opts.queue) throw new Error('trainSeedsOnQueue needs a queue');
   const code = codeVersion(CACHE_VERSION);
   const run = { evalTasks: opts.evalTasks, greedy: opts.greedy, backend: opts.backend };
@@ -44,6 +49,7 @@ export async function trainSeedsOnQueue(opts: Options, folder: ExperimentFolder<
         writeAtomic(join(opts.out, f.curve), res.data.curve);
         const r = result as SeedResult;
         folder.keep(seed, r);
+        kept(seed);
         const trained = r.orgs.find((o) => o.org === 'trained swarm');
         return { trainSeconds: r.trainSeconds, note: `return ${(trained?.ret ?? NaN).toFixed(3)}` };
       },

@@ -202,7 +202,7 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
   onInterrupt(opts, state);
   const todo = opts.seeds.filter((s) => !kept.has(s));
   // On a queue the workers train the seeds; each one's files enter the folder as it comes back.
-  if (opts.queue && todo.length) await (await import('./experimentQueue')).trainSeedsOnQueue(opts, folder, todo);
+  if (opts.queue && todo.length) await (await import('./experimentQueue')).trainSeedsOnQueue(opts, folder, todo, (seed) => state.kept.push(seed));
   const results: SeedResult[] = [];
   for (const [i, seed] of opts.seeds.entries()) {
     const before = kept.get(seed) ?? (opts.queue ? folder.finished(seed) : undefined);

@@ -1,10 +1,10 @@
 /**
  * `npm run sweep-fault-timeline -- [--lock-seconds 30] [--seed 8]`: the timeline of the queue's
  * worker-death fault (issue 27), measured at the smoke scale on this machine. It starts a
- * `redis-server` on a free port (no persistence, removed at the end), a worker, and a coordinator for
- * one run (`--claim C1 --claim-scale smoke --seeds SEED --queue ...`); kills the worker with SIGKILL
- * as it starts the run, starts a second worker at once, and prints when the worker died, when the run
- * was taken up again, when the sweep was done and the time lost. Needs redis-server on the PATH.
+ * `redis-server` on a free port (no persistence, removed at the end), two workers, and a coordinator
+ * for one run (`--claim C1 --claim-scale smoke --seeds SEED --queue ...`); kills the worker that
+ * takes the run with SIGKILL as it starts it, and prints when the worker died, when the other one
+ * took the run up, when the sweep was done and the time lost. Needs redis-server on the PATH.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,17 +84,18 @@ try {
   const redis = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
   await redis.line(/Ready to accept connections/);
   const lock = ['--queue', url, '--lock-seconds', String(args.lockSeconds)];
-  const first = tsx('scripts/sweep-worker.ts', lock);
-  await first.line(/serving queue/);
+  const workers = [tsx('scripts/sweep-worker.ts', lock), tsx('scripts/sweep-worker.ts', lock)];
+  await Promise.all(workers.map((w) => w.line(/serving queue/)));
   const coordinator = tsx('scripts/experiment.ts', [
     ...['--claim', 'C1', '--claim-scale', 'smoke', '--seeds', String(args.seed), '--quiet'],
     ...['--out', join(dir, 'out'), '--queue', url],
   ]);
   const queued = await coordinator.line(/run\(s\) to queue/);
-  const started = await first.line(/training \(job run-/);
-  first.child.kill('SIGKILL');
+  const first = await Promise.race(workers.map((w) => w.line(/training \(job run-/).then((t) => ({ w, t }))));
+  const started = first.t;
+  first.w.child.kill('SIGKILL');
   const died = at();
-  const heir = tsx('scripts/sweep-worker.ts', lock);
+  const heir = workers.find((w) => w !== first.w)!;
   const stalled = await heir.line(/stalled/);
   const taken = await heir.line(/training \(job run-/);
   const code = await coordinator.exited;
@@ -123,7 +124,7 @@ try {
         `C1 smoke seed ${args.seed} on one queue, workers at --lock-seconds ${args.lockSeconds} (seconds from the start of this script):`,
         `  ${timeline.queuedAt.toFixed(1).padStart(6)}  the coordinator queued the run`,
         `  ${timeline.startedAt.toFixed(1).padStart(6)}  worker 1 started it`,
-        `  ${timeline.diedAt.toFixed(1).padStart(6)}  worker 1 killed (SIGKILL); worker 2 started at once`,
+        `  ${timeline.diedAt.toFixed(1).padStart(6)}  worker 1 killed (SIGKILL); worker 2 serving since before the run was queued`,
         `  ${timeline.stalledAt.toFixed(1).padStart(6)}  worker 2 found the run stalled (its lock expired) and put it back on the queue`,
         `  ${timeline.takenUpAt.toFixed(1).padStart(6)}  worker 2 started it`,
         `  ${timeline.doneAt.toFixed(1).padStart(6)}  its result in the coordinator's cache; the coordinator exited`,

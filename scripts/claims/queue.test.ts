@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobId, printable } from './queue';
+import { jobId, printable, type QueueStatus } from './queue';
 import type { SweepJobData } from './sweep';
 import type { SweepStatus } from './sweepStatus';
 
@@ -22,6 +22,7 @@ if (!HAVE_REDIS) console.warn('queue.test: skipped, redis-server is not installe
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EXPERIMENT = join(root, 'scripts/experiment.ts');
 const WORKER = join(root, 'scripts/sweep-worker.ts');
+const STATUS = join(root, 'scripts/sweep-status.ts');
 const SMOKE = ['--claim', 'C1', '--claim-scale', 'smoke', '--quiet'];
 /** A plain two-seed experiment at a tiny scale (a few seconds a seed) whose numbers are not all zero. */
 const TINY = [
@@ -186,6 +187,17 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
         expect([...times].sort((a, b) => a - b)).toEqual(times);
         expect(x.childSeconds).toBeGreaterThan(0);
       }
+      // From any machine: what the queue holds, per sweep, read from Redis alone.
+      const q = await run(STATUS, ['--queue', url, '--json']);
+      expect(q.code, q.out).toBe(0);
+      const held = JSON.parse(q.out.slice(q.out.indexOf('{'))) as QueueStatus;
+      expect(held).toMatchObject({ format: 'swarm-queue-status', version: 1, queue: 'swarm-sweep', redis: url });
+      expect(held.sweeps).toHaveLength(1);
+      expect(held.sweeps[0]).toMatchObject({ sweep: s.sweep, runs: { done: 3, running: 0, waiting: 0, failed: 0 } });
+      expect(held.sweeps[0].list.map((x) => x.job).sort()).toEqual([...runs].sort());
+      for (const x of held.sweeps[0].list) expect(x).toMatchObject({ state: 'done', update: 2, updates: 2, worker: expect.stringMatching(/ pid \d+$/) });
+      const text = await run(STATUS, ['--queue', url]);
+      expect(text.out).toMatch(new RegExp(`sweep ${s.sweep}: 3 done, 0 running, 0 waiting, 0 failed`));
     },
     LONG,
   );
