@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   if (sweep) fail([`${sweep.split('=')[0]} works with --claim only (a plain experiment spreads its seeds with --queue)`]);
   const opts = readOptions(argv);
   requireOutput('error', 'out', opts.out, 'folder');
+  if (opts.statusJson !== null) requireOutput('error', 'status-json', opts.statusJson, 'file');
   const settings = experimentSettings(opts.config, {
     evalTasks: opts.evalTasks,
     greedy: opts.greedy,

@@ -500,6 +500,12 @@ describe('bad sweep flags', () => {
         expect(r.out).not.toContain(':pw@');
         expect(existsSync(join(scratch, 'never'))).toBe(false);
       }
+      // A status file that cannot be written is refused before anything is queued.
+      for (const extra of [SMOKE, TINY]) {
+        const r = await run(EXPERIMENT, [...extra, '--queue', 'redis://127.0.0.1:1', '--status-json', '/dev/null/x', '--out', join(scratch, 'sj')]);
+        expect(r.code, r.out).toBe(2);
+        expect(r.out).toMatch(/^error: --status-json \/dev\/null\/x: /m);
+      }
     },
     LONG,
   );

@@ -942,6 +942,7 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
     process.exit(2);
   }
   requireOutput('error', 'out', opts.out, 'folder');
+  if (opts.statusJson !== undefined) requireOutput('error', 'status-json', opts.statusJson, 'file');
   await useBackend(opts.backend);
   const t0 = performance.now();
   let reports: ClaimReport[];
