@@ -463,6 +463,38 @@ describe.skipIf(!HAVE_REDIS)('Redis lost mid-sweep (redis-server killed)', () =>
     },
     LONG,
   );
+
+  it(
+    'Redis back within the wait, even empty (no persistence): nobody stops, the coordinator queues its lost run again and the sweep finishes',
+    async () => {
+      const port = await freePort();
+      const url = `redis://127.0.0.1:${port}`;
+      const serve = () => {
+        const p = new Proc('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+        procs.push(p);
+        return p;
+      };
+      let redis = serve();
+      await redis.waitFor(/Ready to accept connections/, 20_000);
+      const flags = ['--queue', url, '--redis-wait', '120'];
+      const worker = tsx(WORKER, [...flags, '--lock-seconds', '1']);
+      procs.push(worker);
+      await worker.waitFor(/serving queue/);
+      const coordinator = tsx(EXPERIMENT, [...SMOKE, '--seeds', '9', '--out', join(dir, 'empty'), ...flags]);
+      procs.push(coordinator);
+      await worker.waitFor(/training \(job run-/);
+      redis.child.kill('SIGKILL');
+      await redis.exited;
+      redis = serve();
+      await redis.waitFor(/Ready to accept connections/, 20_000);
+      expect(await coordinator.exited, coordinator.out).toBe(0);
+      expect(coordinator.out).toMatch(/coupled seed 9: not on the queue any more \(Redis came back without its data\): queued again/);
+      expect(coordinator.out).toMatch(/coupled seed 9: trained on .* pid \d+/);
+      expect(worker.child.exitCode).toBe(null);
+      expect(readdirSync(join(dir, 'empty', 'cache')).filter((f) => /^[0-9a-f]{16}\.json$/.test(f))).toHaveLength(1);
+    },
+    LONG,
+  );
 });
 
 describe('text from the network', () => {

@@ -245,6 +245,19 @@ export async function coordinate(tasks: readonly QueueTask[], o: QueueRunOptions
         `the queue "${o.queueName}" on ${o.address.shown} holds unfinished runs of another sweep (job ${printable(String(foreign.id), 40)}): wait until it is done, or give this sweep its own --queue-name`,
       );
     const names = new Map(tasks.map((t) => [jobId(t.key), t.name]));
+    // The jobs queued and not finished yet, with their data: a Redis that comes back empty (no
+    // persistence) within --redis-wait has lost them, and they are queued again under the same ids
+    // (the waits for them go on; nothing finished is lost: it is in the cache).
+    const pending = new Map<string, { name: string; data: object }>();
+    const requeue = async () => {
+      for (const [id, p] of pending) {
+        if (await queue.getJob(id)) continue;
+        o.log(`${p.name}: not on the queue any more (Redis came back without its data): queued again`);
+        await queue.add(p.name, p.data, { jobId: id, removeOnComplete: false, removeOnFail: false });
+      }
+    };
+    // The queue's connection is ready now: a later 'ready' is a reconnection.
+    (await queue.client).on('ready', () => void requeue().catch(errors.on));
     events.on('progress', ({ jobId: id, data }) => {
       const p = JobProgress.safeParse(data);
       if (!names.has(id) || !p.success) return;
@@ -261,13 +274,17 @@ export async function coordinate(tasks: readonly QueueTask[], o: QueueRunOptions
         const task = job as QueueTask;
         const id = jobId(task.key);
         tracker.queued(id);
-        const added = await queue.add(task.name, task.data(), { jobId: id, removeOnComplete: false, removeOnFail: false });
+        const data = task.data();
+        pending.set(id, { name: task.name, data });
+        const added = await queue.add(task.name, data, { jobId: id, removeOnComplete: false, removeOnFail: false });
         // A job of that id was there already (a restarted coordinator): a failed one is tried again.
         if ((await added.getState()) === 'failed') await added.retry('failed');
         let value: unknown;
         try {
           value = await added.waitUntilFinished(events);
+          pending.delete(id);
         } catch (e) {
+          pending.delete(id);
           const why = printable(redact(e instanceof Error ? e.message : String(e)));
           tracker.failed(id, why);
           throw new Error(`it failed on the queue: ${why}`);
