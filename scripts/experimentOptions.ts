@@ -114,11 +114,6 @@ export function readOptions(argv: string[]): Options {
   } catch (e) {
     errors.push((e as Error).message);
   }
-  const viaEnv = text('queue') === undefined ? ' (REDIS_URL is set)' : '';
-  if (queue && (loadPolicy !== null || initFrom !== null))
-    errors.push(
-      `--queue${viaEnv} and --${loadPolicy !== null ? 'load-policy' : 'init-from'}: the workers cannot read this machine's files; train from starting weights here, without --queue`,
-    );
   for (const f of ['queue-name', 'status-json', 'redis-wait']) if (!queue && text(f) !== undefined) errors.push(`--${f} works with --queue`);
   const queueName = text('queue-name') ?? DEFAULT_QUEUE_NAME;
   if (!/^[\w.-]{1,64}$/.test(queueName)) errors.push(`--queue-name: "${queueName}" is not 1 to 64 letters, digits, _ . or -`);

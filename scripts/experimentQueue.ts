@@ -5,10 +5,11 @@
  * and sends back the seed's files, which are checked and written into the folder as a local run
  * writes them, so the report, the summary and a later resume are the same as without --queue.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheKey, writeAtomic } from './lib/cache';
 import { experimentSettings, type ExperimentFolder } from './lib/experimentFolder';
-import { checkExperimentResult, configText, seedFiles } from './claims/experimentJobs';
+import { bytesHash, checkExperimentResult, configText, seedFiles } from './claims/experimentJobs';
 import { coordinate, type QueueTask } from './claims/queue';
 import { CACHE_VERSION } from './claims/runner';
 import { codeVersion, ExperimentResult, type ExperimentJobData } from './claims/sweep';
@@ -25,7 +26,17 @@ export async function trainSeedsOnQueue(
   if (!opts.queue) throw new Error('trainSeedsOnQueue needs a queue');
   const code = codeVersion(CACHE_VERSION);
   const run = { evalTasks: opts.evalTasks, greedy: opts.greedy, backend: opts.backend };
-  const settings = experimentSettings(opts.config, { ...run, loadPolicy: null, initFrom: null });
+  // The starting weights travel with each job (the workers cannot read this machine's files).
+  const startPath = opts.loadPolicy ?? opts.initFrom;
+  const startBytes = startPath === null ? null : readFileSync(startPath);
+  const start =
+    startBytes === null ? null : { flag: opts.loadPolicy !== null ? ('load-policy' as const) : ('init-from' as const), base64: startBytes.toString('base64') };
+  const hash = startBytes === null ? null : bytesHash(startBytes);
+  const settings = experimentSettings(opts.config, {
+    ...run,
+    loadPolicy: opts.loadPolicy !== null ? hash : null,
+    initFrom: opts.initFrom !== null ? hash : null,
+  });
   // The same on a restart with the same command line; another experiment's unfinished seeds are another sweep.
   const sweep = cacheKey({ code, kind: 'experiment', settings, seeds: opts.seeds });
   const tasks: QueueTask[] = seeds.map((seed) => {
@@ -38,7 +49,7 @@ export async function trainSeedsOnQueue(
       parentKey: null,
       name: `seed ${seed}`,
       updates: config.prior + config.updates,
-      data: (): ExperimentJobData => ({ kind: 'experiment', sweep, code, seed, key, config: configText(config), ...run }),
+      data: (): ExperimentJobData => ({ kind: 'experiment', sweep, code, seed, key, config: configText(config), ...run, start }),
       accept: (value) => {
         const res = ExperimentResult.safeParse(value);
         if (!res.success) throw new Error('its worker sent back something that is not an experiment seed');

@@ -5,6 +5,7 @@
  * queued seed is trained by exactly the code of a local run), and the check of a worker's result
  * before its files enter the experiment's folder.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { decodeRunFile } from '../../src/core/runFile';
 import { CONFIG_KEYS, configFromStrings, SCHEMA, type Config } from '../../src/rl/config';
@@ -26,16 +27,33 @@ export interface ExperimentRunSettings {
   backend: NodeBackend;
 }
 
-/** The folder key of `seed` of an experiment with `config` and `s` (no starting weights: --queue refuses them). */
-export function experimentSeedKey(config: Config, s: ExperimentRunSettings, seed: number): string {
-  return seedKey(experimentSettings(config, { ...s, loadPolicy: null, initFrom: null }), seed);
+/** Starting weights of an experiment: which flag, and the file's bytes. */
+export interface StartWeights {
+  flag: 'load-policy' | 'init-from';
+  bytes: Uint8Array;
+}
+
+/** The hash of a starting-weights file's bytes, as the experiment's folder keeps it (`fileHash`). */
+export const bytesHash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The folder key of `seed` of an experiment with `config`, `s` and its starting weights, if any. */
+export function experimentSeedKey(config: Config, s: ExperimentRunSettings, seed: number, start: StartWeights | null = null): string {
+  const hash = start ? bytesHash(start.bytes) : null;
+  return seedKey(
+    experimentSettings(config, { ...s, loadPolicy: start?.flag === 'load-policy' ? hash : null, initFrom: start?.flag === 'init-from' ? hash : null }),
+    seed,
+  );
 }
 
 /** A reason a job cannot be trained (the worker fails it at once, without retries). */
 export class BadJob extends Error {}
 
 /** Checks an experiment job's data (its code version already matched); returns it with its config read, or throws a BadJob. */
-export function checkExperimentJob(id: string | undefined, raw: unknown, jobIdOf: (key: string) => string): { data: ExperimentJobData; config: Config } {
+export function checkExperimentJob(
+  id: string | undefined,
+  raw: unknown,
+  jobIdOf: (key: string) => string,
+): { data: ExperimentJobData; config: Config; start: StartWeights | null } {
   const parsed = ExperimentJobData.safeParse(raw);
   if (!parsed.success) throw new BadJob(parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; '));
   const d = parsed.data;
@@ -46,13 +64,14 @@ export function checkExperimentJob(id: string | undefined, raw: unknown, jobIdOf
   const { errors } = checkSettings(config);
   if (errors.length) throw new BadJob(`its config: ${errors.join('; ')}`);
   if (d.seed !== config.seed) throw new BadJob(`its seed ${d.seed} is not its config's ${config.seed}`);
-  if (d.key !== experimentSeedKey(config, d, d.seed)) throw new BadJob(`its key is not its settings' and seed's`);
+  const start = d.start ? { flag: d.start.flag, bytes: Buffer.from(d.start.base64, 'base64') } : null;
+  if (d.key !== experimentSeedKey(config, d, d.seed, start)) throw new BadJob(`its key is not its settings' and seed's`);
   if (id !== jobIdOf(d.key)) throw new BadJob(`its id is not the seed's key`);
-  return { data: d, config };
+  return { data: d, config, start };
 }
 
-/** The command line of `scripts/experiment.ts` that trains the job's seed into `out` (every config key spelled out). */
-export function experimentArgv(d: ExperimentJobData, config: Config, out: string): string[] {
+/** The command line of `scripts/experiment.ts` that trains the job's seed into `out` (every config key spelled out), from `startFile` if given. */
+export function experimentArgv(d: ExperimentJobData, config: Config, out: string, startFile: string | null = null): string[] {
   const flags = CONFIG_KEYS.map((k) => (SCHEMA[k].kind === 'bool' ? (config[k] ? `--${kebab(k)}` : `--no-${kebab(k)}`) : `--${kebab(k)}=${String(config[k])}`));
   return [
     ...flags,
@@ -60,6 +79,7 @@ export function experimentArgv(d: ExperimentJobData, config: Config, out: string
     `--eval-tasks=${d.evalTasks}`,
     ...(d.greedy ? ['--eval-greedy'] : []),
     `--backend=${d.backend}`,
+    ...(d.start && startFile ? [`--${d.start.flag}=${startFile}`] : []),
     `--out=${out}`,
     '--quiet',
   ];

@@ -234,6 +234,7 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
   it(
     'a plain multi-seed experiment through the queue writes the files and the table of a local run; its progress names the worker and the update',
     async () => {
+      const before = trained(workers).length;
       const [local, queued] = await Promise.all([
         run(EXPERIMENT, [...TINY, '--quiet', '--out', at('tiny-local')]),
         run(EXPERIMENT, [...TINY, '--out', at('tiny-queued'), '--queue', url, '--status-json', at('tiny.json')]),
@@ -248,10 +249,10 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
         expect(readFileSync(join(b, f), 'utf8'), f).toBe(readFileSync(join(a, f), 'utf8'));
       for (const f of ['summary.json', 'result-seed1.json', 'result-seed2.json']) expect(withoutTimes(join(b, f)), f).toEqual(withoutTimes(join(a, f)));
       for (const f of ['training-seed1.csv', 'training-seed2.csv']) expect(curveWithoutTimes(join(b, f)), f).toEqual(curveWithoutTimes(join(a, f)));
-      expect(trained(workers)).toHaveLength(6);
+      expect(trained(workers)).toHaveLength(before + 2);
       expect(queued.out.match(/seed \d: training on .* pid \d+/g)).toHaveLength(2);
       // The bar (a line per tenth, stderr is not a terminal) names the running seed's worker and update.
-      expect(queued.out).toMatch(/sweep swarm-sweep \[[#.]{24}\] \d\/4 .* ETA .* runs \d\/2 done, 1 running \(seed \d on .* pid \d+ at \d\/2\)/);
+      expect(queued.out).toMatch(/sweep swarm-sweep \[[#.]{24}\] \d\/4 .* ETA .* runs \d\/2 done, [12] running \(seed \d on .* pid \d+ at \d\/2[,)]/);
       const s = JSON.parse(readFileSync(at('tiny.json'), 'utf8')) as SweepStatus;
       expect(s.runs).toEqual({ total: 2, done: 2, running: 0, waiting: 0, failed: 0 });
       expect(s.list.map((x) => x.run).sort()).toEqual(['seed 1', 'seed 2']);
@@ -260,6 +261,18 @@ describe.skipIf(!HAVE_REDIS)('claims on a BullMQ queue (redis-server, two worker
       expect(again.code, again.out).toBe(0);
       expect(again.out).toMatch(/seeds 1, 2 taken from the folder/);
       expect(table(again.out)).toEqual(table(local.out));
+      // Starting weights (--load-policy) travel with the jobs: the same as a local run from them.
+      const from = ['--quiet', '--load-policy', join(a, 'policy-seed1.json')];
+      const [l2, q2] = await Promise.all([
+        run(EXPERIMENT, [...TINY, ...from, '--out', at('from-local')]),
+        run(EXPERIMENT, [...TINY, ...from, '--out', at('from-queued'), '--queue', url]),
+      ]);
+      expect(l2.code, l2.out).toBe(0);
+      expect(q2.code, q2.out).toBe(0);
+      expect(table(q2.out)).toEqual(table(l2.out));
+      for (const f of ['summary.csv', 'policy-seed1.json', 'policy-seed2.json', 'experiment.json'])
+        expect(readFileSync(join(at('from-queued'), f), 'utf8'), f).toBe(readFileSync(join(at('from-local'), f), 'utf8'));
+      expect(readFileSync(join(at('from-queued'), 'policy-seed1.json'), 'utf8')).not.toBe(readFileSync(join(b, 'policy-seed1.json'), 'utf8'));
     },
     LONG,
   );
@@ -521,7 +534,7 @@ describe('bad sweep flags', () => {
       }
       const policy = join(scratch, 'policy.json');
       for (const [args, re] of [
-        [['--queue', 'redis://:pw@h', '--load-policy', policy], /^error: --queue and --load-policy: the workers cannot read this machine's files/m],
+        [['--queue', 'redis://:pw@h', '--load-policy', policy, '--init-from', policy], /^error: --load-policy and --init-from both give starting weights/m],
         [['--status-json', join(scratch, 's.json')], /^error: --status-json works with --queue/m],
         [['--queue', 'redis://h', '--redis-wait', 'x'], /^error: --redis-wait: /m],
         [['--shard', '1/2'], /^error: --shard works with --claim only/m],

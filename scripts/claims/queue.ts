@@ -24,7 +24,7 @@ import { writeAtomic } from '../lib/cache';
 import { formatDuration } from '../lib/progress';
 import type { NodeBackend } from '../lib/nodeBackends';
 import { CONDITIONS, SUITE_NAMES, useSuite, type SuiteName } from './definitions';
-import { BadJob, checkExperimentJob, configText, experimentArgv, seedFiles } from './experimentJobs';
+import { BadJob, checkExperimentJob, configText, experimentArgv, seedFiles, type StartWeights } from './experimentJobs';
 import { CACHE_VERSION, ConditionStore, SCALE_NAMES, SCALES, TRAIN_ONE_ENTRY, trainOneArgv, type ScaleName } from './runner';
 import { runJobs, type TrainJob } from './schedule';
 import {
@@ -372,7 +372,7 @@ export interface WorkerOptions {
 }
 
 /** A claims job checked: its data. */
-type Checked = { kind: 'claim'; data: SweepJobData } | { kind: 'experiment'; data: ExperimentJobData; config: Config };
+type Checked = { kind: 'claim'; data: SweepJobData } | { kind: 'experiment'; data: ExperimentJobData; config: Config; start: StartWeights | null };
 
 /**
  * Checks a job and returns its data, or throws an UnrecoverableError with the reason (the job fails
@@ -486,7 +486,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
         job.updateProgress({ worker: me, update, updates } satisfies JobProgress).catch(() => {});
       };
       try {
-        if (checked.kind === 'experiment') return await trainExperimentSeed(job, checked.data, checked.config, dir, report);
+        if (checked.kind === 'experiment') return await trainExperimentSeed(job, checked, dir, report);
         const d = checked.data;
         useSuite(d.suite as SuiteName);
         const store = new ConditionStore(SCALES[d.scale as ScaleName], dir, { quiet: true });
@@ -540,22 +540,25 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
   /** An experiment's seed: `scripts/experiment.ts --seeds N` into `dir`, its four files sent back. */
   async function trainExperimentSeed(
     job: Job,
-    d: ExperimentJobData,
-    config: Config,
+    { data: d, config, start }: { data: ExperimentJobData; config: Config; start: StartWeights | null },
     dir: string,
     report: (update: number, updates: number) => void,
   ): Promise<ExperimentResult> {
     const updates = config.prior + config.updates;
+    // The starting weights beside the experiment's folder (whose file names are the experiment's own).
+    const out = join(dir, 'out');
+    const startFile = start ? join(dir, start.flag === 'load-policy' ? 'start.policy.json' : 'start.swarmrun.json.gz') : null;
+    if (start && startFile) writeFileSync(startFile, start.bytes);
     await job.updateProgress({ worker: me, update: 0, updates } satisfies JobProgress);
     o.log(`experiment seed ${d.seed}: training (job ${job.id})`);
-    const childSeconds = await runTrainingChild(EXPERIMENT_ENTRY, experimentArgv(d, config, dir), report, true);
+    const childSeconds = await runTrainingChild(EXPERIMENT_ENTRY, experimentArgv(d, config, out, startFile), report, true);
     const f = seedFiles(d.seed);
     const result: ExperimentResult = {
       kind: 'experiment',
-      record: readFileSync(join(dir, f.record), 'utf8'),
-      policy: readFileSync(join(dir, f.policy), 'utf8'),
-      curve: readFileSync(join(dir, f.curve), 'utf8'),
-      runFile: readFileSync(join(dir, f.runFile)).toString('base64'),
+      record: readFileSync(join(out, f.record), 'utf8'),
+      policy: readFileSync(join(out, f.policy), 'utf8'),
+      curve: readFileSync(join(out, f.curve), 'utf8'),
+      runFile: readFileSync(join(out, f.runFile)).toString('base64'),
       worker: me,
       childSeconds,
     };

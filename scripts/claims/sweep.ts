@@ -143,6 +143,16 @@ export const ExperimentJobData = z.strictObject({
   evalTasks: z.number().int().min(1).max(10000),
   greedy: z.boolean(),
   backend: z.enum(NODE_BACKENDS),
+  /** The starting weights' file of `--load-policy` or `--init-from` (its bytes, base64), or null. */
+  start: z
+    .strictObject({
+      flag: z.enum(['load-policy', 'init-from']),
+      base64: z
+        .string()
+        .max(96 * 1024 * 1024)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+    })
+    .nullable(),
 });
 export type ExperimentJobData = z.infer<typeof ExperimentJobData>;
 
