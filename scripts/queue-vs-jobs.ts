@@ -217,7 +217,8 @@ try {
     deliverySeconds: round((ms(r.doneAt) - ms(r.finishedAt)) / 1000),
   }));
   // The runs that found a free worker when queued: their pickup is the queue's; the others waited for a worker, as under --jobs.
-  const firstWave = perRun.filter((r) => r.pickupSeconds < 10);
+  const firstFinish = Math.min(...done.map((r) => ms(r.finishedAt)));
+  const firstWave = perRun.filter((_, i) => ms(done[i].processedAt) < firstFinish);
   const overheadPerRun = mean(firstWave.map((r) => r.pickupSeconds)) + mean(perRun.map((r) => r.workerSeconds + r.deliverySeconds));
   const complete = jobs.finished && queue?.finished === true;
   const result = {
