@@ -213,9 +213,18 @@ const isoOf = (ms: unknown) => {
  * the runs that failed. Stops the process (one line, exit code 2) when Redis is lost for longer than
  * `redisWait`.
  */
-export async function coordinate(tasks: readonly QueueTask[], o: QueueRunOptions): Promise<void> {
-  await checkRedis(o.address);
+export async function coordinate(tasks: readonly QueueTask[], opts: QueueRunOptions): Promise<void> {
+  await checkRedis(opts.address);
   const code = codeVersion(CACHE_VERSION);
+  // On a terminal a line first clears the bar, which is drawn again at the next report.
+  const tty = !opts.quiet && process.stderr.isTTY === true;
+  const o: QueueRunOptions = {
+    ...opts,
+    log: (line) => {
+      if (tty) process.stderr.write('\r\x1b[2K');
+      opts.log(line);
+    },
+  };
   const errors = errorLog(o.log);
   const lost = () =>
     giveUp(

@@ -55,7 +55,9 @@ export class ProgressBar {
     const filled = Math.round((width * done) / this.total);
     const line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total}  ${rate.toFixed(1)} upd/s  ETA ${formatDuration(eta)}  ${status}`;
     if (this.out.isTTY) {
-      this.out.write(`\r${line.padEnd(this.out.columns ? this.out.columns - 1 : 0)}`);
+      // Cut to the terminal's width: a wrapped line could not be redrawn in place.
+      const width = this.out.columns ? this.out.columns - 1 : 0;
+      this.out.write(`\r${(width ? line.slice(0, width) : line).padEnd(width)}`);
       if (done >= this.total) this.out.write('\n');
     } else {
       const tenth = Math.floor((10 * done) / this.total);
