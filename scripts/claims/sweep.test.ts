@@ -6,6 +6,10 @@ import { CLAIM_IDS } from './definitions';
 import { CACHE_VERSION, ConditionStore, parseClaimArgs, runList, SCALES } from './runner';
 import { checkRunRecord, codeVersion, parseQueueUrl, parseShard, QueueFault, redact, shardRuns } from './sweep';
 import { JobProgress, SweepTracker, type SweepStatus } from './sweepStatus';
+import { BadJob, checkExperimentJob, configText, experimentArgv, experimentSeedKey } from './experimentJobs';
+import type { ExperimentJobData } from './sweep';
+import { defaultConfig } from '../../src/rl/config';
+import { readOptions } from '../experimentOptions';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-sweep-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -186,5 +190,42 @@ describe("progress across the lab (the coordinator's status)", () => {
     expect(JobProgress.safeParse({ worker: 'h pid 1', update: 3, updates: 10 }).success).toBe(true);
     for (const bad of [{ worker: 'x'.repeat(201) }, { worker: 'h', update: -1 }, { worker: 'h', update: 1.5 }, { worker: 'h', extra: 1 }, 7, null])
       expect(JobProgress.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+  });
+});
+
+describe('a plain experiment seed as a queue job', () => {
+  const id = (key: string) => `run-${key}`;
+  const config = { ...defaultConfig(), family: 'coupled' as const, agents: 3, updates: 2, seed: 3 };
+  const run = { evalTasks: 4, greedy: false, backend: 'wasm' as const };
+  const key = experimentSeedKey(config, run, 3);
+  const job: ExperimentJobData = { kind: 'experiment', sweep: 's', code: 'c', seed: 3, key, config: configText(config), ...run, start: null };
+
+  it('passes a job of this code, and its command line reads back as the same settings', () => {
+    const { data, config: read } = checkExperimentJob(id(key), job, id);
+    expect(read).toEqual(config);
+    const o = readOptions(experimentArgv(data, read, join(out, 'exp'), null));
+    expect(o.config).toEqual(config);
+    expect(o).toMatchObject({ seeds: [3], evalTasks: 4, greedy: false, backend: 'wasm', out: join(out, 'exp'), quiet: true, loadPolicy: null, queue: null });
+  });
+
+  it('fails a malformed or tampered job with the reason', () => {
+    const bad = (data: unknown, jobId = id(key)) => {
+      try {
+        checkExperimentJob(jobId, data, id);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BadJob);
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(bad(job, id('0'.repeat(16)))).toMatch(/its id is not the seed's key/);
+    expect(bad({ ...job, config: { ...job.config, agents: '999' } })).toMatch(/its config: agents/);
+    expect(bad({ ...job, config: { ...job.config, agents: '4' } })).toMatch(/its key is not its settings' and seed's/);
+    const { lr: _, ...noLr } = job.config;
+    expect(bad({ ...job, config: noLr })).toMatch(/its config lacks lr/);
+    expect(bad({ ...job, seed: 4 })).toMatch(/its seed 4 is not its config's 3/);
+    expect(bad({ ...job, backend: 'webgpu' })).toMatch(/backend/);
+    expect(bad({ ...job, extra: 1 })).toMatch(/extra|Unrecognized/i);
+    expect(bad({ ...job, start: { flag: 'load-policy', base64: 'AAAA' } })).toMatch(/its key is not/);
   });
 });
