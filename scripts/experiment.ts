@@ -12,10 +12,11 @@ import type { SeedResult } from './experimentRun';
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.some((a) => a === '--claim' || a.startsWith('--claim='))) return (await import('./claims/runner')).runClaimsFromArgs(argv);
-  const sweep = argv.find((a) => ['--queue', '--queue-name', '--shard', '--report-only'].includes(a.split('=')[0]));
-  if (sweep) fail([`${sweep.split('=')[0]} works with --claim only (a plain experiment trains its seeds on this machine)`]);
+  const sweep = argv.find((a) => ['--shard', '--report-only'].includes(a.split('=')[0]));
+  if (sweep) fail([`${sweep.split('=')[0]} works with --claim only (a plain experiment spreads its seeds with --queue)`]);
   const opts = readOptions(argv);
   requireOutput('error', 'out', opts.out, 'folder');
+  if (opts.statusJson !== null) requireOutput('error', 'status-json', opts.statusJson, 'file');
   const settings = experimentSettings(opts.config, {
     evalTasks: opts.evalTasks,
     greedy: opts.greedy,
@@ -33,5 +34,6 @@ async function main(): Promise<void> {
 
 main().catch((e: unknown) => {
   process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
+  // A queue that cannot be used (unreachable Redis, refused password, another sweep): exit code 2, as a bad command line.
+  process.exit(e instanceof Error && e.name === 'QueueFault' ? 2 : 1);
 });

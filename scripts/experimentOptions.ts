@@ -10,6 +10,7 @@ import { CONFIG_KEYS, SCHEMA, configFromStrings, type Config } from '../src/rl/c
 import { checkSettings } from '../src/rl/settingsCheck';
 import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
 import { choiceFlag, collect, intFlag, intListFlag, kebab, pathFlag, readFlags, type FlagOptions } from './lib/cli';
+import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, queueAddress, type QueueAddress } from './claims/sweep';
 
 const RUNNER_FLAGS: Record<string, string> = {
   seeds: 'comma-separated training seeds, e.g. 1,2,3 (default: --seed)',
@@ -20,6 +21,11 @@ const RUNNER_FLAGS: Record<string, string> = {
   'load-policy': 'start from the weights in this JSON file (written by an earlier run)',
   'init-from': 'start from the last checkpoint of this run file (run-seed*.swarmrun.json.gz)',
   quiet: 'no progress bar',
+  queue: 'train the seeds on the BullMQ queue at redis://[:PASSWORD@]HOST:PORT (rediss:// for TLS; default REDIS_URL when set), served by npm run sweep-worker',
+  'queue-name': `with --queue: the queue's name, for several sweeps on one Redis (default ${DEFAULT_QUEUE_NAME})`,
+  'status-json':
+    "with --queue: write the sweep's status (seeds done, running on which worker at which update, waiting, failed, ETA) to this JSON file as it changes",
+  'redis-wait': `with --queue: attempts a second apart to reach a Redis that went away before stopping with exit code 2, 1..86400 (default ${DEFAULT_REDIS_WAIT})`,
   claim: 'run a claim instead: C1..C9, a comma-separated list, or all (see docs/EXPERIMENTS.md)',
   'claim-scale': 'budget of --claim: smoke (seconds) or full (the reproduction, default)',
   help: 'show this help',
@@ -56,6 +62,11 @@ export interface Options {
   loadPolicy: string | null;
   initFrom: string | null;
   quiet: boolean;
+  /** Train the seeds on this queue (`npm run sweep-worker` trains them) instead of here. */
+  queue: QueueAddress | null;
+  queueName: string;
+  statusJson: string | null;
+  redisWait: number;
 }
 
 /** The runner's flags that take no value. */
@@ -97,6 +108,17 @@ export function readOptions(argv: string[]): Options {
   const loadPolicy = path('load-policy');
   const initFrom = path('init-from');
   if (loadPolicy !== null && initFrom !== null) errors.push('--load-policy and --init-from both give starting weights: use one');
+  let queue: QueueAddress | null = null;
+  try {
+    queue = queueAddress(text('queue'));
+  } catch (e) {
+    errors.push((e as Error).message);
+  }
+  for (const f of ['queue-name', 'status-json', 'redis-wait']) if (!queue && text(f) !== undefined) errors.push(`--${f} works with --queue`);
+  const queueName = text('queue-name') ?? DEFAULT_QUEUE_NAME;
+  if (!/^[\w.-]{1,64}$/.test(queueName)) errors.push(`--queue-name: "${queueName}" is not 1 to 64 letters, digits, _ . or -`);
+  const statusJson = path('status-json');
+  const redisWait = collect(errors, () => intFlag('redis-wait', text('redis-wait') ?? String(DEFAULT_REDIS_WAIT), 1, 86400)) ?? DEFAULT_REDIS_WAIT;
   if (errors.length) fail(errors);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
   return {
@@ -110,6 +132,10 @@ export function readOptions(argv: string[]): Options {
     loadPolicy,
     initFrom,
     quiet: values.quiet === true,
+    queue,
+    queueName,
+    statusJson,
+    redisWait,
   };
 }
 

@@ -14,6 +14,7 @@ import { Trainer } from '../src/rl/trainer';
 import { useBackend } from './lib/backend';
 import type { ExperimentFolder } from './lib/experimentFolder';
 import { ProgressBar, formatDuration } from './lib/progress';
+import { reportProgress } from './lib/childProgress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
 import { talkSummary } from './lib/talk';
 import { formatTable, toCsv } from './lib/table';
@@ -95,6 +96,7 @@ async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed
     const { metrics } = result;
     await recording.record(trainer, result);
     curve.push(metrics);
+    reportProgress(trainer.update, trainer.totalUpdates);
     bar?.update(trainer.update, `${metrics.phase} Tmax ${metrics.tmax}  return ${metrics.ret.toFixed(2)}  msgs ${metrics.messages.toFixed(1)}`);
     if (config.prior > 0 && trainer.update === config.prior) {
       const e0 = performance.now();
@@ -198,13 +200,17 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
   }
   const state = { current: null as number | null, kept: [...kept.keys()] };
   onInterrupt(opts, state);
+  const todo = opts.seeds.filter((s) => !kept.has(s));
+  // On a queue the workers train the seeds; each one's files enter the folder as it comes back.
+  if (opts.queue && todo.length) await (await import('./experimentQueue')).trainSeedsOnQueue(opts, folder, todo, (seed) => state.kept.push(seed));
   const results: SeedResult[] = [];
   for (const [i, seed] of opts.seeds.entries()) {
-    const before = kept.get(seed);
+    const before = kept.get(seed) ?? (opts.queue ? folder.finished(seed) : undefined);
     if (before) {
       results.push(before);
       continue;
     }
+    if (opts.queue) throw new Error(`seed ${seed} came back from the queue but is not in ${opts.out}/`);
     state.current = seed;
     results.push(await runSeed(opts, folder, seed, i));
     state.kept.push(seed);

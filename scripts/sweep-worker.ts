@@ -7,7 +7,7 @@
  */
 import { choiceFlag, intFlag, parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
-import { DEFAULT_QUEUE_NAME, QueueFault, queueAddress, type QueueAddress } from './claims/sweep';
+import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, QueueFault, queueAddress, type QueueAddress } from './claims/sweep';
 
 const USAGE = [
   'Usage: npm run sweep-worker -- --queue redis://[:PASSWORD@]HOST:PORT [--concurrency N] [flags]',
@@ -18,6 +18,7 @@ const USAGE = [
   `  --backend         TF.js backend of the training: ${NODE_BACKENDS.join(' or ')} (default wasm)`,
   '  --lock-seconds    how long a run stays locked to a worker that stopped renewing the lock, 1..600 (default 30): a',
   '                    worker that dies leaves its run to another after about twice this',
+  `  --redis-wait      attempts a second apart to reach a Redis that went away before stopping with exit code 2, 1..86400 (default ${DEFAULT_REDIS_WAIT})`,
   '  --help            show this help',
 ].join('\n');
 
@@ -27,6 +28,7 @@ interface Args {
   concurrency: number;
   backend: NodeBackend;
   lockSeconds: number;
+  redisWait: number;
 }
 
 function parse(argv: string[]): Args | 'help' {
@@ -36,6 +38,7 @@ function parse(argv: string[]): Args | 'help' {
     concurrency: { type: 'string', default: '1' },
     backend: { type: 'string', default: 'wasm' },
     'lock-seconds': { type: 'string', default: '30' },
+    'redis-wait': { type: 'string', default: String(DEFAULT_REDIS_WAIT) },
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
@@ -53,6 +56,7 @@ function parse(argv: string[]): Args | 'help' {
     concurrency: intFlag('concurrency', v.concurrency, 1, 16),
     backend: choiceFlag('backend', v.backend, NODE_BACKENDS),
     lockSeconds: intFlag('lock-seconds', v['lock-seconds'], 1, 600),
+    redisWait: intFlag('redis-wait', v['redis-wait'], 1, 86400),
   };
 }
 

@@ -29,6 +29,7 @@ import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
 import { cacheKey, writeAtomic } from '../lib/cache';
 import { requireOutput } from '../lib/outputFolder';
 import { formatDuration, ProgressBar, type ProgressOut } from '../lib/progress';
+import { reportProgress } from '../lib/childProgress';
 import { formatTable } from '../lib/table';
 import {
   ACTIVE_SUITE,
@@ -49,7 +50,18 @@ import {
 } from './definitions';
 import { RULES_TEXT, type Verdict } from './rules';
 import { runJobs, runTsxChild, type TrainJob } from './schedule';
-import { checkRunRecord, codeVersion, DEFAULT_QUEUE_NAME, parseShard, QueueFault, queueAddress, shardRuns, type QueueAddress, type Shard } from './sweep';
+import {
+  checkRunRecord,
+  codeVersion,
+  DEFAULT_QUEUE_NAME,
+  DEFAULT_REDIS_WAIT,
+  parseShard,
+  QueueFault,
+  queueAddress,
+  shardRuns,
+  type QueueAddress,
+  type Shard,
+} from './sweep';
 
 /** Bumped whenever training or evaluation changes what a cached run would contain. */
 export const CACHE_VERSION = 2;
@@ -192,6 +204,10 @@ export interface ClaimsOptions {
   queue?: QueueAddress;
   /** The queue's name (default swarm-sweep). */
   queueName?: string;
+  /** With `queue`: write the sweep's status to this file as it changes. */
+  statusJson?: string;
+  /** With `queue`: attempts (about seconds) to reach a Redis that went away before stopping (default 60). */
+  redisWait?: number;
   /** Train only this slice of the run list into the cache, and write no reports. */
   shard?: Shard;
   /** Train nothing: report from the cache, or name the runs that are not there. */
@@ -335,6 +351,7 @@ export class ConditionStore {
         claims: round(m.claims),
         entropy: round(m.entropy),
       });
+      reportProgress(trainer.update, trainer.totalUpdates);
       bar?.update(trainer.update, `${m.phase} Tmax ${m.tmax}  return ${m.ret.toFixed(2)}  msgs ${m.messages.toFixed(1)}  handoffs ${m.handoffs.toFixed(1)}`);
     }
     await checkpoint();
@@ -728,6 +745,8 @@ export async function runClaims(opts: ClaimsOptions): Promise<ClaimReport[]> {
       sweep: sweepId(opts.claims, scale),
       quiet: opts.quiet ?? false,
       log,
+      statusFile: opts.statusJson ?? null,
+      redisWait: opts.redisWait ?? DEFAULT_REDIS_WAIT,
     });
   else if (missing.length && jobs > 1)
     await trainInChildren(
@@ -783,6 +802,9 @@ const CLAIM_FLAGS: Record<string, string> = {
   quiet: 'no progress bars',
   queue: 'train on the BullMQ queue at redis://[:PASSWORD@]HOST:PORT (or rediss:// for TLS; default REDIS_URL when set), served by npm run sweep-worker',
   'queue-name': `the queue's name, for several sweeps on one Redis (default ${DEFAULT_QUEUE_NAME})`,
+  'status-json':
+    "with --queue: write the sweep's status (runs done, running on which worker at which update, waiting, failed, ETA) to this JSON file as it changes",
+  'redis-wait': `with --queue: attempts a second apart to reach a Redis that went away before stopping with exit code 2, 1..86400 (default ${DEFAULT_REDIS_WAIT})`,
   shard: 'train only the I-th of N deterministic slices of the runs into <out>/cache (e.g. 3/8, for Slurm arrays and Kubernetes Indexed Jobs); no reports',
   'report-only': "train nothing: write the reports from <out>/cache (e.g. the shards' caches copied together), or name the runs missing",
 };
@@ -824,6 +846,8 @@ export interface ClaimArgs {
   quiet: boolean;
   queue?: QueueAddress;
   queueName: string;
+  statusJson?: string;
+  redisWait: number;
   shard?: Shard;
   reportOnly: boolean;
 }
@@ -841,6 +865,8 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     quiet: { type: 'boolean', default: false },
     queue: { type: 'string' },
     'queue-name': { type: 'string', default: DEFAULT_QUEUE_NAME },
+    'status-json': { type: 'string' },
+    'redis-wait': { type: 'string', default: String(DEFAULT_REDIS_WAIT) },
     shard: { type: 'string' },
     'report-only': { type: 'boolean', default: false },
   });
@@ -877,6 +903,8 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
   if (values.shard !== undefined && values['report-only']) errors.push('--shard and --report-only: a shard trains, the report step reads the shards');
   if (queue && values.jobs !== '1')
     errors.push(`--jobs and --queue${values.queue === undefined ? ' (REDIS_URL is set)' : ''}: the workers' --concurrency sets how many runs train at once`);
+  if (!queue && values['status-json'] !== undefined) errors.push('--status-json works with --queue (the status of the runs on the queue)');
+  const redisWait = collect(errors, () => intFlag('redis-wait', values['redis-wait'], 1, 86400));
   if (!/^[\w.-]{1,64}$/.test(values['queue-name'])) errors.push(`--queue-name: "${values['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
@@ -884,7 +912,7 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     if (typeof s === 'string') errors.push(`--shard: ${s}`);
     else shard = s;
   }
-  if (errors.length || !scale || !backend || !jobs) throw new Error(errors.join('\n'));
+  if (errors.length || !scale || !backend || !jobs || !redisWait) throw new Error(errors.join('\n'));
   const scaled = scaleWithSeeds(scale, seeds);
   return {
     claims: CLAIM_IDS.filter((c) => claims.includes(c)),
@@ -896,6 +924,8 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     quiet: values.quiet,
     ...(queue ? { queue } : {}),
     queueName: values['queue-name'],
+    ...(values['status-json'] !== undefined ? { statusJson: values['status-json'] } : {}),
+    redisWait,
     ...(shard ? { shard } : {}),
     reportOnly: values['report-only'],
   };
@@ -916,6 +946,7 @@ export async function runClaimsFromArgs(argv: string[]): Promise<void> {
     process.exit(2);
   }
   requireOutput('error', 'out', opts.out, 'folder');
+  if (opts.statusJson !== undefined) requireOutput('error', 'status-json', opts.statusJson, 'file');
   await useBackend(opts.backend);
   const t0 = performance.now();
   let reports: ClaimReport[];

@@ -1,10 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLAIM_IDS } from './definitions';
 import { CACHE_VERSION, ConditionStore, parseClaimArgs, runList, SCALES } from './runner';
 import { checkRunRecord, codeVersion, parseQueueUrl, parseShard, QueueFault, redact, shardRuns } from './sweep';
+import { JobProgress, SweepTracker, type SweepStatus } from './sweepStatus';
+import { BadJob, checkExperimentJob, configText, experimentArgv, experimentSeedKey } from './experimentJobs';
+import type { ExperimentJobData } from './sweep';
+import { defaultConfig } from '../../src/rl/config';
+import { readOptions } from '../experimentOptions';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-sweep-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -118,5 +123,109 @@ describe('a run record from a child or a worker', () => {
     expect(() => checkRunRecord(JSON.stringify({ ...record, seed: 2 }), want)).toThrow(/another run \(seed 2, not 1\)/);
     expect(() => checkRunRecord(JSON.stringify({ ...record, final: { ret: 'x' } }), want)).toThrow(/not a run record/);
     expect(() => checkRunRecord('{', want)).toThrow(/not JSON/);
+  });
+});
+
+describe("progress across the lab (the coordinator's status)", () => {
+  it('counts runs done, running on which worker at which update, waiting and failed, with an ETA from the updates it saw trained', () => {
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    const lines: string[] = [];
+    const file = join(out, 'status.json');
+    const s = new SweepTracker({
+      queue: 'q',
+      redis: 'redis://***@h:1',
+      sweep: 'abc',
+      runs: [
+        { job: 'run-a', run: 'coupled seed 1', updates: 100 },
+        { job: 'run-b', run: 'coupled seed 2', updates: 100 },
+        { job: 'run-c', run: 'critic seed 1', updates: 50 },
+      ],
+      out: { write: (x: string) => lines.push(x) },
+      statusFile: file,
+      now: () => t,
+    });
+    s.queued('run-a');
+    s.queued('run-b');
+    expect(s.progress('run-a', { worker: 'h1 pid 1', update: 0, updates: 100 })).toBe(true);
+    t += 10_000;
+    expect(s.progress('run-a', { worker: 'h1 pid 1', update: 20, updates: 100 })).toBe(false);
+    let st: SweepStatus = s.status();
+    expect(st.runs).toEqual({ total: 3, done: 0, running: 1, waiting: 2, failed: 0 });
+    expect(st.updates).toEqual({ total: 250, done: 20 });
+    expect(st.updatesPerSecond).toBe(2);
+    expect(st.etaSeconds).toBe(115);
+    expect(s.line(st)).toBe('runs 0/3 done, 1 running (coupled seed 1 on h1 pid 1 at 20/100), 2 waiting, 0 failed');
+    // Another worker takes the run over (its first worker died): it counts from the update it reports.
+    t += 10_000;
+    expect(s.progress('run-a', { worker: 'h2 pid 9', update: 0, updates: 100 })).toBe(true);
+    s.progress('run-b', { worker: 'h1 pid 2', update: 0, updates: 100 });
+    t += 10_000;
+    s.progress('run-b', { worker: 'h1 pid 2', update: 30, updates: 100 });
+    s.done('run-a', 'h2 pid 9', 42, { processedAt: null, finishedAt: null, childSeconds: 45 });
+    s.failed('run-c', 'malformed job: x');
+    st = s.status();
+    expect(st.runs).toEqual({ total: 3, done: 1, running: 1, waiting: 0, failed: 1 });
+    expect(st.updates.done).toBe(130);
+    expect(st.updatesPerSecond).toBe(4.3333);
+    expect(st.etaSeconds).toBe(16);
+    expect(st.list.find((r) => r.job === 'run-a')).toMatchObject({
+      state: 'done',
+      worker: 'h2 pid 9',
+      trainSeconds: 42,
+      childSeconds: 45,
+      startedAt: '2026-01-01T00:00:20.000Z',
+    });
+    expect(st.list.find((r) => r.job === 'run-c')).toMatchObject({ state: 'failed', reason: 'malformed job: x' });
+    // Changes of state are written at once; the bar is the --jobs bar over the sweep's updates.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ runs: st.runs, finished: false });
+    s.finish();
+    expect((JSON.parse(readFileSync(file, 'utf8')) as SweepStatus).finished).toBe(true);
+    expect(lines.at(-1)).toMatch(
+      /^sweep q \[#+\.+\] 130\/250 {2}4\.3 upd\/s {2}ETA 0:28 {2}runs 1\/3 done, 1 running \(coupled seed 2 on h1 pid 2 at 30\/100\)/,
+    );
+  });
+
+  it("a worker's progress report is checked: a bare worker name (older workers) passes, anything else does not", () => {
+    expect(JobProgress.safeParse({ worker: 'h pid 1' }).success).toBe(true);
+    expect(JobProgress.safeParse({ worker: 'h pid 1', update: 3, updates: 10 }).success).toBe(true);
+    for (const bad of [{ worker: 'x'.repeat(201) }, { worker: 'h', update: -1 }, { worker: 'h', update: 1.5 }, { worker: 'h', extra: 1 }, 7, null])
+      expect(JobProgress.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+  });
+});
+
+describe('a plain experiment seed as a queue job', () => {
+  const id = (key: string) => `run-${key}`;
+  const config = { ...defaultConfig(), family: 'coupled' as const, agents: 3, updates: 2, seed: 3 };
+  const run = { evalTasks: 4, greedy: false, backend: 'wasm' as const };
+  const key = experimentSeedKey(config, run, 3);
+  const job: ExperimentJobData = { kind: 'experiment', sweep: 's', code: 'c', seed: 3, key, config: configText(config), ...run, start: null };
+
+  it('passes a job of this code, and its command line reads back as the same settings', () => {
+    const { data, config: read } = checkExperimentJob(id(key), job, id);
+    expect(read).toEqual(config);
+    const o = readOptions(experimentArgv(data, read, join(out, 'exp'), null));
+    expect(o.config).toEqual(config);
+    expect(o).toMatchObject({ seeds: [3], evalTasks: 4, greedy: false, backend: 'wasm', out: join(out, 'exp'), quiet: true, loadPolicy: null, queue: null });
+  });
+
+  it('fails a malformed or tampered job with the reason', () => {
+    const bad = (data: unknown, jobId = id(key)) => {
+      try {
+        checkExperimentJob(jobId, data, id);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BadJob);
+        return (e as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(bad(job, id('0'.repeat(16)))).toMatch(/its id is not the seed's key/);
+    expect(bad({ ...job, config: { ...job.config, agents: '999' } })).toMatch(/its config: agents/);
+    expect(bad({ ...job, config: { ...job.config, agents: '4' } })).toMatch(/its key is not its settings' and seed's/);
+    const { lr: _, ...noLr } = job.config;
+    expect(bad({ ...job, config: noLr })).toMatch(/its config lacks lr/);
+    expect(bad({ ...job, seed: 4 })).toMatch(/its seed 4 is not its config's 3/);
+    expect(bad({ ...job, backend: 'webgpu' })).toMatch(/backend/);
+    expect(bad({ ...job, extra: 1 })).toMatch(/extra|Unrecognized/i);
+    expect(bad({ ...job, start: { flag: 'load-policy', base64: 'AAAA' } })).toMatch(/its key is not/);
   });
 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CONFIG_KEYS, SCHEMA } from '../../src/rl/config';
 import type { ConditionRun } from './definitions';
 import type { TrainJob } from './schedule';
+import { NODE_BACKENDS } from '../lib/nodeBackends';
 
 /** A queue address that cannot be used, or a queue that cannot be reached: one line, exit code 2. */
 export class QueueFault extends Error {
@@ -18,6 +19,9 @@ export class QueueFault extends Error {
 
 /** Default BullMQ queue name of a sweep (`--queue-name` for several sweeps on one Redis). */
 export const DEFAULT_QUEUE_NAME = 'swarm-sweep';
+
+/** Default of `--redis-wait`: attempts, a second apart, to reach a Redis that went away before stopping with exit code 2. */
+export const DEFAULT_REDIS_WAIT = 60;
 
 /** A Redis address read from `--queue` or REDIS_URL. */
 export interface QueueAddress {
@@ -70,9 +74,15 @@ export function queueAddress(flag: string | undefined, env: NodeJS.ProcessEnv = 
 }
 
 /**
- * The code version a job carries: the package version, the cache version and the config schema's
- * keys, kinds, ranges and defaults. A worker whose hash differs would train another run under the
- * same name, so it refuses the job.
+ * The version of the jobs' and results' shapes (2: plain experiments' jobs, progress with updates).
+ * It enters the code version, so a worker of an older shape leaves the jobs to a matching one.
+ */
+export const QUEUE_PROTOCOL = 2;
+
+/**
+ * The code version a job carries: the package version, the cache version, the queue protocol and the
+ * config schema's keys, kinds, ranges and defaults. A worker whose hash differs would train another
+ * run under the same name, so it refuses the job.
  */
 export function codeVersion(cacheVersion: number): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -81,7 +91,7 @@ export function codeVersion(cacheVersion: number): string {
     return [k, f.kind, f.min ?? null, f.max ?? null, f.values ?? null, f.default];
   });
   return createHash('sha256')
-    .update(JSON.stringify({ version: pkg.version ?? null, cacheVersion, schema }))
+    .update(JSON.stringify({ version: pkg.version ?? null, cacheVersion, protocol: QUEUE_PROTOCOL, schema }))
     .digest('hex')
     .slice(0, 12);
 }
@@ -115,8 +125,55 @@ export const SweepResult = z.strictObject({
   record: z.string().max(64 * 1024 * 1024),
   policy: z.string().max(64 * 1024 * 1024),
   worker: z.string().max(200),
+  /** Wall-clock of the worker's training child, start to exit (the rest of a job's time is the queue's). */
+  childSeconds: z.number().min(0).optional(),
 });
 export type SweepResult = z.infer<typeof SweepResult>;
+
+/** The data of one seed of a plain multi-seed experiment (`npm run experiment -- --seeds 1,2,3 --queue ...`). */
+export const ExperimentJobData = z.strictObject({
+  kind: z.literal('experiment'),
+  sweep: z.string().min(1).max(64),
+  code: z.string().min(1).max(64),
+  seed: z.number().int().min(0),
+  /** The seed's key in the experiment's folder (`seedKey` of its settings): the job id is `run-<key>`. */
+  key: KEY,
+  /** The full config as text per key (its seed is `seed`), read back with the config schema. */
+  config: z.record(z.string().max(64), z.string().max(256)),
+  evalTasks: z.number().int().min(1).max(10000),
+  greedy: z.boolean(),
+  backend: z.enum(NODE_BACKENDS),
+  /** The starting weights' file of `--load-policy` or `--init-from` (its bytes, base64), or null. */
+  start: z
+    .strictObject({
+      flag: z.enum(['load-policy', 'init-from']),
+      base64: z
+        .string()
+        .max(96 * 1024 * 1024)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+    })
+    .nullable(),
+});
+export type ExperimentJobData = z.infer<typeof ExperimentJobData>;
+
+/** What a worker sends back for an experiment's seed: that seed's files from the experiment's folder. */
+export const ExperimentResult = z.strictObject({
+  kind: z.literal('experiment'),
+  /** `result-seed<N>.json`. */
+  record: z.string().max(64 * 1024 * 1024),
+  /** `policy-seed<N>.json`. */
+  policy: z.string().max(64 * 1024 * 1024),
+  /** `training-seed<N>.csv`. */
+  curve: z.string().max(64 * 1024 * 1024),
+  /** `run-seed<N>.swarmrun.json.gz`, base64. */
+  runFile: z
+    .string()
+    .max(96 * 1024 * 1024)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64'),
+  worker: z.string().max(200),
+  childSeconds: z.number().min(0).optional(),
+});
+export type ExperimentResult = z.infer<typeof ExperimentResult>;
 
 /** A number as cached: JSON writes a non-finite number as null. */
 const num = z.number().nullable();

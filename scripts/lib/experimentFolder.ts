@@ -40,6 +40,11 @@ export function experimentSettings(config: Config, o: Omit<ExperimentSettings, '
   };
 }
 
+/** The key of `seed`'s result under `settings`: a finished seed's record carries it (and a queued seed's job is named by it). */
+export function seedKey(settings: ExperimentSettings, seed: number): string {
+  return cacheKey({ v: RESUME_VERSION, settings, seed });
+}
+
 const SETTINGS_FILE = 'experiment.json';
 const FORMAT = 'swarm-experiment';
 /** The files an experiment writes: in a folder without its settings file they are an older run's. */
@@ -129,8 +134,9 @@ export class ExperimentFolder<R> {
     return new ExperimentFolder<R>(dir, settings);
   }
 
-  private key(seed: number): string {
-    return cacheKey({ v: RESUME_VERSION, settings: this.settings, seed });
+  /** The key of `seed`'s record in this folder (`seedKey`). */
+  key(seed: number): string {
+    return seedKey(this.settings, seed);
   }
 
   private path(seed: number): string {

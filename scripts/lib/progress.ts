@@ -40,19 +40,24 @@ export class ProgressBar {
     this.model?.start(this.start, 0);
   }
 
-  /** Shows `done` of `total` with rate, ETA and a short status text. */
-  update(done: number, status = ''): void {
+  /**
+   * Shows `done` of `total` with rate, ETA and a short status text. `measured` gives the rate and the
+   * ETA from elsewhere (a sweep counts only the updates it saw trained, not runs found finished).
+   */
+  update(done: number, status = '', measured?: { rate: number; eta: number }): void {
     const now = this.now();
     const secs = (now - this.start) / 1000;
-    const rate = done / Math.max(secs, 1e-9);
+    const rate = measured?.rate ?? done / Math.max(secs, 1e-9);
     if (this.options.work) this.model!.observe(now, done, this.options.work);
     const modelled = this.options.work ? this.model!.secondsLeft(now, this.total, this.options.work) : null;
-    const eta = modelled ?? (rate > 0 ? (this.total - done) / rate : Infinity);
+    const eta = measured?.eta ?? modelled ?? (rate > 0 ? (this.total - done) / rate : Infinity);
     const width = 24;
     const filled = Math.round((width * done) / this.total);
     const line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${this.total}  ${rate.toFixed(1)} upd/s  ETA ${formatDuration(eta)}  ${status}`;
     if (this.out.isTTY) {
-      this.out.write(`\r${line.padEnd(this.out.columns ? this.out.columns - 1 : 0)}`);
+      // Cut to the terminal's width: a wrapped line could not be redrawn in place.
+      const width = this.out.columns ? this.out.columns - 1 : 0;
+      this.out.write(`\r${(width ? line.slice(0, width) : line).padEnd(width)}`);
       if (done >= this.total) this.out.write('\n');
     } else {
       const tenth = Math.floor((10 * done) / this.total);
