@@ -6,7 +6,7 @@
  * queue that cannot be used.
  */
 import { parseFlags, readCommandLine, UsageError } from './lib/cli';
-import { DEFAULT_QUEUE_NAME, QueueFault, queueAddress } from './claims/sweep';
+import { DEFAULT_QUEUE_NAME, QueueFault, requiredQueue, type QueueAddress } from './claims/sweep';
 
 const USAGE = [
   'Usage: npm run sweep-status -- --queue redis://[:PASSWORD@]HOST:PORT [--queue-name NAME] [--json]',
@@ -24,15 +24,13 @@ const args = readCommandLine('sweep-status', USAGE, (argv) => {
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
-  let address;
+  let queue: { address: QueueAddress; queueName: string };
   try {
-    address = queueAddress(v.queue);
+    queue = requiredQueue(v.queue, v['queue-name']);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (!address) throw new UsageError('--queue is required (or REDIS_URL): the redis:// address of the sweep');
-  if (!/^[\w.-]{1,64}$/.test(v['queue-name'])) throw new UsageError(`--queue-name: "${v['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
-  return { address, queueName: v['queue-name'], json: v.json === true };
+  return { ...queue, json: v.json === true };
 });
 
 try {

@@ -7,7 +7,7 @@
  */
 import { choiceFlag, intFlag, parseFlags, readCommandLine, UsageError } from './lib/cli';
 import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
-import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, QueueFault, queueAddress, type QueueAddress } from './claims/sweep';
+import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, QueueFault, requiredQueue, type QueueAddress } from './claims/sweep';
 
 const USAGE = [
   'Usage: npm run sweep-worker -- --queue redis://[:PASSWORD@]HOST:PORT [--concurrency N] [flags]',
@@ -42,17 +42,14 @@ function parse(argv: string[]): Args | 'help' {
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
-  let address: QueueAddress | null;
+  let queue: { address: QueueAddress; queueName: string };
   try {
-    address = queueAddress(v.queue);
+    queue = requiredQueue(v.queue, v['queue-name']);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (!address) throw new UsageError('--queue is required (or REDIS_URL): the redis:// address of the sweep');
-  if (!/^[\w.-]{1,64}$/.test(v['queue-name'])) throw new UsageError(`--queue-name: "${v['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
   return {
-    address,
-    queueName: v['queue-name'],
+    ...queue,
     concurrency: intFlag('concurrency', v.concurrency, 1, 16),
     backend: choiceFlag('backend', v.backend, NODE_BACKENDS),
     lockSeconds: intFlag('lock-seconds', v['lock-seconds'], 1, 600),

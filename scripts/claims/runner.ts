@@ -58,6 +58,7 @@ import {
   parseShard,
   QueueFault,
   queueAddress,
+  queueNameProblem,
   shardRuns,
   type QueueAddress,
   type Shard,
@@ -905,7 +906,8 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
     errors.push(`--jobs and --queue${values.queue === undefined ? ' (REDIS_URL is set)' : ''}: the workers' --concurrency sets how many runs train at once`);
   if (!queue && values['status-json'] !== undefined) errors.push('--status-json works with --queue (the status of the runs on the queue)');
   const redisWait = collect(errors, () => intFlag('redis-wait', values['redis-wait'], 1, 86400));
-  if (!/^[\w.-]{1,64}$/.test(values['queue-name'])) errors.push(`--queue-name: "${values['queue-name']}" is not 1 to 64 letters, digits, _ . or -`);
+  const nameProblem = queueNameProblem(values['queue-name']);
+  if (nameProblem) errors.push(nameProblem);
   let shard: Shard | undefined;
   if (values.shard !== undefined) {
     const s = parseShard(values.shard);

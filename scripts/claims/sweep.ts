@@ -67,6 +67,23 @@ export function parseQueueUrl(text: string): QueueAddress {
   };
 }
 
+/** Why a `--queue-name` is refused, or null for a good one (1 to 64 letters, digits, _ . or -). */
+export function queueNameProblem(name: string): string | null {
+  return /^[\w.-]{1,64}$/.test(name) ? null : `--queue-name: "${name}" is not 1 to 64 letters, digits, _ . or -`;
+}
+
+/**
+ * The queue of a command that cannot run without one (`npm run sweep-worker`, `npm run
+ * sweep-status`): `--queue` or REDIS_URL, and `--queue-name`; what is wrong is thrown as one line.
+ */
+export function requiredQueue(flag: string | undefined, name: string): { address: QueueAddress; queueName: string } {
+  const address = queueAddress(flag);
+  if (!address) throw new Error('--queue is required (or REDIS_URL): the redis:// address of the sweep');
+  const problem = queueNameProblem(name);
+  if (problem) throw new Error(problem);
+  return { address, queueName: name };
+}
+
 /** The queue address of `--queue` (its text) or else REDIS_URL; null when neither is set. */
 export function queueAddress(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): QueueAddress | null {
   const text = flag ?? env.REDIS_URL;
