@@ -1,6 +1,6 @@
 /**
  * Time to coordination: `npm run bench:learn [-- --family long-coupled] [--agents 8] [--seed 1]
- * [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]`.
+ * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]`.
  *
  * Trains the default swarm (the app's default config, or another task family with its calibrated
  * deadline schedule) on the wasm backend and, every `--every` seconds of training, plays it on fresh
@@ -13,17 +13,19 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import * as tf from '@tensorflow/tfjs';
 import { evaluatePolicy, referenceReturns } from '../src/rl/compare';
-import { defaultConfig, familyChange, type Config } from '../src/rl/config';
+import { configToStrings, costsOf, defaultConfig, familyChange, type Config } from '../src/rl/config';
 import { Trainer } from '../src/rl/trainer';
 import { FAMILIES } from '../src/sim/task';
 import { useBackend } from './lib/backend';
 import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
+import { settingsFlag } from './lib/settingsFlag';
 import { requireOutput } from './lib/outputFolder';
 
-const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
+const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
   --agents <n>        agents in the swarm, 1-16 (default 8)
   --seed <n>          training seed (default 1)
+  --set <settings>    other settings, as the app's URL hash writes them (e.g. 'lr=0.006&updates=150'); applied last
   --budget <s>        seconds of training before giving up (default 900)
   --every <s>         seconds of training between evaluations (default 15)
   --eval-tasks <n>    fresh evaluation tasks per evaluation, 1-256 (default 16)
@@ -48,6 +50,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     family: { type: 'string' },
     agents: { type: 'string', default: '8' },
     seed: { type: 'string', default: '1' },
+    set: { type: 'string' },
     budget: { type: 'string', default: '900' },
     every: { type: 'string', default: '15' },
     'eval-tasks': { type: 'string', default: '16' },
@@ -57,6 +60,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (v.help) return 'help';
   let config: Config = { ...defaultConfig(), agents: intFlag('agents', v.agents, 1, 16), seed: intFlag('seed', v.seed, 0, 2 ** 31 - 1) };
   if (v.family !== undefined) config = { ...config, ...familyChange(config, choiceFlag('family', v.family, FAMILIES)) };
+  if (v.set !== undefined) config = settingsFlag(v.set, config);
   return {
     config,
     budget: intFlag('budget', v.budget, 1, 86_400),
@@ -82,10 +86,12 @@ async function main(): Promise<void> {
   if (o.json) requireOutput('bench:learn', 'json', o.json, 'file');
   await useBackend('wasm');
   const c = o.config;
-  const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, o.evalTasks)).scripted;
+  const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, o.evalTasks, costsOf(c))).scripted;
   const target = scripted - MARGIN;
   const setup = `${c.family}, ${c.agents} agents, seed ${c.seed}, deadline ${c.tmaxStart} -> ${c.tmaxEnd} over ${c.updates} updates${c.prior > 0 ? ` after ${c.prior} imitation updates` : ''}`;
   console.log(`time to coordination: ${setup}; wasm backend, one thread`);
+  const changed = Object.entries(configToStrings(c)).map(([k, v]) => `${k}=${v}`);
+  if (changed.length) console.log(`settings other than the default: ${changed.join('&')}`);
   console.log(
     `target: the scripted organisation's return at ${c.tmaxEnd} minutes on ${o.evalTasks} fresh tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`,
   );
