@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LESSON_CONTENT } from '../src/core/lesson';
+import { liveSteps } from './lib/uiLesson';
 
 const tsx = join('node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(join(tmpdir(), 'swarm-bad-input-'));
@@ -37,6 +39,9 @@ async function limited<T>(jobs: (() => Promise<T>)[], n: number): Promise<T[]> {
 }
 
 const out = join(dir, 'never-written');
+
+/** A lesson step that does not train when it is opened (a replay, or one the class starts): bench:ui --lesson refuses it. */
+const notLive = LESSON_CONTENT.findIndex((_, i) => !liveSteps().includes(i + 1)) + 1;
 
 /** Each bad command line, with the words its one-line refusal must hold. */
 const CASES: [script: string, args: string[], expected: string][] = [
@@ -84,6 +89,9 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/calibrate.ts', ['extra'], 'unexpected argument "extra"'],
   ['scripts/bench.ts', ['--backends', 'cpu,gpu'], '--backends: "gpu" is not one of'],
   ['scripts/bench-policy.ts', ['--rows', '1e3'], '--rows: "1e3" is not an integer from 1 to 200000'],
+  ['scripts/bench-ui.ts', ['--lesson', String(notLive), '--no-build'], `--lesson: step ${notLive} ("${LESSON_CONTENT[notLive - 1]?.title}")`],
+  ['scripts/bench-ui.ts', ['--lesson', `1,${LESSON_CONTENT.length + 1}`], `--lesson: ${LESSON_CONTENT.length + 1} is out of range`],
+  ['scripts/bench-ui.ts', ['--lesson', '--learn'], '--lesson and --learn: choose one'],
 ];
 
 /** A file where a script's output folder would go. */

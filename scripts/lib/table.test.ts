@@ -14,6 +14,18 @@ describe('output helpers', () => {
       ).split('\n'),
     ).toEqual(['org        ret', '--------  ----', 'chain      0.5', 'scripted  0.95']);
   });
+  it('left-aligns the columns asked for', () => {
+    expect(
+      formatTable(
+        ['step', 'config', 'seconds'],
+        [
+          ['1', 'long text', '2.5'],
+          ['22', 'short', '10.0'],
+        ],
+        [0, 1],
+      ).split('\n'),
+    ).toEqual(['step  config     seconds', '----  ---------  -------', '1     long text      2.5', '22    short         10.0']);
+  });
   it('quotes CSV cells with commas or quotes', () => {
     expect(
       toCsv(

@@ -1,7 +1,7 @@
-/** Renders rows as an aligned plain-text table (first column left-aligned, the rest right-aligned). */
-export function formatTable(header: string[], rows: string[][]): string {
+/** Renders rows as an aligned plain-text table (the `left` columns left-aligned, by default the first; the rest right-aligned). */
+export function formatTable(header: string[], rows: string[][], left: readonly number[] = [0]): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const fmt = (r: string[]) => r.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
+  const fmt = (r: string[]) => r.map((x, c) => (left.includes(c) ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
 }
 
