@@ -323,7 +323,7 @@ export class ConditionStore {
       start = SwarmPolicy.fromJSON(JSON.parse(readFileSync(parentFile, 'utf8')));
     }
     const trainer = new Trainer(config, start);
-    const bar = this.quiet ? null : new ProgressBar(`${id} seed ${seed}`, trainer.totalUpdates, this.barOut);
+    const bar = this.quiet ? null : new ProgressBar(`${id} seed ${seed}`, trainer.totalUpdates, this.barOut, { work: config });
     const marks = [...new Set(CHECKPOINTS.map((f) => Math.round(f * config.updates)))];
     const checkpoints: ConditionRun['checkpoints'] = [];
     const curve: CurvePoint[] = [];

@@ -36,7 +36,7 @@ export async function trainLessonRun(
   const file = cacheDir ? join(cacheDir, `run-${cacheKey(what)}.json`) : null;
   if (file && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LessonRun;
   const trainer = new Trainer(config);
-  const bar = quiet ? null : new ProgressBar(label, trainer.totalUpdates);
+  const bar = quiet ? null : new ProgressBar(label, trainer.totalUpdates, process.stderr, { work: config });
   const curve: UpdateMetrics[] = [];
   const t0 = performance.now();
   try {
