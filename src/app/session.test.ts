@@ -273,30 +273,6 @@ describe('TrainingSession', () => {
     expect(store.getState().error).toBeNull();
   });
 
-  it('reads paused only once the update the worker stopped after is on the curve', async () => {
-    const { session, workers, a, saver } = open();
-    await until(() => store.getState().backend !== null, 'ready');
-    // The library is slow to keep what the views are handed: the hand-over lands after the pause.
-    let keepDone = () => undefined as void;
-    const keep = saver.keep.bind(saver);
-    vi.spyOn(saver, 'keep').mockImplementation((api, rows) => new Promise<void>((r) => (keepDone = r)).then(() => keep(api, rows)));
-    const seen: [string, number][] = [];
-    store.subscribe((s, prev) => {
-      if (s.runState !== prev.runState) seen.push([s.runState, s.metrics.length]);
-    });
-    void a.start();
-    await until(() => store.getState().runState === 'running', 'running');
-    workers[0].emit();
-    await a.pause();
-    expect(store.getState().runState).toBe('running');
-    keepDone();
-    await session.shown();
-    expect(seen).toEqual([
-      ['running', 0],
-      ['paused', 1],
-    ]);
-  });
-
   it("works on the store it is handed and leaves the page's store alone", async () => {
     const untouched = pageStore.getState();
     const { a } = open();

@@ -350,11 +350,7 @@ export class TrainingSession {
     if (state === 'running') this.lastProgress = this.now();
     if (state !== 'running') this.flush();
     const s = this.store.getState();
-    // The state shows once the updates the worker sent before it are shown: a pause never reads
-    // 'paused' beside an update count one short of the update it stopped after.
-    this.showing = this.showing.then(() => {
-      if (this.client === c) this.store.getState().setRunState(state);
-    });
+    s.setRunState(state);
     // Paused or done: another tab may train. Not on 'idle': a worker that boots or restarts (a
     // Train pressed before the first worker was ready, a resume after a fault) says idle on its way
     // to running, and letting the lock go then left a training tab without it. Reset lets it go.
