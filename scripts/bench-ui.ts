@@ -326,9 +326,10 @@ interface Report {
   trace?: { file: string; longTasks: TraceTask[] };
 }
 
-/** A fresh browser with one page that reports its errors and runs `probe` before the app's own script, and the app's address for `opts`. */
-async function openBenchPage(opts: Options, probe: string) {
-  const browser = await harness!.launch();
+type BenchBrowser = Awaited<ReturnType<PreviewHarness['launch']>>;
+
+/** A page in a fresh context of `browser` that reports its errors and runs `probe` before the app's own script, and the app's address for `hash`. */
+async function newBenchPage(browser: BenchBrowser, opts: Options, probe: string, hash: string) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
@@ -337,7 +338,13 @@ async function openBenchPage(opts: Options, probe: string) {
   });
   await page.addInitScript({ content: probe });
   const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
-  const url = `${harness!.origin}/${search}#${opts.hash}`;
+  return { page, url: `${harness!.origin}/${search}#${hash}` };
+}
+
+/** A fresh browser with one bench page (newBenchPage) at `opts.hash`. */
+async function openBenchPage(opts: Options, probe: string) {
+  const browser = await harness!.launch();
+  const { page, url } = await newBenchPage(browser, opts, probe, opts.hash);
   console.log(`opening ${url} (${browser.version()})`);
   return { browser, page, url };
 }
@@ -972,22 +979,14 @@ async function dragSlider(page: Page, testId: string, value: number): Promise<{ 
  * when the update readout reaches it), and watches the update readout until the page has shown the
  * update its claims need, the run finishes, or `maxSeconds` pass from opening it.
  */
-async function measureLessonStep(opts: Options, browser: Awaited<ReturnType<PreviewHarness['launch']>>, n: number): Promise<LessonStepReport> {
+async function measureLessonStep(opts: Options, browser: BenchBrowser, n: number): Promise<LessonStepReport> {
   const step = LESSON_CONTENT[n - 1];
   const seed = hashConfig(opts.hash).seed;
   const r = stepRun(step, seed);
   const needed = neededUpdate(step, seed);
   const asked: LessonDrag | null = stepDrag(step);
   const c = r.config;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') console.error(`[console error] ${m.text()}`);
-  });
-  await page.addInitScript({ content: LESSON_PROBE_SCRIPT });
-  const search = opts.threads === 'auto' ? '' : `?threads=${opts.threads}`;
-  const url = `${harness!.origin}/${search}#${opts.hash ? `${opts.hash}&` : ''}lesson=${n}`;
+  const { page, url } = await newBenchPage(browser, opts, LESSON_PROBE_SCRIPT, `${opts.hash ? `${opts.hash}&` : ''}lesson=${n}`);
   console.log(`\nstep ${n} (${step.title}): ${describeRun(r)}; needs update ${needed.update} ("${needed.says}")`);
   console.log(`opening ${url}`);
   const report: LessonStepReport = {
@@ -1144,7 +1143,10 @@ async function measureLessonStep(opts: Options, browser: Awaited<ReturnType<Prev
     console.error(`  step ${n} failed: ${report.error}`);
     p = (await read().catch(() => undefined)) ?? p;
   } finally {
-    await context.close().catch(() => undefined);
+    await page
+      .context()
+      .close()
+      .catch(() => undefined);
   }
   if (p) {
     const timeline = p.counts.map((x) => ({ t: r1(x.t / 1000), count: x.count }));

@@ -5,8 +5,8 @@
  * `--status-json FILE` adds the runs not queued yet and an ETA. Exit code 2: a bad command line or a
  * queue that cannot be used.
  */
-import { parseFlags, readCommandLine, UsageError } from './lib/cli';
-import { DEFAULT_QUEUE_NAME, QueueFault, requiredQueue, type QueueAddress } from './claims/sweep';
+import { parseFlags, readCommandLine } from './lib/cli';
+import { DEFAULT_QUEUE_NAME, QueueFault, requiredQueue } from './claims/sweep';
 
 const USAGE = [
   'Usage: npm run sweep-status -- --queue redis://[:PASSWORD@]HOST:PORT [--queue-name NAME] [--json]',
@@ -24,12 +24,7 @@ const args = readCommandLine('sweep-status', USAGE, (argv) => {
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
-  let queue: { address: QueueAddress; queueName: string };
-  try {
-    queue = requiredQueue(v.queue, v['queue-name']);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const queue = requiredQueue(v.queue, v['queue-name']);
   return { ...queue, json: v.json === true };
 });
 

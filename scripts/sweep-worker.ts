@@ -5,7 +5,7 @@
  * this code's version before it trains; see docs/EXPERIMENTS.md. Exit code 2: a bad command line or
  * a queue that cannot be used (unreachable Redis, refused password).
  */
-import { choiceFlag, intFlag, parseFlags, readCommandLine, UsageError } from './lib/cli';
+import { choiceFlag, intFlag, parseFlags, readCommandLine } from './lib/cli';
 import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
 import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, QueueFault, requiredQueue, type QueueAddress } from './claims/sweep';
 
@@ -42,12 +42,7 @@ function parse(argv: string[]): Args | 'help' {
     help: { type: 'boolean' },
   });
   if (v.help) return 'help';
-  let queue: { address: QueueAddress; queueName: string };
-  try {
-    queue = requiredQueue(v.queue, v['queue-name']);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const queue = requiredQueue(v.queue, v['queue-name']);
   return {
     ...queue,
     concurrency: intFlag('concurrency', v.concurrency, 1, 16),

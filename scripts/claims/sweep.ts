@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CONFIG_KEYS, SCHEMA } from '../../src/rl/config';
 import type { ConditionRun } from './definitions';
 import type { TrainJob } from './schedule';
+import { UsageError } from '../lib/cli';
 import { NODE_BACKENDS } from '../lib/nodeBackends';
 
 /** A queue address that cannot be used, or a queue that cannot be reached: one line, exit code 2. */
@@ -74,13 +75,19 @@ export function queueNameProblem(name: string): string | null {
 
 /**
  * The queue of a command that cannot run without one (`npm run sweep-worker`, `npm run
- * sweep-status`): `--queue` or REDIS_URL, and `--queue-name`; what is wrong is thrown as one line.
+ * sweep-status`): `--queue` or REDIS_URL, and `--queue-name`; what is wrong is thrown as one line,
+ * a UsageError (the commands print it with their usage and exit 2).
  */
 export function requiredQueue(flag: string | undefined, name: string): { address: QueueAddress; queueName: string } {
-  const address = queueAddress(flag);
-  if (!address) throw new Error('--queue is required (or REDIS_URL): the redis:// address of the sweep');
+  let address: QueueAddress | null;
+  try {
+    address = queueAddress(flag);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (!address) throw new UsageError('--queue is required (or REDIS_URL): the redis:// address of the sweep');
   const problem = queueNameProblem(name);
-  if (problem) throw new Error(problem);
+  if (problem) throw new UsageError(problem);
   return { address, queueName: name };
 }
 
