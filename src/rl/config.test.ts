@@ -81,6 +81,19 @@ describe('config schema', () => {
     expect(rebuildsTrainer(d, { ...d, mergeRamp: 50 })).toBe(false);
   });
 
+  it('starts a merge late with mergeFrom: nothing before it, then the ramp (or the whole minute)', () => {
+    const d = { ...defaultConfig(), merges: true, mergeFrom: 150, mergeRamp: 100, prior: 20 };
+    expect(costsAt(d, 100).mergeCost).toBe(0);
+    expect(costsAt(d, 169).mergeCost).toBe(0);
+    expect(costsAt(d, 170).mergeCost).toBe(0);
+    expect(costsAt(d, 195).mergeCost).toBe(0.25);
+    expect(costsAt(d, 270).mergeCost).toBe(1);
+    const whole = { ...d, mergeRamp: 0 };
+    expect(costsAt(whole, 169).mergeCost).toBe(0);
+    expect(costsAt(whole, 170)).toEqual(costsOf(whole));
+    expect(rebuildsTrainer(d, { ...d, mergeFrom: 50 })).toBe(false);
+  });
+
   it('rejects an unknown structure and out-of-range preset settings', () => {
     const { issues } = configFromStrings({ structure: 'anarchy', budget: '0', islands: '17', workerPolicy: 'oracle' }, 'strict');
     expect(issues.map((i) => i.key).sort()).toEqual(['budget', 'islands', 'structure', 'workerPolicy']);

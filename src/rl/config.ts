@@ -56,6 +56,8 @@ export interface Config {
   /** Optional cost: two or more agents on one module in one minute owe it a merge minute (sim/costs.ts). */
   merges: boolean;
   mergeRamp: number;
+  /** Merges: the RLCR update from which a merge costs anything (before it: nothing); the ramp starts there. */
+  mergeFrom: number;
 }
 
 /**
@@ -176,6 +178,13 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: 0,
     help: 'merges: training updates over which a merge grows from nothing to a whole minute, as the deadline grows (0 = a whole minute from the start; evaluation always a whole minute)',
   },
+  mergeFrom: {
+    kind: 'int',
+    min: 0,
+    max: 1000000,
+    default: 0,
+    help: 'merges: the RLCR update from which a merge costs anything in training (before it: nothing, so the swarm first learns the sprint); the ramp starts there',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -224,12 +233,16 @@ export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadca
 
 /**
  * The costs the training rollouts of update `u` play under: the run's costs, with a merge taking
- * `r / mergeRamp` of a minute in the r-th RLCR update (imitation updates: nothing) while it is ramped in.
+ * nothing before the `mergeFrom`-th RLCR update (imitation updates: nothing either), then `r / mergeRamp`
+ * of a minute in the r-th update after it while it is ramped in (a whole minute at once without a ramp).
  */
 export function costsAt(c: Config, u: number): SprintCosts {
   const costs = costsOf(c);
-  if (!c.merges || c.mergeRamp <= 0) return costs;
-  return { ...costs, mergeCost: Math.min(1, Math.max(0, u - c.prior) / c.mergeRamp) };
+  if (!c.merges || (c.mergeRamp <= 0 && c.mergeFrom <= 0)) return costs;
+  const r = u - c.prior - c.mergeFrom;
+  if (r < 0) return { ...costs, mergeCost: 0 };
+  if (c.mergeRamp <= 0) return costs;
+  return { ...costs, mergeCost: Math.min(1, r / c.mergeRamp) };
 }
 
 /** The entropy bonus of update `u`: `entropy` at the first RLCR update, `entropy x entropyEnd` at the last, linear between (the prior has none). */

@@ -30,7 +30,8 @@ export interface SprintCosts {
   /**
    * Under `merge`: the share of a minute a merge takes, 0..1 (absent: 1, a whole minute). The minute
    * that pays a merge moves its module by 1 - mergeCost. The trainer grows it from 0 to 1 over the
-   * config's `mergeRamp` updates, as it grows the deadline; evaluation always plays the whole minute.
+   * config's `mergeRamp` updates (from its `mergeFrom`-th update on; nothing before), as it grows the deadline;
+   * evaluation always plays the whole minute.
    */
   mergeCost?: number;
 }
