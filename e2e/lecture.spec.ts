@@ -261,6 +261,20 @@ test("step 5 says why the work panel's two shares of needed deliveries differ", 
   await expect(panel.getByTestId('minis-note')).toBeInViewport({ ratio: 1 });
 });
 
+test("on a wide window the schedule chart's text stays the page's size (it scaled with the panel to 30 px)", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/#backend=wasm');
+  await ready(page);
+  const panel = page.getByTestId('schedule');
+  await panel.scrollIntoViewIfNeeded();
+  const tick = panel.getByTestId('schedule-x-tick').first();
+  await expect(tick).toBeVisible();
+  const px = async () => (await tick.boundingBox())!.height;
+  await expect.poll(px).toBeLessThanOrEqual(22);
+  expect(await px()).toBeGreaterThanOrEqual(12);
+  expect((await page.getByTestId('schedule-chart').boundingBox())!.height).toBeLessThan(300);
+});
+
 test.describe('embed in a 1024x768 window', () => {
   test.use({ viewport: { width: 1024, height: 768 } });
 
