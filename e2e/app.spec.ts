@@ -148,7 +148,7 @@ test('the settings panel holds every other schema field; an extreme value is cla
   expect(page.url()).toMatch(/critic=true/);
   await page.getByTestId('setting-lr').fill('');
   await page.getByTestId('setting-lr').blur();
-  await expect(page.getByTestId('setting-lr')).toHaveValue('0.003');
+  await expect(page.getByTestId('setting-lr')).toHaveValue('0.005');
   await expect(page.getByTestId('settings-panel')).toContainText('"" is not a number');
   expect(page.url()).not.toMatch(/lr=/);
 });

@@ -76,7 +76,7 @@ test('a NaN loss stops training with its cause; one click lowers the learning ra
   await inject(page, 'nan');
   const notices = page.getByTestId('notices');
   await expect(notices).toContainText(
-    /Training stopped at update \d+: the loss became NaN or infinite\. The weights are back at their last good values; the likely cause is the learning rate \(0\.003\): lower it, e\.g\. to 0\.0003, then resume\./,
+    /Training stopped at update \d+: the loss became NaN or infinite\. The weights are back at their last good values; the likely cause is the learning rate \(0\.005\): lower it, e\.g\. to 0\.0005, then resume\./,
     { timeout: 60_000 },
   );
   await expect(page.getByTestId('run-state')).toHaveText('paused');
@@ -87,9 +87,9 @@ test('a NaN loss stops training with its cause; one click lowers the learning ra
   await expect(page).not.toHaveURL(/lr=/);
 
   const resume = page.getByTestId('fault-resume');
-  await expect(resume).toHaveText('Lower the learning rate to 0.0003 and resume');
+  await expect(resume).toHaveText('Lower the learning rate to 0.0005 and resume');
   await resume.click();
-  await expect(page).toHaveURL(/[#&]lr=0\.0003(&|$)/);
+  await expect(page).toHaveURL(/[#&]lr=0\.0005(&|$)/);
   await expect(notices).toHaveCount(0);
   await updatesAtLeast(page, stoppedAt + 2);
   await page.getByTestId('play').click();
@@ -99,8 +99,8 @@ test('a NaN loss stops training with its cause; one click lowers the learning ra
   // The recording says the trainer itself ran at the lower rate from the failed update on, and no number went NaN.
   const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('record-export').click()]);
   const run = JSON.parse(strFromU8(gunzipSync(new Uint8Array(readFileSync((await dl.path())!)))));
-  expect(run.config.lr).toBe(0.003);
-  expect(run.configChanges.map((c: { update: number; config: { lr: number } }) => [c.update, c.config.lr])).toEqual([[stoppedAt, 0.0003]]);
+  expect(run.config.lr).toBe(0.005);
+  expect(run.configChanges.map((c: { update: number; config: { lr: number } }) => [c.update, c.config.lr])).toEqual([[stoppedAt, 0.0005]]);
   expect(run.metrics.length).toBeGreaterThanOrEqual(stoppedAt + 2);
   expect(run.metrics.map((m: { update: number }) => m.update)).toEqual(run.metrics.map((_: unknown, i: number) => i));
   expect(JSON.stringify(run.metrics)).not.toContain('null');

@@ -42,6 +42,11 @@ describe('config schema', () => {
     expect(config).toEqual(c);
   });
 
+  it('trains at a learning rate of 0.005; the first-round rules and an old file without the field keep 0.003', () => {
+    expect(defaultConfig().lr).toBe(0.005);
+    expect(FORMER_DEFAULTS.lr).toBe(0.003);
+  });
+
   it('has the costs of talk on by default and of piling on off, read from text, and structural', () => {
     const d = defaultConfig();
     expect(costsOf(d)).toEqual({ interrupt: true, conflict: false, broadcast: true, merge: false });

@@ -83,7 +83,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 4, help: 'different tasks (groups) per update' },
   groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
-  lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.003, help: 'Adam learning rate' },
+  lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.005, absent: 0.003, help: 'Adam learning rate' },
   entropy: {
     kind: 'float',
     min: 0,
