@@ -131,7 +131,9 @@ test.describe('the lesson at 1024x768', () => {
 
 test('one drag of a schedule slider is one marker that says from -> to', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto(`/#${SMALL}&backend=wasm`);
+  // Long enough that the run is still training at the end, whatever the machine's speed (200 updates
+  // can finish within the test, and a finished run's Train button is disabled).
+  await page.goto(`/#${SMALL.replace('updates=200', 'updates=5000')}&backend=wasm`);
   await ready(page);
   await trainUntil(page, 1);
   await page.getByTestId('drawer-toggle').click();
