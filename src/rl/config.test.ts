@@ -7,6 +7,7 @@ import {
   defaultConfig,
   entropyAt,
   FORMER_DEFAULTS,
+  lrAt,
   familyChange,
   rebuildsTrainer,
   SCHEMA,
@@ -72,6 +73,19 @@ describe('config schema', () => {
     expect(entropyAt(a, 60)).toBeCloseTo(0.000125, 12);
     expect(entropyAt(a, 110)).toBeCloseTo(0.00005, 12);
     expect(entropyAt(a, 500)).toBeCloseTo(0.00005, 12);
+  });
+
+  it('anneals the learning rate linearly over the RLCR updates to lrEnd x lr; the prior and lrEnd 1 keep lr', () => {
+    const d = { ...defaultConfig(), lr: 0.004, lrEnd: 1, updates: 101, prior: 10 };
+    expect(lrAt(d, 0)).toBe(0.004);
+    expect(lrAt(d, 300)).toBe(0.004);
+    const a = { ...d, lrEnd: 0.25 };
+    expect(lrAt(a, 5)).toBe(0.004);
+    expect(lrAt(a, 10)).toBe(0.004);
+    expect(lrAt(a, 60)).toBeCloseTo(0.0025, 12);
+    expect(lrAt(a, 110)).toBeCloseTo(0.001, 12);
+    expect(lrAt(a, 500)).toBeCloseTo(0.001, 12);
+    expect(defaultConfig().lrEnd).toBe(1);
   });
 
   it('ramps a merge in over mergeRamp RLCR updates, after the prior, and never without the rule', () => {

@@ -15,6 +15,7 @@ export interface Config {
   groupSize: number;
   advantage: AdvantageForm;
   lr: number;
+  lrEnd: number;
   entropy: number;
   entropyEnd: number;
   epochs: number;
@@ -84,6 +85,13 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
   lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.005, absent: 0.003, help: 'Adam learning rate' },
+  lrEnd: {
+    kind: 'float',
+    min: 0,
+    max: 1,
+    default: 1,
+    help: 'learning rate at the last RLCR update as a share of --lr, linear from the first (1 = constant; the prior keeps --lr)',
+  },
   entropy: {
     kind: 'float',
     min: 0,
@@ -243,6 +251,13 @@ export function costsAt(c: Config, u: number): SprintCosts {
   if (r < 0) return { ...costs, mergeCost: 0 };
   if (c.mergeRamp <= 0) return costs;
   return { ...costs, mergeCost: Math.min(1, r / c.mergeRamp) };
+}
+
+/** The learning rate of update `u`: `lr` through the prior and at the first RLCR update, `lr x lrEnd` at the last, linear between. */
+export function lrAt(c: Pick<Config, 'lr' | 'lrEnd' | 'prior' | 'updates'>, u: number): number {
+  if (c.lrEnd === 1) return c.lr;
+  const r = Math.min(1, Math.max(0, u - c.prior) / Math.max(1, c.updates - 1));
+  return c.lr * (1 + (c.lrEnd - 1) * r);
 }
 
 /** The entropy bonus of update `u`: `entropy` at the first RLCR update, `entropy x entropyEnd` at the last, linear between (the prior has none). */

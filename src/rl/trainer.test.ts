@@ -73,6 +73,25 @@ describe('Trainer', () => {
     expect(await run()).toEqual(await run());
   });
 
+  it('anneals the learning rate to lr x lrEnd at the last RLCR update: at lrEnd 0 the last update moves no weight', async () => {
+    const weightsAfter = async (lrEnd: number) => {
+      const t = new Trainer({ ...tiny, updates: 3, lrEnd });
+      const snaps: number[][] = [];
+      while (!t.finished) {
+        await t.step();
+        snaps.push(Array.from(t.policy.vars.g1.dataSync()));
+      }
+      t.dispose();
+      return snaps;
+    };
+    const annealed = await weightsAfter(0);
+    const constant = await weightsAfter(1);
+    expect(annealed[0]).toEqual(constant[0]); // the first RLCR update runs at lr either way
+    expect(annealed[1]).not.toEqual(constant[1]); // the second at lr / 2
+    expect(annealed[1]).not.toEqual(annealed[0]);
+    expect(annealed[2]).toEqual(annealed[1]); // the last at 0: Adam's step is scaled to nothing
+  });
+
   it("learns each RLCR update's first epoch from the actor's recorded forward passes, and frees them", async () => {
     const take = vi.spyOn(ActingRecord.prototype, 'take');
     const t = new Trainer({ ...tiny, prior: 1, updates: 2, epochs: 2 });

@@ -10,7 +10,7 @@ import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { costsAt, entropyAt, rebuildsTrainer, type Config } from './config';
+import { costsAt, entropyAt, lrAt, rebuildsTrainer, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -183,6 +183,7 @@ export class Trainer {
       else {
         const values = c.critic ? await this.values(batch) : undefined;
         const adv = decisionAdvantages(c, batch, training.teams(batch), values, training.bonus(this.env, shaping));
+        this.optimizer.learningRate = lrAt(c, u);
         learned = await this.learn(batch, adv, values, record);
       }
     } finally {
