@@ -63,29 +63,26 @@ describe('config schema', () => {
     expect(configFromStrings({ conflicts: 'sometimes' }, 'strict').issues.map((i) => i.key)).toEqual(['conflicts']);
   });
 
-  it('anneals the entropy bonus linearly over the RLCR updates to entropyEnd x entropy; entropyEnd 1 keeps it constant', () => {
-    const d = { ...defaultConfig(), entropy: 0.0002, entropyEnd: 1, updates: 101, prior: 10 };
-    expect(entropyAt(d, 0)).toBe(0.0002);
-    expect(entropyAt(d, 300)).toBe(0.0002);
-    const a = { ...d, entropyEnd: 0.25 };
-    expect(entropyAt(a, 5)).toBe(0.0002);
-    expect(entropyAt(a, 10)).toBe(0.0002);
-    expect(entropyAt(a, 60)).toBeCloseTo(0.000125, 12);
-    expect(entropyAt(a, 110)).toBeCloseTo(0.00005, 12);
-    expect(entropyAt(a, 500)).toBeCloseTo(0.00005, 12);
-  });
+  for (const [name, at, start, end] of [
+    ['entropy bonus', entropyAt, 'entropy', 'entropyEnd'],
+    ['learning rate', lrAt, 'lr', 'lrEnd'],
+  ] as const) {
+    it(`anneals the ${name} linearly over the RLCR updates to ${end} x ${start}; the prior and ${end} 1 keep ${start}`, () => {
+      const d = { ...defaultConfig(), [start]: 0.004, [end]: 1, updates: 101, prior: 10 };
+      expect(at(d, 0)).toBe(0.004);
+      expect(at(d, 300)).toBe(0.004);
+      const a = { ...d, [end]: 0.25 };
+      expect(at(a, 5)).toBe(0.004);
+      expect(at(a, 10)).toBe(0.004);
+      expect(at(a, 60)).toBeCloseTo(0.0025, 12);
+      expect(at(a, 110)).toBeCloseTo(0.001, 12);
+      expect(at(a, 500)).toBeCloseTo(0.001, 12);
+    });
+  }
 
-  it('anneals the learning rate linearly over the RLCR updates to lrEnd x lr; the prior and lrEnd 1 keep lr', () => {
-    const d = { ...defaultConfig(), lr: 0.004, lrEnd: 1, updates: 101, prior: 10 };
-    expect(lrAt(d, 0)).toBe(0.004);
-    expect(lrAt(d, 300)).toBe(0.004);
-    const a = { ...d, lrEnd: 0.25 };
-    expect(lrAt(a, 5)).toBe(0.004);
-    expect(lrAt(a, 10)).toBe(0.004);
-    expect(lrAt(a, 60)).toBeCloseTo(0.0025, 12);
-    expect(lrAt(a, 110)).toBeCloseTo(0.001, 12);
-    expect(lrAt(a, 500)).toBeCloseTo(0.001, 12);
+  it('keeps the learning rate constant and anneals the entropy bonus to a quarter by default', () => {
     expect(defaultConfig().lrEnd).toBe(1);
+    expect(defaultConfig().entropyEnd).toBe(0.25);
   });
 
   it('ramps a merge in over mergeRamp RLCR updates, after the prior, and never without the rule', () => {

@@ -253,18 +253,21 @@ export function costsAt(c: Config, u: number): SprintCosts {
   return { ...costs, mergeCost: Math.min(1, r / c.mergeRamp) };
 }
 
-/** The learning rate of update `u`: `lr` through the prior and at the first RLCR update, `lr x lrEnd` at the last, linear between. */
-export function lrAt(c: Pick<Config, 'lr' | 'lrEnd' | 'prior' | 'updates'>, u: number): number {
-  if (c.lrEnd === 1) return c.lr;
+/** `start` at the first RLCR update, `start x endShare` at the last, linear between; the prior and `endShare` 1 keep `start`. */
+function annealedAt(start: number, endShare: number, c: Pick<Config, 'prior' | 'updates'>, u: number): number {
+  if (endShare === 1) return start;
   const r = Math.min(1, Math.max(0, u - c.prior) / Math.max(1, c.updates - 1));
-  return c.lr * (1 + (c.lrEnd - 1) * r);
+  return start * (1 + (endShare - 1) * r);
 }
 
-/** The entropy bonus of update `u`: `entropy` at the first RLCR update, `entropy x entropyEnd` at the last, linear between (the prior has none). */
+/** The learning rate of update `u`: `lr` annealed to `lr x lrEnd` over the RLCR updates (annealedAt). */
+export function lrAt(c: Pick<Config, 'lr' | 'lrEnd' | 'prior' | 'updates'>, u: number): number {
+  return annealedAt(c.lr, c.lrEnd, c, u);
+}
+
+/** The entropy bonus of update `u`: `entropy` annealed to `entropy x entropyEnd` over the RLCR updates (annealedAt; the prior has none). */
 export function entropyAt(c: Pick<Config, 'entropy' | 'entropyEnd' | 'prior' | 'updates'>, u: number): number {
-  if (c.entropyEnd === 1) return c.entropy;
-  const r = Math.min(1, Math.max(0, u - c.prior) / Math.max(1, c.updates - 1));
-  return c.entropy * (1 + (c.entropyEnd - 1) * r);
+  return annealedAt(c.entropy, c.entropyEnd, c, u);
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {
