@@ -7,7 +7,7 @@ import { RunRecorder, lastCheckpoint, showcaseModules, structureInfo, type Recor
 import { decodeRunFile, encodeRunFile } from '../../src/core/runFile';
 import type { TalkRecord } from '../../src/core/runFormat';
 import { referenceReturns, talkValue, type References } from '../../src/rl/compare';
-import type { Config } from '../../src/rl/config';
+import { costsOf, type Config } from '../../src/rl/config';
 import type { PolicyJSON } from '../../src/rl/policy';
 import type { Trainer, UpdateResult } from '../../src/rl/trainer';
 
@@ -30,7 +30,8 @@ export class TrainingRecording {
     const { metrics } = result;
     let references = this.references.get(metrics.tmax);
     if (!references) {
-      references = await referenceReturns(this.config.family, this.config.agents, metrics.tmax);
+      // The reference organisations play under the run's costs, as its evaluation does.
+      references = await referenceReturns(this.config.family, this.config.agents, metrics.tmax, 16, costsOf(this.config));
       this.references.set(metrics.tmax, references);
     }
     this.recorder.push({

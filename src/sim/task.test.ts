@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedOrganisation } from './baselines';
 import { runEpisodes } from './evaluate';
-import { calibratedSchedule, FAMILIES, familyKind, generateTask, isLongFamily, LONG_FAMILIES, MAX_MODULES, SHORT_FAMILIES } from './task';
+import { calibratedSchedule, FAMILIES, familyKind, generateTask, isLongFamily, LONG_FAMILIES, MAX_MODULES, SHORT_FAMILIES, type Family } from './task';
 
 describe('generateTask', () => {
+  it('refuses a family it does not know, naming the ones it does', () => {
+    expect(() => generateTask('nonsense' as Family, 1)).toThrow(/unknown task family "nonsense" \(one of parallel, coupled/);
+  });
+
   it('is a pure function of family and seed', () => {
     for (const f of FAMILIES) {
       expect(generateTask(f, 42)).toEqual(generateTask(f, 42));

@@ -193,6 +193,8 @@ export function generateTask(family: Family, seed: number): Task {
       luckChain(t, rng, 9, 12, LONG.luck);
       return t;
     }
+    default:
+      throw new RangeError(`unknown task family "${String(family)}" (one of ${FAMILIES.join(', ')})`);
   }
 }
 

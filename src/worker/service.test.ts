@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { referenceReturns } from '../rl/compare';
-import { defaultConfig, type Config } from '../rl/config';
+import { costsOf, defaultConfig, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
 import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
@@ -38,13 +38,25 @@ describe('TrainerService', () => {
     expect(updates[0].total).toBe(3);
     expect(updates[0].modules.length).toBeGreaterThan(0);
     // the reference lines come from the worker, so the page does no simulation of its own
-    expect(updates[0].references).toEqual(await referenceReturns(tiny.family, tiny.agents, updates[0].metrics.tmax));
+    expect(updates[0].references).toEqual(await referenceReturns(tiny.family, tiny.agents, updates[0].metrics.tmax, 16, costsOf(tiny)));
     expect(updates[0].events.length).toBeGreaterThan(0);
     expect(states.at(-1)).toBe('paused');
     await svc.start();
     await flush();
     expect(updates).toHaveLength(3);
     expect(states.at(-1)).toBe('finished');
+  });
+
+  it("plays the reference lines under the run's costs", async () => {
+    const booked: Config = { ...tiny, tmaxStart: 40, tmaxEnd: 40, effort: 0.1, updates: 1 };
+    const { svc, updates } = await subscribed();
+    await svc.init(booked, 'cpu');
+    await svc.step();
+    await flush();
+    const without = await referenceReturns(booked.family, booked.agents, 40);
+    const under = await referenceReturns(booked.family, booked.agents, 40, 16, costsOf(booked));
+    expect(under.scripted).toBeLessThan(without.scripted); // the booked effort binds the organisation here
+    expect(updates[0].references).toEqual(under);
   });
 
   it('applies schedule changes between updates, pauses a running loop, and rebuilds on a structural change', async () => {

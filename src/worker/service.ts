@@ -4,7 +4,7 @@ import { lastCheckpoint, RunRecorder, showcaseModules, structureInfo } from '../
 import { checkpointShapeIssue } from '../core/runChecks';
 import { cleanRunName, decodeRunFile, encodeRunFile, runFacts } from '../core/runFile';
 import type { RunFile, TalkRecord } from '../core/runFormat';
-import type { Config } from '../rl/config';
+import { costsOf, type Config } from '../rl/config';
 import { SwarmPolicy, type PolicyJSON } from '../rl/policy';
 import { referenceReturns, talkValue, type References } from '../rl/compare';
 import { PolicyActor } from '../rl/actor';
@@ -447,10 +447,12 @@ export class TrainerService implements TrainerApi {
     const { metrics, events, showcaseTask, showcaseWork, structure } = await this.poisoned(t, () => t.step());
     const modules = showcaseModules(showcaseTask, showcaseWork);
     const c = t.config;
-    const key = `${c.family}/${c.agents}/${metrics.tmax}`;
+    // The reference organisations play under the run's costs, as its evaluation does.
+    const costs = costsOf(c);
+    const key = `${c.family}/${c.agents}/${metrics.tmax}/${JSON.stringify(costs)}`;
     let references = this.references.get(key);
     if (!references) {
-      references = await referenceReturns(c.family, c.agents, metrics.tmax);
+      references = await referenceReturns(c.family, c.agents, metrics.tmax, 16, costs);
       this.references.set(key, references);
     }
     const message: UpdateMessage = { metrics, events, modules, total: t.totalUpdates, references };
