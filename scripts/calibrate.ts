@@ -4,14 +4,14 @@
  * docs/ENGINE.md's calibration come from here.
  *
  *   npm run calibrate -- [--family long-coupled] [--agents 8] [--deadlines 40,70,80] [--tasks 64] [--seed 1]
- *                        [--costs interruptions,broadcasts,conflicts,merges]
+ *                        [--costs interruptions,broadcasts,conflicts,merges] [--effort 1.4]
  */
 import { randomPolicy, scriptedOrganisation, singleChain } from '../src/sim/baselines';
 import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
-import { FAMILIES, generateTask, MAX_AGENTS } from '../src/sim/task';
+import { FAMILIES, generateTask, MAX_AGENTS, totalWork } from '../src/sim/task';
 import { evaluationSeed } from '../src/sim/seeds';
 import { NO_COSTS, tasksWithCosts, type SprintCosts } from '../src/sim/costs';
-import { choiceFlag, intFlag, intListFlag, parseFlags, readCommandLine } from './lib/cli';
+import { choiceFlag, intFlag, intListFlag, numberFlag, parseFlags, readCommandLine } from './lib/cli';
 import { formatTable } from './lib/table';
 
 /** The optional costs by their setting names (docs/ENGINE.md, "Costs of talk and of piling on"). */
@@ -21,7 +21,7 @@ const COSTS = { interruptions: 'interrupt', broadcasts: 'broadcast', conflicts: 
 >;
 const COST_NAMES = Object.keys(COSTS) as (keyof typeof COSTS)[];
 
-const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1] [--costs ${COST_NAMES.join(',')}]`;
+const USAGE = `usage: npm run calibrate -- [--family ${FAMILIES.join('|')}] [--agents 1-${MAX_AGENTS}] [--deadlines 40,70,80] [--tasks 64] [--seed 1] [--costs ${COST_NAMES.join(',')}] [--effort 0-10]`;
 
 /** `--costs`'s comma-separated rule names as the environment's costs (empty: none). */
 function costsFlag(text: string): SprintCosts {
@@ -34,6 +34,12 @@ function costsFlag(text: string): SprintCosts {
   return costs;
 }
 
+/** `--effort`: the booked effort as a multiple of each task's nominal work (0: unlimited, the field absent). */
+function effortFlag(text: string): Pick<SprintCosts, 'effort'> {
+  const effort = numberFlag('effort', text, { kind: 'float', min: 0, max: 10 });
+  return effort > 0 ? { effort } : {};
+}
+
 function parseOptions(argv: string[]) {
   const v = parseFlags(argv, {
     family: { type: 'string', default: 'long-coupled' },
@@ -42,6 +48,7 @@ function parseOptions(argv: string[]) {
     tasks: { type: 'string', default: '64' },
     seed: { type: 'string', default: '1' },
     costs: { type: 'string', default: '' },
+    effort: { type: 'string', default: '0' },
     help: { type: 'boolean', default: false },
   });
   if (v.help) return 'help' as const;
@@ -51,7 +58,7 @@ function parseOptions(argv: string[]) {
     deadlines: intListFlag('deadlines', v.deadlines, 1, 1000),
     tasks: intFlag('tasks', v.tasks, 1, 10000),
     seed: intFlag('seed', v.seed, 0, 2147483647),
-    costs: costsFlag(v.costs),
+    costs: { ...costsFlag(v.costs), ...effortFlag(v.effort) },
   };
 }
 
@@ -74,9 +81,11 @@ async function main(): Promise<void> {
       mean(scripted.map((s) => s.t90 ?? tmax)).toFixed(1),
       mean(scripted.map((s) => s.metrics.dms + s.metrics.posts)).toFixed(1),
       mean(scripted.map((s) => s.metrics.interrupted)).toFixed(2),
+      Math.max(...scripted.map((s, i) => (s.tEnd * o.agents - s.metrics.idle) / totalWork(tasks[i]))).toFixed(2),
     ]);
   }
-  const rules = COST_NAMES.filter((n) => o.costs[COSTS[n]]);
+  const rules: string[] = COST_NAMES.filter((n) => o.costs[COSTS[n]]);
+  if (o.costs.effort !== undefined) rules.push(`effort ${o.costs.effort} x the nominal work`);
   console.log(
     `${o.family}, ${o.agents} agents, ${o.tasks} fresh evaluation tasks, seed ${o.seed}, costs: ${rules.length ? rules.join(', ') : 'none'}: mean return at each deadline`,
   );
@@ -91,6 +100,7 @@ async function main(): Promise<void> {
         'scripted: min to 90% (deadline if never)',
         'scripted: msgs/episode',
         'scripted: interrupted',
+        'scripted: most minutes not idled / nominal work',
       ],
       rows,
     ),

@@ -97,6 +97,24 @@ describe('config schema', () => {
     expect(rebuildsTrainer(d, { ...d, mergeRamp: 50 })).toBe(false);
   });
 
+  it('books effort only when asked, as a structural setting, and lets it fall from effortStart to effort over the RLCR updates', () => {
+    const d = defaultConfig();
+    expect(d.effort).toBe(0);
+    expect(costsOf(d).effort).toBeUndefined();
+    const booked = { ...d, effort: 1.3 };
+    expect(costsOf(booked).effort).toBe(1.3);
+    expect(costsAt(booked, 123).effort).toBe(1.3);
+    expect(rebuildsTrainer(d, booked)).toBe(true);
+    const falling = { ...booked, effortStart: 3, updates: 101, prior: 10 };
+    expect(costsAt(falling, 5).effort).toBe(3);
+    expect(costsAt(falling, 10).effort).toBe(3);
+    expect(costsAt(falling, 60).effort).toBeCloseTo(2.15, 10);
+    expect(costsAt(falling, 110).effort).toBeCloseTo(1.3, 10);
+    expect(costsOf(falling).effort).toBe(1.3); // evaluation: always the run's effort
+    expect(rebuildsTrainer(booked, { ...booked, effortStart: 3 })).toBe(false);
+    expect(costsAt({ ...d, effortStart: 3 }, 60).effort).toBeUndefined(); // no effort booked: nothing to fall to
+  });
+
   it('starts a merge late with mergeFrom: nothing before it, then the ramp (or the whole minute)', () => {
     const d = { ...defaultConfig(), merges: true, mergeFrom: 150, mergeRamp: 100, prior: 20 };
     expect(costsAt(d, 100).mergeCost).toBe(0);

@@ -59,6 +59,10 @@ export interface Config {
   mergeRamp: number;
   /** Merges: the RLCR update from which a merge costs anything (before it: nothing); the ramp starts there. */
   mergeFrom: number;
+  /** Optional cost: the team's booked effort as a multiple of the task's nominal work (0 = unlimited; sim/costs.ts). */
+  effort: number;
+  /** Booked effort in training at the first RLCR update (a multiple of the nominal work), falling linearly to `effort` at the last; 0: `effort` throughout. */
+  effortStart: number;
 }
 
 /**
@@ -193,6 +197,20 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: 0,
     help: 'merges: the RLCR update from which a merge costs anything in training (before it: nothing, so the swarm first learns the sprint); the ramp starts there',
   },
+  effort: {
+    kind: 'float',
+    min: 0,
+    max: 10,
+    default: 0,
+    help: "cost of every minute: the team's booked agent-minutes as a multiple of the task's nominal work; each minute not idled draws one, and the sprint ends when they are spent (0 = unlimited)",
+  },
+  effortStart: {
+    kind: 'float',
+    min: 0,
+    max: 10,
+    default: 0,
+    help: 'effort: the booked effort in training at the first RLCR update, falling linearly to --effort at the last, as the deadline grows (0 = --effort throughout; evaluation always --effort)',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -223,6 +241,7 @@ export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'conflicts',
   'broadcasts',
   'merges',
+  'effort',
 ];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
@@ -235,17 +254,21 @@ export function defaultConfig(): Config {
 }
 
 /** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
-export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges'>): SprintCosts {
-  return { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts, merge: c.merges };
+export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges' | 'effort'>): SprintCosts {
+  const costs: SprintCosts = { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts, merge: c.merges };
+  if (c.effort > 0) costs.effort = c.effort;
+  return costs;
 }
 
 /**
  * The costs the training rollouts of update `u` play under: the run's costs, with a merge taking
  * nothing before the `mergeFrom`-th RLCR update (imitation updates: nothing either), then `r / mergeRamp`
- * of a minute in the r-th update after it while it is ramped in (a whole minute at once without a ramp).
+ * of a minute in the r-th update after it while it is ramped in (a whole minute at once without a ramp);
+ * and the booked effort falling from `effortStart` to `effort` over the RLCR updates (annealedAt).
  */
 export function costsAt(c: Config, u: number): SprintCosts {
   const costs = costsOf(c);
+  if (c.effort > 0 && c.effortStart > 0) costs.effort = annealedAt(c.effortStart, c.effort / c.effortStart, c, u);
   if (!c.merges || (c.mergeRamp <= 0 && c.mergeFrom <= 0)) return costs;
   const r = u - c.prior - c.mergeFrom;
   if (r < 0) return { ...costs, mergeCost: 0 };

@@ -4,10 +4,11 @@ import { scriptedOrganisation } from './baselines';
 import { NO_COSTS, tasksWithCosts, withCosts, type SprintCosts } from './costs';
 import { SprintEnv } from './env';
 import { runEpisodes } from './evaluate';
+import { encodeObservations, G_MINUTES_LEFT, OBS_DIM } from './observe';
 import { islandTask } from './islands';
 import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
-import type { Task } from './task';
+import { totalWork, type Task } from './task';
 
 const INTERRUPT: SprintCosts = { interrupt: true, conflict: false, broadcast: false, merge: false };
 const CONFLICT: SprintCosts = { interrupt: false, conflict: true, broadcast: false, merge: false };
@@ -15,6 +16,8 @@ const BOTH: SprintCosts = { interrupt: true, conflict: true, broadcast: false, m
 const ALL: SprintCosts = { interrupt: true, conflict: true, broadcast: true, merge: true };
 const BROADCAST: SprintCosts = { interrupt: false, conflict: false, broadcast: true, merge: false };
 const MERGE: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: true };
+/** Booked effort of `x` times the nominal work, no other rule. */
+const effort = (x: number): SprintCosts => ({ ...NO_COSTS, effort: x });
 
 /** A fresh environment of `agents` agents on `task` under `costs`, deadline 20. */
 function envOn(task: Task, agents: number, costs: SprintCosts): SprintEnv {
@@ -286,5 +289,85 @@ describe('costs of talk and of piling on', () => {
     expect(sum(on, (s) => s.metrics.interrupted)).toBeLessThanOrEqual(sum(on, (s) => s.metrics.posts) * 7);
     expect(sum(on, (s) => s.metrics.duplicate)).toBe(0);
     expect(Math.abs(sum(on, (s) => s.ret) - sum(off, (s) => s.ret)) / tasks.length).toBeLessThan(0.01);
+  });
+
+  it('booked effort: every minute not idled draws one agent-minute, idling is free, and the sprint ends when it is spent', () => {
+    // Nominal work 6 + 4 = 10 agent-minutes; effort 1.2 books ceil(12) = 12.
+    const task = handTask([6, 4], [1, 1], [-1, -1]);
+    const env = envOn(task, 2, effort(1.2));
+    expect(env.effortLeft[0]).toBe(12);
+    step(env, [work(0), A_IDLE]);
+    step(env, [claim(1), A_IDLE]);
+    step(env, [dm(1), A_POST]);
+    expect(env.effortLeft[0]).toBe(8); // four minutes not idled, two idled
+    expect(env.finished[0]).toBe(0);
+    step(env, [work(0), work(0)]); // a duplicate draws its minute too
+    expect(env.effortLeft[0]).toBe(6);
+    expect(env.metric(0, 'duplicate')).toBe(1);
+    for (let m = 0; m < 3; m++) step(env, [work(0), work(1)]);
+    expect(env.effortLeft[0]).toBe(0);
+    expect(env.finished[0]).toBe(1); // spent: the sprint is cut here, as at the deadline
+    expect(env.tEnd[0]).toBe(env.t);
+    expect(env.isOver()).toBe(true);
+    expect(env.left[0]).toBe(1);
+    expect(env.left[1]).toBe(1);
+  });
+
+  it('booked effort: an agent whose action the rest cannot pay idles, in agent order', () => {
+    const task = handTask([3, 3], [1, 1], [-1, -1]);
+    const env = envOn(task, 2, effort(0.5)); // ceil(3) = 3 agent-minutes
+    step(env, [work(0), work(1)]);
+    expect(env.effortLeft[0]).toBe(1);
+    step(env, [work(0), work(1)]); // agent 0 pays the last minute; agent 1 idles
+    expect(env.left[0]).toBe(1);
+    expect(env.left[1]).toBe(2);
+    expect(env.lastAction[1]).toBe(A_IDLE);
+    expect(env.metric(0, 'idle')).toBe(1);
+    expect(env.metric(0, 'useful')).toBe(3);
+    expect(env.finished[0]).toBe(1);
+  });
+
+  it('booked effort of 0 or absent is unlimited, and the same sprint as without the rule', () => {
+    const task = handTask([6, 4], [1, 1], [-1, -1]);
+    expect(withCosts(task, effort(0))).toBe(task);
+    const env = envOn(task, 2, effort(0));
+    expect(env.effortLeft[0]).toBe(Infinity);
+    for (let m = 0; m < 5; m++) step(env, [work(0), work(1)]);
+    expect(env.finished[0]).toBe(0);
+    expect(env.left[0]).toBe(1);
+  });
+
+  it('booked effort of 1.3 x the nominal work leaves the scripted organisation untouched on long-coupled', async () => {
+    const tasks = tasksWithCosts(evaluationTasks('long-coupled', 12), { interrupt: true, conflict: false, broadcast: true, merge: false });
+    const off = await runEpisodes(scriptedOrganisation, tasks, 8, 7, 80, 2);
+    const on = await runEpisodes(
+      scriptedOrganisation,
+      tasks.map((t) => withCosts(t, { ...(t.costs as SprintCosts), effort: 1.3 })),
+      8,
+      7,
+      80,
+      2,
+    );
+    expect(on.stats).toEqual(off.stats);
+    expect(on.events).toEqual(off.events);
+    // ...and the rule binds: the organisation's busiest sprint needs more than its nominal work.
+    const busiest = Math.max(...off.stats.map((s, i) => (s.tEnd * 8 - s.metrics.idle) / totalWork(tasks[i])));
+    expect(busiest).toBeGreaterThan(1.1);
+    expect(busiest).toBeLessThanOrEqual(1.3);
+  });
+
+  it("booked effort: the observation's minutes left are those the rest pays the whole team for, when fewer than to the deadline", () => {
+    const task = handTask([6, 4], [1, 1], [-1, -1]);
+    const env = envOn(task, 2, effort(1.2)); // 12 agent-minutes: 6 minutes of both agents, deadline 20
+    const obs = new Float32Array(2 * OBS_DIM);
+    encodeObservations(env, obs);
+    expect(env.minutesLeft(0)).toBe(6);
+    expect(obs[G_MINUTES_LEFT]).toBeCloseTo(6 / 30, 6);
+    expect(obs[OBS_DIM + G_MINUTES_LEFT]).toBeCloseTo(6 / 30, 6);
+    step(env, [work(0), A_IDLE]);
+    expect(env.minutesLeft(0)).toBe(5.5);
+    const free = envOn(task, 2, NO_COSTS);
+    encodeObservations(free, obs);
+    expect(obs[G_MINUTES_LEFT]).toBeCloseTo(20 / 30, 6);
   });
 });

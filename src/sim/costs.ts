@@ -34,13 +34,24 @@ export interface SprintCosts {
    * evaluation always plays the whole minute.
    */
   mergeCost?: number;
+  /**
+   * Booked effort: the team's agent-minutes for the sprint, as a multiple of the task's nominal work
+   * (`totalWork`; absent or 0: unlimited). Every minute an agent spends on anything but idling draws
+   * one from it; an agent whose action the rest cannot pay idles, and the sprint ends once it is spent.
+   */
+  effort?: number;
 }
 
 export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: false };
 
 /** Whether any rule is on. */
 export function anyCost(c: SprintCosts | undefined): boolean {
-  return c !== undefined && (c.interrupt || c.conflict || c.broadcast || c.merge);
+  return c !== undefined && (c.interrupt || c.conflict || c.broadcast || c.merge || effortOf(c) > 0);
+}
+
+/** The booked effort's multiple of the nominal work under `c` (0: unlimited). */
+export function effortOf(c: SprintCosts | undefined): number {
+  return c?.effort !== undefined && c.effort > 0 ? c.effort : 0;
 }
 
 /** Share of a minute a merge takes under `c` (1 unless the rule is being ramped in). */

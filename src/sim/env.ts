@@ -2,8 +2,8 @@ import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ, A_WORK } from './actions';
 import type { SimEvent } from './events';
 import { mixSeed, nextFloat } from './rng';
 import type { StructureKind } from './structure';
-import { MAX_AGENTS, MAX_MODULES, type Task } from './task';
-import { mergeCostOf } from './costs';
+import { MAX_AGENTS, MAX_MODULES, totalWork, type Task } from './task';
+import { effortOf, mergeCostOf } from './costs';
 
 /** Per-rollout counters, in agent-minutes unless noted. */
 export const METRICS = [
@@ -116,6 +116,8 @@ export class SprintEnv {
   readonly costFlags: Uint8Array;
   /** Share of a minute a merge takes in each rollout (costs rule `merge`, sim/costs.ts `mergeCostOf`). */
   readonly mergeCost: Float32Array;
+  /** Agent-minutes of booked effort each rollout has left (costs rule `effort`, sim/costs.ts); Infinity: unlimited. */
+  readonly effortLeft: Float64Array;
 
   // Shared state, per rollout.
   readonly done: Int32Array; // bitmask of finished modules
@@ -182,6 +184,7 @@ export class SprintEnv {
     this.claim = new Int32Array(B * MM);
     this.mergeOwed = new Float32Array(B * MM);
     this.mergeCost = new Float32Array(B);
+    this.effortLeft = new Float64Array(B);
     this.passing = new Float32Array(B);
     this.finished = new Uint8Array(B);
     this.tEnd = new Float32Array(B);
@@ -236,6 +239,8 @@ export class SprintEnv {
           ? 0
           : (c.interrupt ? COST_INTERRUPT : 0) | (c.conflict ? COST_CONFLICT : 0) | (c.broadcast ? COST_BROADCAST : 0) | (c.merge ? COST_MERGE : 0);
       this.mergeCost[b] = mergeCostOf(c);
+      const effort = effortOf(c);
+      this.effortLeft[b] = effort > 0 ? Math.ceil(effort * totalWork(task)) : Infinity;
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -269,6 +274,14 @@ export class SprintEnv {
     if (this.t >= this.tmax) return true;
     for (let b = 0; b < this.B; b++) if (!this.finished[b]) return false;
     return true;
+  }
+
+  /**
+   * Minutes rollout b has left: to the deadline, or, under booked effort (costs rule `effort`), the
+   * minutes its rest pays the whole team for, whichever is fewer (the observation's 'minutes left').
+   */
+  minutesLeft(b: number): number {
+    return Math.min(this.tmax - this.t, this.effortLeft[b] / this.N);
   }
 
   /** Anytime return of rollout b: the share of its tests passing now. */
@@ -368,7 +381,12 @@ export class SprintEnv {
       workers.fill(0);
       for (let i = 0; i < N; i++) {
         const ai = ao + i;
-        const a = this.active[ai] ? actions[ai] : A_IDLE;
+        let a = this.active[ai] ? actions[ai] : A_IDLE;
+        // Booked effort: every minute that is not idled draws one agent-minute; without one left, the agent idles.
+        if (a !== A_IDLE) {
+          if (this.effortLeft[b] >= 1) this.effortLeft[b]--;
+          else a = A_IDLE;
+        }
         this.lastAction[ai] = a;
         this.lastWasted[ai] = 0;
         this.gotNew[ai] = 0;
@@ -512,7 +530,8 @@ export class SprintEnv {
       if (completed) this.needed[b] = this.computeNeeded(b);
       const total = this.totalTests[b];
       if (this.t90[b] < 0 && this.passing[b] >= 0.9 * total) this.t90[b] = t + 1;
-      if (this.passing[b] >= total) {
+      // The sprint ends when all tests pass, or when the booked effort is spent (nobody can act any more).
+      if (this.passing[b] >= total || this.effortLeft[b] < 1) {
         this.finished[b] = 1;
         this.tEnd[b] = t + 1;
       }

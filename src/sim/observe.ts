@@ -90,7 +90,7 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
     }
     T[16] = N / 16;
     T[17] = t / tmax;
-    T[G_MINUTES_LEFT] = (tmax - t) / 30;
+    T[G_MINUTES_LEFT] = env.minutesLeft(b) / 30;
     T[19] = env.returnOf(b);
     let claimed = 0;
     for (let k = 0, mb = MODULES_OFFSET; k < M; k++, mb += MODULE_DIM) {

@@ -60,7 +60,7 @@ export function encodeObservationsReference(env: SprintEnv, out: Float32Array, o
       out[base + i] = 1;
       out[base + 16] = N / 16;
       out[base + 17] = t / tmax;
-      out[base + G_MINUTES_LEFT] = (tmax - t) / 30;
+      out[base + G_MINUTES_LEFT] = env.minutesLeft(b) / 30;
       out[base + 19] = ret;
       out[base + 20] = env.gotNew[ai];
       out.set(shared, base + MODULES_OFFSET);

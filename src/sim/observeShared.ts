@@ -163,7 +163,7 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
     }
     S[T + 16] = N / 16;
     S[T + 17] = t / tmax;
-    S[T + G_MINUTES_LEFT] = (tmax - t) / 30;
+    S[T + G_MINUTES_LEFT] = env.minutesLeft(b) / 30;
     S[T + 19] = env.returnOf(b);
     const worked = once & all;
     let claimed = 0;
