@@ -1,6 +1,6 @@
 /**
  * Time to coordination: `npm run bench:learn [-- --family long-coupled] [--agents 8] [--seed 1]
- * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]`.
+ * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 5] [--eval-tasks 16] [--threads auto] [--json <file>]`.
  *
  * Trains the default swarm (the app's default config, or another task family with its calibrated
  * deadline schedule) on the wasm backend and, every `--every` seconds of training, plays it on fresh
@@ -8,6 +8,8 @@
  * and updates until the swarm's return first reaches the scripted organisation's on the same tasks
  * minus 0.02, or says that it never did within the budget or the run's updates. The figure the
  * project's performance goal is written in (docs/RESULTS.md). It prints numbers; it asserts nothing.
+ * With `--threads N` (default: one per core, at most one per task group) an update's task groups
+ * train on N threads at once (scripts/lib/shardThreads.ts).
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,18 +19,22 @@ import { configToStrings, costsOf, defaultConfig, familyChange, type Config } fr
 import { Trainer } from '../src/rl/trainer';
 import { FAMILIES } from '../src/sim/task';
 import { useBackend } from './lib/backend';
-import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine } from './lib/cli';
+import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { settingsFlag } from './lib/settingsFlag';
 import { requireOutput } from './lib/outputFolder';
+import { ThreadedTrainer } from './lib/shardThreads';
+import { autoThreads, threadsProblem } from './lib/threads';
 
-const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 15] [--eval-tasks 16] [--json <file>]
+const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 5] [--eval-tasks 16] [--threads auto] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
   --agents <n>        agents in the swarm, 1-16 (default 8)
   --seed <n>          training seed (default 1)
   --set <settings>    other settings, as the app's URL hash writes them (e.g. 'lr=0.006&updates=150'); applied last
   --budget <s>        seconds of training before giving up (default 900)
-  --every <s>         seconds of training between evaluations (default 15)
+  --every <s>         seconds of training between evaluations (default 5: a coarser one overstates the time by up to its interval)
   --eval-tasks <n>    fresh evaluation tasks per evaluation, 1-256 (default 16)
+  --threads <n|auto>  threads to train on, each with its share of an update's task groups (default auto:
+                      one per core, at most one per task group and 4; 1 = this thread alone)
   --json <file>       also write every number to <file>
   --help              print this help`;
 
@@ -42,6 +48,7 @@ interface Options {
   budget: number;
   every: number;
   evalTasks: number;
+  threads: number;
   json?: string;
 }
 
@@ -52,8 +59,9 @@ function parseOptions(argv: string[]): Options | 'help' {
     seed: { type: 'string', default: '1' },
     set: { type: 'string' },
     budget: { type: 'string', default: '900' },
-    every: { type: 'string', default: '15' },
+    every: { type: 'string', default: '5' },
     'eval-tasks': { type: 'string', default: '16' },
+    threads: { type: 'string', default: 'auto' },
     json: { type: 'string' },
     help: { type: 'boolean', default: false },
   });
@@ -61,7 +69,11 @@ function parseOptions(argv: string[]): Options | 'help' {
   let config: Config = { ...defaultConfig(), agents: intFlag('agents', v.agents, 1, 16), seed: intFlag('seed', v.seed, 0, 2 ** 31 - 1) };
   if (v.family !== undefined) config = { ...config, ...familyChange(config, choiceFlag('family', v.family, FAMILIES)) };
   if (v.set !== undefined) config = settingsFlag(v.set, config);
+  const threads = v.threads === 'auto' ? autoThreads(config) : intFlag('threads', v.threads, 1, 16);
+  const problem = threadsProblem(config, threads);
+  if (problem) throw new UsageError(problem);
   return {
+    threads,
     config,
     budget: intFlag('budget', v.budget, 1, 86_400),
     every: intFlag('every', v.every, 1, 3_600),
@@ -89,7 +101,7 @@ async function main(): Promise<void> {
   const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, o.evalTasks, costsOf(c))).scripted;
   const target = scripted - MARGIN;
   const setup = `${c.family}, ${c.agents} agents, seed ${c.seed}, deadline ${c.tmaxStart} -> ${c.tmaxEnd} over ${c.updates} updates${c.prior > 0 ? ` after ${c.prior} imitation updates` : ''}`;
-  console.log(`time to coordination: ${setup}; wasm backend, one thread`);
+  console.log(`time to coordination: ${setup}; wasm backend, ${o.threads === 1 ? 'one thread' : `${o.threads} threads (the task groups split between them)`}`);
   const changed = Object.entries(configToStrings(c)).map(([k, v]) => `${k}=${v}`);
   if (changed.length) console.log(`settings other than the default: ${changed.join('&')}`);
   console.log(
@@ -97,7 +109,7 @@ async function main(): Promise<void> {
   );
   console.log(`evaluating every ${o.every} s of training, budget ${o.budget} s\n`);
   console.log('  training s  updates  deadline  return');
-  const trainer = new Trainer(c);
+  const trainer = o.threads === 1 ? new Trainer(c) : await ThreadedTrainer.start(c, o.threads);
   const evals: Evaluation[] = [];
   let trained = 0;
   let nextEval = 0;
@@ -131,7 +143,7 @@ async function main(): Promise<void> {
     }
     if (!reached) await evaluate();
   } finally {
-    trainer.dispose();
+    await trainer.dispose();
   }
   const done = reached as Evaluation | null;
   const why = trainer.finished ? `the run's ${trainer.totalUpdates} updates` : `the budget of ${o.budget} s`;
@@ -143,7 +155,14 @@ async function main(): Promise<void> {
   if (o.json) {
     const cpus = os.cpus();
     const report = {
-      machine: { cpu: cpus[0]?.model.trim() ?? 'unknown', cores: cpus.length, node: process.version, tfjs: tf.version.tfjs, backend: 'wasm' },
+      machine: {
+        cpu: cpus[0]?.model.trim() ?? 'unknown',
+        cores: cpus.length,
+        node: process.version,
+        tfjs: tf.version.tfjs,
+        backend: 'wasm',
+        threads: o.threads,
+      },
       config: c,
       scripted,
       target,

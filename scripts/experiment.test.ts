@@ -80,6 +80,19 @@ describe('npm run experiment', () => {
     );
   }, 60_000);
 
+  it('trains on two threads with --threads 2, and refuses more threads than task groups', () => {
+    const dir = join(out, 'threads');
+    const small = { agents: 2, updates: 2, ...QUICK, 'tasks-per-update': 2, 'eval-tasks': 2, 'tmax-start': 5, 'tmax-end': 10 };
+    const r = run(flags({ ...small, threads: 2, out: dir }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'training-seed1.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+    const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
+    expect(runFile.ok && runFile.run.metrics.length).toBe(2);
+    const bad = run(flags({ ...small, threads: 3, out: join(dir, 'x') }));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--threads 3: each thread needs a task group of its own, and an update has 2 \(--tasks-per-update\)/);
+  }, 60_000);
+
   it('rejects unknown flags and out-of-range values with a message and exit code 2', () => {
     const r = run(['--agentz', '3', '--agents', '40', '--out', out]);
     expect(r.status).toBe(2);

@@ -11,6 +11,7 @@ import { checkSettings } from '../src/rl/settingsCheck';
 import { NODE_BACKENDS, type NodeBackend } from './lib/nodeBackends';
 import { choiceFlag, collect, intFlag, intListFlag, kebab, pathFlag, readFlags, type FlagOptions } from './lib/cli';
 import { DEFAULT_QUEUE_NAME, DEFAULT_REDIS_WAIT, queueAddress, type QueueAddress } from './claims/sweep';
+import { threadsProblem } from './lib/threads';
 
 const RUNNER_FLAGS: Record<string, string> = {
   seeds: 'comma-separated training seeds, e.g. 1,2,3 (default: --seed)',
@@ -21,6 +22,8 @@ const RUNNER_FLAGS: Record<string, string> = {
   'load-policy': 'start from the weights in this JSON file (written by an earlier run)',
   'init-from': 'start from the last checkpoint of this run file (run-seed*.swarmrun.json.gz)',
   quiet: 'no progress bar',
+  threads:
+    "train each seed on this many threads at once, each with its share of an update's task groups (flat structure; 1 to --tasks-per-update; default 1). The same training up to float rounding, not bit for bit",
   queue: 'train the seeds on the BullMQ queue at redis://[:PASSWORD@]HOST:PORT (rediss:// for TLS; default REDIS_URL when set), served by npm run sweep-worker',
   'queue-name': `with --queue: the queue's name, for several sweeps on one Redis (default ${DEFAULT_QUEUE_NAME})`,
   'status-json':
@@ -62,6 +65,8 @@ export interface Options {
   loadPolicy: string | null;
   initFrom: string | null;
   quiet: boolean;
+  /** Threads each seed trains on (scripts/lib/shardThreads.ts; 1: this thread alone). */
+  threads: number;
   /** Train the seeds on this queue (`npm run sweep-worker` trains them) instead of here. */
   queue: QueueAddress | null;
   queueName: string;
@@ -117,6 +122,10 @@ export function readOptions(argv: string[]): Options {
   for (const f of ['queue-name', 'status-json', 'redis-wait']) if (!queue && text(f) !== undefined) errors.push(`--${f} works with --queue`);
   const queueName = text('queue-name') ?? DEFAULT_QUEUE_NAME;
   if (!/^[\w.-]{1,64}$/.test(queueName)) errors.push(`--queue-name: "${queueName}" is not 1 to 64 letters, digits, _ . or -`);
+  const threads = collect(errors, () => intFlag('threads', text('threads') ?? '1', 1, 16)) ?? 1;
+  const threadsIssue = threadsProblem(config, threads);
+  if (threadsIssue) errors.push(threadsIssue);
+  if (threads > 1 && queue) errors.push("--threads trains here: the queue's workers train on one thread each");
   const statusJson = path('status-json');
   const redisWait = collect(errors, () => intFlag('redis-wait', text('redis-wait') ?? String(DEFAULT_REDIS_WAIT), 1, 86400)) ?? DEFAULT_REDIS_WAIT;
   if (errors.length) fail(errors);
@@ -132,6 +141,7 @@ export function readOptions(argv: string[]): Options {
     loadPolicy,
     initFrom,
     quiet: values.quiet === true,
+    threads,
     queue,
     queueName,
     statusJson,

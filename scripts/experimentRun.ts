@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { mean, std } from '../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
 import type { Config } from '../src/rl/config';
-import { SwarmPolicy } from '../src/rl/policy';
+import { SwarmPolicy, type PolicyJSON } from '../src/rl/policy';
 import { STRUCTURE_METRICS, type UpdateMetrics } from '../src/rl/metrics';
 import { Trainer } from '../src/rl/trainer';
 import { useBackend } from './lib/backend';
+import { ThreadedTrainer } from './lib/shardThreads';
 import type { ExperimentFolder } from './lib/experimentFolder';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { reportProgress } from './lib/childProgress';
@@ -39,6 +40,26 @@ function initFrom(trainer: Trainer, path: string): void {
     trainer.loadWeights(runFileCheckpoint(path).weights);
   } catch (e) {
     fail([`--init-from: ${(e as Error).message}`]);
+  }
+}
+
+/** A seed's trainer on `opts.threads` threads, starting from --load-policy's or --init-from's weights if given. */
+async function threadedTrainer(config: Config, opts: Options, start: SwarmPolicy | undefined): Promise<ThreadedTrainer> {
+  let weights: PolicyJSON | undefined;
+  if (start) {
+    weights = start.toJSON();
+    start.dispose();
+  } else if (opts.initFrom) {
+    try {
+      weights = runFileCheckpoint(opts.initFrom).weights;
+    } catch (e) {
+      fail([`--init-from: ${(e as Error).message}`]);
+    }
+  }
+  try {
+    return await ThreadedTrainer.start(config, opts.threads, weights, opts.backend);
+  } catch (e) {
+    fail([`${opts.initFrom ? '--init-from' : '--load-policy'}: ${(e as Error).message}`]);
   }
 }
 
@@ -80,8 +101,8 @@ export interface SeedResult {
 async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed: number, index: number): Promise<SeedResult> {
   const config = { ...opts.config, seed };
   const start = opts.loadPolicy ? loadPolicy(opts.loadPolicy) : undefined;
-  const trainer = new Trainer(config, start);
-  if (opts.initFrom) initFrom(trainer, opts.initFrom);
+  const trainer = opts.threads > 1 ? await threadedTrainer(config, opts, start) : new Trainer(config, start);
+  if (opts.initFrom && trainer instanceof Trainer) initFrom(trainer, opts.initFrom);
   const recording = new TrainingRecording(config, { name: `${config.family}, ${config.agents} agents, seed ${seed} (CLI)` });
   const bar = opts.quiet ? null : new ProgressBar(`seed ${seed} (${index + 1}/${opts.seeds.length})`, trainer.totalUpdates, process.stderr, { work: config });
   const curve: UpdateMetrics[] = [];
@@ -130,7 +151,7 @@ async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed
   const cell = (v: number | string | undefined) => (typeof v === 'number' ? +v.toPrecision(6) : (v ?? null));
   const rows = curve.map((m) => [...CURVE_COLUMNS.map((k) => cell(m[k] as number | string)), ...structure.map((k) => cell(m.structure?.[k]))]);
   writeFileSync(join(opts.out, `training-seed${seed}.csv`), toCsv([...CURVE_COLUMNS, ...structure], rows));
-  trainer.dispose();
+  await trainer.dispose();
   const result = { seed, trainSeconds, updatesPerSecond: trainer.totalUpdates / trainSeconds, curve, orgs };
   folder.keep(seed, result);
   return result;

@@ -12,6 +12,9 @@ import type { PolicyJSON } from '../../src/rl/policy';
 import type { Trainer, UpdateResult } from '../../src/rl/trainer';
 
 /** Records one training run into a run file, with the reference returns the app would show. */
+/** What a recording reads of a trainer (one alone, or shard 0 of a threaded run). */
+export type TrainerView = Pick<Trainer, 'update' | 'totalUpdates' | 'policy'>;
+
 export class TrainingRecording {
   readonly recorder: RunRecorder;
   /** Seconds spent recording (reference returns, weight read-backs), to leave out of timings. */
@@ -25,7 +28,7 @@ export class TrainingRecording {
   }
 
   /** Records the update `trainer` just ran (call right after `trainer.step()`). */
-  async record(trainer: Trainer, result: UpdateResult): Promise<void> {
+  async record(trainer: TrainerView, result: UpdateResult): Promise<void> {
     const t0 = performance.now();
     const { metrics } = result;
     let references = this.references.get(metrics.tmax);
@@ -67,7 +70,7 @@ export class TrainingRecording {
   }
 
   /** Adds the trainer's final weights and writes the gzip run file to `path`. */
-  write(path: string, trainer: Trainer): void {
+  write(path: string, trainer: TrainerView): void {
     this.recorder.addCheckpoint(trainer.update, trainer.policy.toJSON());
     writeFileSync(path, encodeRunFile(this.recorder.snapshot()));
   }

@@ -31,16 +31,19 @@ export class PolicyActor implements ActionSource {
   /**
    * @param seed seeds the sampling streams at every `reset`; change it between episodes (the trainer
    * does, per update) to draw fresh samples.
+   * @param firstStream the stream of the environment's rollout 0 (a shard's rollouts draw from the
+   * streams they have in the whole batch: shards.ts).
    */
   constructor(
     readonly policy: SwarmPolicy,
     public seed: number,
+    readonly firstStream = 0,
   ) {}
 
   reset(env: SprintEnv): void {
     const R = env.B * env.N;
     this.rng = new Uint32Array(env.B);
-    for (let b = 0; b < env.B; b++) this.rng[b] = mixSeed(this.seed, 104729 + b);
+    for (let b = 0; b < env.B; b++) this.rng[b] = mixSeed(this.seed, 104729 + this.firstStream + b);
     if (this.obs.slots !== env.B || this.obs.N !== env.N) {
       this.obs = new SharedObservations(env.B, env.N);
       this.mask = new Float32Array(R * NUM_ACTIONS);

@@ -10,6 +10,13 @@ import type { ChoiceTensors, DecisionTensors, ForwardPass, SwarmPolicy } from '.
  */
 export type RowLoss = (chosen: tf.Tensor1D, entropy: tf.Tensor1D, value: tf.Tensor1D) => tf.Scalar;
 
+/**
+ * The policy variables (`SwarmPolicy.vars` keys) a loss has a gradient for, in a fixed order: all but
+ * the scorers' output biases, which shift every module's (every recipient's) score alike and so
+ * cancel in the softmax.
+ */
+export const GRADIENT_VARS = ['g1', 'b1', 'g2', 'b2', 'mf', 'mh', 'mb', 'mo', 'af', 'ah', 'ab', 'ao', 'ko', 'kob', 'vo', 'vob'] as const;
+
 export interface LossGradients {
   loss: tf.Scalar;
   /** Mean entropy of the rows' action distributions. */
@@ -188,26 +195,26 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     // (dA1ᵀ · x)ᵀ: the uploaded trunk rows are the right operand, packed once for every epoch.
     const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(transposeTall(dA1), d.trunk)));
 
-    const named: tf.NamedTensorMap = {};
-    const put = (variable: tf.Variable, g: tf.Tensor) => {
-      named[variable.name] = g;
+    const byKey: Record<(typeof GRADIENT_VARS)[number], tf.Tensor> = {
+      g1: dg1,
+      b1: db1,
+      g2: dg2,
+      b2: db2,
+      mf: mod.wIn,
+      mh: dmh,
+      mb: dmb,
+      mo: mod.wOut,
+      af: ag.wIn,
+      ah: dah,
+      ab: dab,
+      ao: ag.wOut,
+      ko: dko,
+      kob: dkob,
+      vo: dvo,
+      vob: dvob,
     };
-    put(v.g1, dg1);
-    put(v.b1, db1);
-    put(v.g2, dg2);
-    put(v.b2, db2);
-    put(v.mf, mod.wIn);
-    put(v.mh, dmh);
-    put(v.mb, dmb);
-    put(v.mo, mod.wOut);
-    put(v.af, ag.wIn);
-    put(v.ah, dah);
-    put(v.ab, dab);
-    put(v.ao, ag.wOut);
-    put(v.ko, dko);
-    put(v.kob, dkob);
-    put(v.vo, dvo);
-    put(v.vob, dvob);
+    const named: tf.NamedTensorMap = {};
+    for (const k of GRADIENT_VARS) named[v[k].name] = byKey[k];
     return { loss: lossValue as tf.Scalar, entropy: tf.mean(entropy) as tf.Scalar, grads: named };
   });
 }

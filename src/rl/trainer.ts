@@ -16,13 +16,14 @@ import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
 import { finite, NumericGuard } from './numericGuard';
 import { SwarmPolicy, type PolicyJSON } from './policy';
-import { lossAndGradients, type RowLoss } from './policyGradient';
+import { GRADIENT_VARS, lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
 import { updateMetrics, type LearnStats, type UpdateMetrics } from './metrics';
 import { BatchBuffers, collect, type Batch, type CollectHooks, type Imitation } from './rollout';
 import { trainingStructure, type TrainingStructure } from './trainingStructure';
 import type { FrozenWorkers, WorkerSpec } from './frozenWorkers';
+import { shardGroups, type ShardPart, type ShardPlace } from './shards';
 
 export interface UpdateResult {
   metrics: UpdateMetrics;
@@ -64,22 +65,33 @@ export class Trainer {
   private readonly streams: ArrayLike<number> | undefined;
   /** Whether the last learn step's first epoch ran on the actor's recorded forward pass (`ActingRecord`). */
   firstEpochFromActing = false;
+  /** The task groups [from, to) of each update this trainer collects (all of them unless it is a shard). */
+  readonly groups: { from: number; to: number };
+  /** Where this trainer sits among the shards of a data-parallel run (shards.ts); null when it trains alone. */
+  private readonly shard: ShardPlace | null;
 
   /**
    * @param options.denseObservations collect a dense observation row per agent instead of shared
    * blocks: the layout before them, which trains the same weights; kept for the tests that check it.
+   * @param options.shard makes this trainer one shard of a data-parallel run (shards.ts): it collects
+   * only its task groups and learns from the gradient all shards agree on. Flat structure only.
    */
-  constructor(config: Config, policy?: SwarmPolicy, options: { denseObservations?: boolean } = {}) {
+  constructor(config: Config, policy?: SwarmPolicy, options: { denseObservations?: boolean; shard?: ShardPlace } = {}) {
     this.config = config;
+    this.shard = options.shard ?? null;
+    if (this.shard && config.structure !== 'flat') throw new RangeError(`only the flat structure trains in shards, not ${config.structure}`);
+    this.groups = this.shard ? shardGroups(config.tasksPerUpdate, this.shard.index, this.shard.count) : { from: 0, to: config.tasksPerUpdate };
     this.buffers = new BatchBuffers(options.denseObservations === true);
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
     this.optimizer = new FlatAdam(config.lr);
-    const B = config.tasksPerUpdate * config.groupSize;
+    const K = config.groupSize;
+    const B = (this.groups.to - this.groups.from) * K;
     this.training = trainingStructure(config, this.policy);
     this.env = this.structure.createEnv(B);
-    this.actor = new PolicyActor(this.policy, config.seed);
+    // A shard's rollouts draw their work and their samples from the streams they have in the whole batch.
+    this.actor = new PolicyActor(this.policy, config.seed, this.groups.from * K);
     this.streams = this.structure.cellStreams(
-      Int32Array.from({ length: B }, (_, b) => Math.floor(b / config.groupSize)),
+      Int32Array.from({ length: B }, (_, b) => this.groups.from + Math.floor(b / K)),
       B,
     );
     this.guard = new NumericGuard(Object.values(this.policy.vars));
@@ -159,7 +171,7 @@ export class Trainer {
     // Collect: the batch of G tasks x K rollouts at this update's deadline.
     const tasks: Task[] = [];
     const costs = costsAt(c, u);
-    for (let g = 0; g < c.tasksPerUpdate; g++) {
+    for (let g = this.groups.from; g < this.groups.to; g++) {
       const task = withCosts(generateTask(c.family, trainingTaskSeed(c.seed, u, g)), costs);
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);
     }
@@ -167,7 +179,9 @@ export class Trainer {
     const training = this.training;
     const hooks = training.prepare(this.env, u, c);
     const imitation =
-      phase === 'prior' ? { teacher: training.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, c.tasksPerUpdate, c.groupSize)) } : undefined;
+      phase === 'prior'
+        ? { teacher: training.behaviour(), learnerPlays: this.cellsOf(learnerPlays(u, c.prior, this.groups.to - this.groups.from, c.groupSize)) }
+        : undefined;
     // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
     // (not when the structure learns from some agents only: the actor scores every agent's decisions).
     const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
@@ -191,8 +205,8 @@ export class Trainer {
     }
     const t2 = performance.now();
     this.update++;
-    // Metrics, and what the live views show of the showcase rollout.
-    const stats = this.structure.teamStats(batch.stats);
+    // Metrics (a shard's: the whole batch's), and what the live views show of the showcase rollout.
+    const stats = this.shard ? await this.shard.exchange.gather(batch.stats) : this.structure.teamStats(batch.stats);
     const metrics = updateMetrics(
       { update: u, phase, tmax },
       stats,
@@ -252,7 +266,7 @@ export class Trainer {
     const pick = this.liveRows(batch);
     const L = pick.length;
     this.firstEpochFromActing = false;
-    if (L === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
+    if (L === 0) return this.shard ? this.learnNothing(c.epochs) : { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
     const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, record);
     this.firstEpochFromActing = data.forward !== null;
@@ -273,9 +287,8 @@ export class Trainer {
         // The first epoch runs with the weights the actor acted with: its forward pass, if recorded.
         const g = lossAndGradients(this.policy, data.rows, data.choices, loss, data.forward ?? undefined);
         data.dropForward();
-        const r = await this.applyGradients(g.loss, g.grads);
-        if (e === 0) out = { ...r, entropy: (await g.entropy.data())[0] };
-        g.entropy.dispose();
+        const r = await this.applyGradients(g.loss, g.grads, L, g.entropy);
+        if (e === 0) out = r;
       }
     } finally {
       data.dispose();
@@ -287,20 +300,37 @@ export class Trainer {
   /** One imitation step: cross-entropy of the policy on the scripted organisation's decisions. */
   private async imitate(batch: Batch): Promise<LearnStats> {
     const pick = this.liveRows(batch);
-    if (pick.length === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
+    if (pick.length === 0) return this.shard ? { ...(await this.learnNothing(1)), entropy: 0 } : { loss: 0, entropy: 0, gradNorm: 0 };
     const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N);
     try {
       const g = lossAndGradients(this.policy, data.rows, data.choices, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
-      g.entropy.dispose();
-      const r = await this.applyGradients(g.loss, g.grads);
+      const r = await this.applyGradients(g.loss, g.grads, pick.length, g.entropy);
       return { ...r, entropy: 0 };
     } finally {
       data.dispose();
     }
   }
 
-  /** Applies gradients (per variable name) of the loss `value` with Adam, clipped by global norm; disposes both. */
-  private async applyGradients(value: tf.Scalar, grads: tf.NamedTensorMap): Promise<{ loss: number; gradNorm: number }> {
+  /**
+   * Applies gradients (per variable name) of the loss `value` with Adam, clipped by global norm;
+   * disposes them, `value` and `entropy`. A shard applies the gradient all shards agree on instead
+   * of its own (`rows` of its decisions made its own).
+   */
+  private async applyGradients(value: tf.Scalar, grads: tf.NamedTensorMap, rows: number, entropy: tf.Scalar): Promise<LearnStats> {
+    let ent: number;
+    if (this.shard) {
+      const mine: ShardPart = { rows, loss: (await value.data())[0], entropy: (await entropy.data())[0], grads: await this.flatGradients(grads) };
+      tf.dispose([value, entropy, ...Object.values(grads)]);
+      const all = await this.shard.exchange.reduce(mine);
+      // No shard had a decision: no step, as for a trainer alone.
+      if (all.rows === 0) return { loss: 0, entropy: 0, gradNorm: 0 };
+      value = tf.scalar(all.loss);
+      grads = this.namedGradients(all.grads);
+      ent = all.entropy;
+    } else {
+      ent = (await entropy.data())[0];
+      entropy.dispose();
+    }
     const normT = tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))));
     const [loss, norm] = await Promise.all([value.data(), normT.data()]);
     // Numeric guard: a non-finite loss or gradient stops the run before the step is applied.
@@ -317,7 +347,47 @@ export class Trainer {
     // Numeric guard: weights that left the finite numbers are replaced by the last good ones.
     if (!(await this.guard.weightsFinite())) throw this.fault('weights');
     this.guard.commit();
-    return { loss: loss[0], gradNorm: norm[0] };
+    return { loss: loss[0], entropy: ent, gradNorm: norm[0] };
+  }
+
+  /** A shard without a decision this update still takes part in each of its `steps` exchanges, with no rows. */
+  private async learnNothing(steps: number): Promise<LearnStats> {
+    let out: LearnStats = { loss: 0, entropy: 0, gradNorm: 0 };
+    for (let e = 0; e < steps; e++) {
+      const zeros = Object.fromEntries(this.gradientVars().map((v) => [v.name, tf.zerosLike(v)]));
+      const r = await this.applyGradients(tf.scalar(0), zeros, 0, tf.scalar(0));
+      if (e === 0) out = r;
+    }
+    return out;
+  }
+
+  /** The variables a loss has a gradient for, in `GRADIENT_VARS` order (the same in every shard). */
+  private gradientVars(): tf.Variable[] {
+    return GRADIENT_VARS.map((k) => this.policy.vars[k]);
+  }
+
+  /** The gradients as one array, every variable in `gradientVars` order. */
+  private async flatGradients(grads: tf.NamedTensorMap): Promise<Float32Array> {
+    const vars = this.gradientVars();
+    const parts = await Promise.all(vars.map((v) => grads[v.name].data() as Promise<Float32Array>));
+    const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /** `flatGradients`' array back as tensors per variable name. */
+  private namedGradients(flat: Float32Array): tf.NamedTensorMap {
+    const out: tf.NamedTensorMap = {};
+    let at = 0;
+    for (const v of this.gradientVars()) {
+      out[v.name] = tf.tensor(flat.subarray(at, at + v.size), v.shape);
+      at += v.size;
+    }
+    return out;
   }
 
   /** Numeric guard: puts the last good weights back, starts Adam afresh and describes the fault. */

@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, type Config } from '../../src/rl/config';
+import { Trainer } from '../../src/rl/trainer';
+import { useBackend } from './backend';
+import { ThreadedTrainer } from './shardThreads';
+import { autoThreads, threadsProblem } from './threads';
+
+beforeAll(async () => {
+  await useBackend('wasm');
+});
+
+const tiny: Config = {
+  ...defaultConfig(),
+  agents: 4,
+  tasksPerUpdate: 2,
+  groupSize: 4,
+  updates: 3,
+  tmaxStart: 16,
+  tmaxEnd: 16,
+  hidden: 16,
+  scorer: 8,
+};
+
+/** Every weight of a policy, flattened. */
+async function flat(policy: Trainer['policy']): Promise<number[]> {
+  const parts = await Promise.all(Object.values(policy.vars).map((v) => v.data()));
+  return parts.flatMap((p) => Array.from(p));
+}
+
+describe('training on several threads', () => {
+  it('says which runs cannot, and picks one thread per core and task group', () => {
+    expect(threadsProblem(tiny, 1)).toBeNull();
+    expect(threadsProblem(tiny, 2)).toBeNull();
+    expect(threadsProblem(tiny, 3)).toMatch(/--threads 3: each thread needs a task group of its own, and an update has 2/);
+    expect(threadsProblem({ ...tiny, structure: 'ceo' }, 2)).toMatch(/only the flat structure/);
+    expect(autoThreads(tiny, 8)).toBe(2);
+    expect(autoThreads({ ...tiny, tasksPerUpdate: 8 }, 8)).toBe(4);
+    expect(autoThreads({ ...tiny, tasksPerUpdate: 8 }, 1)).toBe(1);
+    expect(autoThreads({ ...tiny, structure: 'islands' }, 8)).toBe(1);
+  });
+
+  it('trains as one trainer does: the same first rollouts, weights that agree to float rounding', async () => {
+    const alone = new Trainer(tiny);
+    const threaded = await ThreadedTrainer.start(tiny, 2);
+    try {
+      const a = await alone.step();
+      const t = await threaded.step();
+      expect(t.metrics.ret).toBe(a.metrics.ret);
+      expect(t.metrics.useful).toBe(a.metrics.useful);
+      expect(t.metrics.messages).toBe(a.metrics.messages);
+      expect(t.events).toEqual(a.events);
+      expect(t.metrics.loss).toBeCloseTo(a.metrics.loss, 6);
+      while (!threaded.finished) await threaded.step();
+      while (!alone.finished) await alone.step();
+      expect(threaded.update).toBe(3);
+      const [wa, wt] = await Promise.all([flat(alone.policy), flat(threaded.policy)]);
+      expect(Math.max(...wa.map((v, i) => Math.abs(v - wt[i])))).toBeLessThan(1e-4);
+    } finally {
+      alone.dispose();
+      await threaded.dispose();
+    }
+  }, 60_000);
+
+  it('starts every shard from given weights, and refuses weights of another shape', async () => {
+    const source = new Trainer({ ...tiny, seed: 9 });
+    const weights = source.policy.toJSON();
+    source.dispose();
+    const threaded = await ThreadedTrainer.start(tiny, 2, weights);
+    try {
+      const fresh = new Trainer(tiny);
+      fresh.loadWeights(weights);
+      expect(await flat(threaded.policy)).toEqual(await flat(fresh.policy));
+      const [a, t] = [await fresh.step(), await threaded.step()];
+      expect(t.metrics.ret).toBe(a.metrics.ret); // the worker's shard started from them too
+      fresh.dispose();
+    } finally {
+      await threaded.dispose();
+    }
+    const other = new Trainer({ ...tiny, hidden: 8 });
+    await expect(ThreadedTrainer.start(tiny, 2, other.policy.toJSON())).rejects.toThrow(/hidden 8/);
+    other.dispose();
+  }, 60_000);
+});
