@@ -209,7 +209,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     min: 0,
     max: 10,
     default: 0,
-    help: 'effort: the booked effort in training at the first RLCR update, falling linearly to --effort at the last, as the deadline grows (0 = --effort throughout; evaluation always --effort)',
+    help: 'effort: the booking in training at the first RLCR update, falling linearly to the effort setting at the last, as the deadline grows (0 = that setting throughout; evaluation always plays it)',
   },
 };
 
