@@ -80,4 +80,17 @@ describe('training on several threads', () => {
     await expect(ThreadedTrainer.start(tiny, 2, other.policy.toJSON())).rejects.toThrow(/hidden 8/);
     other.dispose();
   }, 60_000);
+
+  it('fails the update, instead of waiting for ever, when a training thread dies', async () => {
+    const threaded = await ThreadedTrainer.start(tiny, 2);
+    try {
+      await threaded.step();
+      // The worker thread goes away as a crash would take it (reached through the private field on purpose).
+      const remote = (threaded as unknown as { remotes: { worker: { terminate(): Promise<number> } }[] }).remotes[0];
+      await remote.worker.terminate();
+      await expect(threaded.step()).rejects.toThrow(/a training thread stopped/);
+    } finally {
+      await threaded.dispose();
+    }
+  }, 60_000);
 });

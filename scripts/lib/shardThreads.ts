@@ -1,65 +1,50 @@
 /**
  * Data-parallel training on several threads of one machine (`--threads N` of bench:learn and
  * experiment): shard 0 trains in this thread, shards 1..N-1 each in a worker thread
- * (scripts/lib/shardWorker.ts), and this thread carries their gradients and episode stats to one
- * another (src/rl/shards.ts says what they exchange and why the result is the same training).
+ * (scripts/lib/shardWorker.ts, driven over Comlink), and this thread's hub meets their gradients and
+ * episode stats (src/rl/shards.ts says what they exchange and why the result is the same training).
  * Every shard runs on the same backend (wasm unless told), one thread each.
  */
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../src/rl/config';
 import type { PolicyJSON } from '../../src/rl/policy';
-import { localExchanges, shardGroups, type ShardExchange } from '../../src/rl/shards';
+import { localExchanges, type ShardExchange } from '../../src/rl/shards';
 import { Trainer, type UpdateResult } from '../../src/rl/trainer';
-import type { FromShard, ToShard } from './shardProtocol';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import type { ShardApi, ShardData } from './shardWorker';
 import { threadsProblem } from './threads';
 import type { NodeBackend } from './nodeBackends';
 
-/** A shard in a worker thread, seen from this thread. */
+/** A shard in a worker thread, seen from this thread: its calls, failing if the thread dies. */
 class RemoteShard {
-  private stepped: { resolve: () => void; reject: (e: Error) => void } | null = null;
-  private failure: Error | null = null;
+  private readonly api: Comlink.Remote<ShardApi>;
+  /** Rejects once the thread errs or exits; every call races it (a dead thread answers nothing). */
+  private readonly died: Promise<never>;
 
-  constructor(
-    private readonly worker: Worker,
-    private readonly exchange: ShardExchange,
-  ) {
-    worker.on('message', (m: FromShard) => void this.receive(m));
-    worker.on('error', (e) => this.fail(e instanceof Error ? e : new Error(String(e))));
-    worker.on('exit', (code) => {
-      if (code !== 0) this.fail(new Error(`a training thread stopped with exit code ${code}`));
+  constructor(private readonly worker: Worker) {
+    this.api = Comlink.wrap<ShardApi>(nodeEndpoint(worker));
+    this.died = new Promise<never>((_, reject) => {
+      worker.on('error', (e) => reject(e instanceof Error ? e : new Error(String(e))));
+      worker.on('exit', (code) => reject(new Error(`a training thread stopped (exit code ${code})`)));
     });
+    this.died.catch(() => undefined); // observed by the calls that race it
   }
 
-  private post(m: ToShard): void {
-    this.worker.postMessage(m);
+  private call(p: Promise<void>): Promise<void> {
+    return Promise.race([p, this.died]);
   }
 
-  private async receive(m: FromShard): Promise<void> {
-    if (m.kind === 'reduce') this.post({ kind: 'reduced', part: await this.exchange.reduce(m.part) });
-    else if (m.kind === 'gather') this.post({ kind: 'gathered', stats: await this.exchange.gather(m.stats) });
-    else if (m.kind === 'stepped') {
-      const s = this.stepped;
-      this.stepped = null;
-      s?.resolve();
-    } else if (m.kind === 'error') this.fail(new Error(m.message));
-  }
-
-  private fail(e: Error): void {
-    this.failure ??= e;
-    const s = this.stepped;
-    this.stepped = null;
-    s?.reject(e);
+  start(exchange: ShardExchange): Promise<void> {
+    return this.call(this.api.start(Comlink.proxy(exchange)));
   }
 
   step(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => {
-      this.stepped = { resolve, reject };
-      this.post({ kind: 'step' });
-    });
+    return this.call(this.api.step());
   }
 
   async close(): Promise<void> {
+    this.api[Comlink.releaseProxy]();
     await this.worker.terminate();
   }
 }
@@ -82,17 +67,19 @@ export class ThreadedTrainer {
   static async start(config: Config, threads: number, weights?: PolicyJSON, backend: NodeBackend = 'wasm'): Promise<ThreadedTrainer> {
     const problem = threadsProblem(config, threads);
     if (problem) throw new RangeError(problem);
-    shardGroups(config.tasksPerUpdate, 0, threads);
     const exchanges = localExchanges(threads);
     const main = new Trainer(config, undefined, { shard: { index: 0, count: threads, exchange: exchanges[0] } });
     const remotes: RemoteShard[] = [];
     try {
       if (weights) main.loadWeights(weights);
       for (let index = 1; index < threads; index++) {
+        const data: ShardData = { config, index, count: threads, weights, backend };
         const worker = new Worker(new URL('./shardBoot.mjs', import.meta.url), {
-          workerData: { entry: new URL('./shardWorker.ts', import.meta.url).href, config, index, count: threads, weights, backend },
+          workerData: { entry: new URL('./shardWorker.ts', import.meta.url).href, ...data },
         });
-        remotes.push(new RemoteShard(worker, exchanges[index]));
+        const remote = new RemoteShard(worker);
+        remotes.push(remote);
+        await remote.start(exchanges[index]);
       }
     } catch (e) {
       main.dispose();

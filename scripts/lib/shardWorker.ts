@@ -1,48 +1,50 @@
 /**
- * One shard of a data-parallel run in a worker thread (scripts/lib/shardThreads.ts): a trainer
- * for its task groups on the run's backend, stepping when told, its exchange carried by messages.
+ * One shard of a data-parallel run in a worker thread (scripts/lib/shardThreads.ts): a trainer for
+ * its task groups on the run's backend. It is driven over Comlink (the project's worker RPC, through
+ * its Node adapter): `start` hands it the exchange, a proxy of the hub in the parent thread.
  */
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../src/rl/config';
 import type { PolicyJSON } from '../../src/rl/policy';
-import type { ShardExchange, ShardPart } from '../../src/rl/shards';
+import type { ShardExchange } from '../../src/rl/shards';
 import { Trainer } from '../../src/rl/trainer';
-import type { EpisodeStats } from '../../src/sim/episodeStats';
 import { useBackend } from './backend';
 import type { NodeBackend } from './nodeBackends';
-import type { FromShard, ToShard } from './shardProtocol';
+
+/** What a shard's worker thread offers its parent. */
+export interface ShardApi {
+  /** Builds the shard's trainer (from `weights` if given) around the parent's exchange. */
+  start(exchange: ShardExchange): Promise<void>;
+  /** One update of the shard. */
+  step(): Promise<void>;
+}
+
+/** What a shard's worker thread is started with (`workerData`, besides the boot's `entry`). */
+export interface ShardData {
+  config: Config;
+  index: number;
+  count: number;
+  weights?: PolicyJSON;
+  backend: NodeBackend;
+}
 
 const port = parentPort;
 if (!port) throw new Error('shardWorker.ts runs in a worker thread');
-const { config, index, count, weights, backend } = workerData as { config: Config; index: number; count: number; weights?: PolicyJSON; backend: NodeBackend };
-const post = (m: FromShard) => port.postMessage(m);
-
-let reduced: ((p: ShardPart) => void) | null = null;
-let gathered: ((s: EpisodeStats[]) => void) | null = null;
-const exchange: ShardExchange = {
-  reduce: (part) =>
-    new Promise((resolve) => {
-      reduced = resolve;
-      post({ kind: 'reduce', part });
-    }),
-  gather: (stats) =>
-    new Promise((resolve) => {
-      gathered = resolve;
-      post({ kind: 'gather', stats });
-    }),
-};
-
+const { config, index, count, weights, backend } = workerData as ShardData;
 await useBackend(backend);
-const trainer = new Trainer(config, undefined, { shard: { index, count, exchange } });
-if (weights) trainer.loadWeights(weights);
+let trainer: Trainer | null = null;
 
-port.on('message', (m: ToShard) => {
-  if (m.kind === 'reduced') reduced?.(m.part);
-  else if (m.kind === 'gathered') gathered?.(m.stats);
-  else if (m.kind === 'step') {
-    trainer.step().then(
-      () => post({ kind: 'stepped' }),
-      (e: unknown) => post({ kind: 'error', message: e instanceof Error ? e.message : String(e) }),
-    );
-  }
-});
+const api: ShardApi = {
+  async start(exchange) {
+    const remote = { reduce: exchange.reduce.bind(exchange), gather: exchange.gather.bind(exchange) };
+    trainer = new Trainer(config, undefined, { shard: { index, count, exchange: remote } });
+    if (weights) trainer.loadWeights(weights);
+  },
+  async step() {
+    if (!trainer) throw new Error('the shard was not started');
+    await trainer.step();
+  },
+};
+Comlink.expose(api, nodeEndpoint(port));

@@ -317,9 +317,11 @@ export class Trainer {
    * of its own (`rows` of its decisions made its own).
    */
   private async applyGradients(value: tf.Scalar, grads: tf.NamedTensorMap, rows: number, entropy: tf.Scalar): Promise<LearnStats> {
-    let ent: number;
+    let entT: tf.Scalar | null = entropy;
+    let ent = 0;
     if (this.shard) {
-      const mine: ShardPart = { rows, loss: (await value.data())[0], entropy: (await entropy.data())[0], grads: await this.flatGradients(grads) };
+      const [l, h, flat] = await Promise.all([value.data(), entropy.data(), this.flatGradients(grads)]);
+      const mine: ShardPart = { rows, loss: l[0], entropy: h[0], grads: flat };
       tf.dispose([value, entropy, ...Object.values(grads)]);
       const all = await this.shard.exchange.reduce(mine);
       // No shard had a decision: no step, as for a trainer alone.
@@ -327,12 +329,15 @@ export class Trainer {
       value = tf.scalar(all.loss);
       grads = this.namedGradients(all.grads);
       ent = all.entropy;
-    } else {
-      ent = (await entropy.data())[0];
-      entropy.dispose();
+      entT = null;
     }
     const normT = tf.tidy(() => tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g))))));
-    const [loss, norm] = await Promise.all([value.data(), normT.data()]);
+    // One read-back for the three numbers (a trainer alone reads its entropy here too).
+    const [loss, norm, e] = await Promise.all([value.data(), normT.data(), entT ? entT.data() : null]);
+    if (entT) {
+      ent = e![0];
+      entT.dispose();
+    }
     // Numeric guard: a non-finite loss or gradient stops the run before the step is applied.
     if (!finite(loss[0], norm[0])) {
       tf.dispose([value, normT, ...Object.values(grads)]);
