@@ -661,7 +661,7 @@ function hashConfig(hash: string): Config {
 /**
  * --learn: opens the built app, presses Train as soon as it can be pressed, and watches what the page
  * shows until its own final-deadline evaluation of the swarm (What talk is worth: the talking return
- * on 8 fresh tasks at the final deadline, measured by the worker every 25 updates or more) reaches the
+ * on 8 fresh tasks at the final deadline, measured by the worker every 10 updates or more) reaches the
  * scripted organisation's return minus MARGIN, the run finishes (with --to-end, that is what it waits
  * for), or `maxSeconds` of training pass.
  */

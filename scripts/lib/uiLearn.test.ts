@@ -18,7 +18,7 @@ describe('bench:ui --learn readouts', () => {
       updates: 0,
     });
     expect(parseTalkSentence('The swarm sends no messages, so muting it changes nothing (0.41 of the tests, update 25).')).toEqual({ ret: 0.41, updates: 25 });
-    expect(parseTalkSentence('Not measured yet: the swarm plays talking and muted at the start, then every 25 updates or more.')).toBeNull();
+    expect(parseTalkSentence('Not measured yet: the swarm plays talking and muted at the start, then every 10 updates or more.')).toBeNull();
   });
 
   it('compares what the readout said at each moment with the time really left', () => {

@@ -123,7 +123,7 @@ function TalkValue() {
       <h3>
         What talk is worth{' '}
         <Explain>
-          Now and then (at the start, every 25 updates or more, so that it takes at most a twentieth of the training time, and whenever training pauses or takes
+          Now and then (at the start, every 10 updates or more, so that it takes at most a twentieth of the training time, and whenever training pauses or takes
           a single step) the swarm as trained so far plays fresh tasks it never trained on, at the final deadline, twice: once as it is, and once muted, its
           direct messages, board posts and board reads blocked so it must work, claim or wait instead. Both plays get the same tasks and the same seed, so the
           difference in the share of tests passing is what its talk is worth; when muting does better, the talk costs more minutes than it saves. A delivery is
@@ -145,7 +145,7 @@ function TalkValue() {
         <p className="empty" data-testid="talk-empty">
           {replay
             ? 'This recording holds no measurement of what talk is worth.'
-            : 'Not measured yet: the swarm plays talking and muted at the start, then every 25 updates or more.'}
+            : 'Not measured yet: the swarm plays talking and muted at the start, then every 10 updates or more.'}
         </p>
       )}
     </div>

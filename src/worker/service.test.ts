@@ -300,10 +300,10 @@ describe('what talk is worth, measured by the service', () => {
   };
 
   it('sizes the interval to the cost: every N updates unless one measurement is dear', () => {
-    expect(talkInterval(TALK_DEFAULTS, 300, 800)).toBe(25);
+    expect(talkInterval(TALK_DEFAULTS, 300, 800)).toBe(10);
     expect(talkInterval(TALK_DEFAULTS, 500, 100)).toBe(100);
-    expect(talkInterval(TALK_DEFAULTS, 0, 100)).toBe(25);
-    expect(talkInterval(TALK_DEFAULTS, 500, 0)).toBe(25);
+    expect(talkInterval(TALK_DEFAULTS, 0, 100)).toBe(10);
+    expect(talkInterval(TALK_DEFAULTS, 500, 0)).toBe(10);
   });
 
   it('measures the fresh swarm, after a step, every N updates while running and at the end, and records it', async () => {

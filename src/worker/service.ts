@@ -56,11 +56,12 @@ export interface TalkOptions {
 }
 
 /**
- * Every 25 updates on 8 tasks: one measurement costs a small share of the training time next to
- * the 25 updates it follows; the 5% cap stretches the interval on tiny runs, where a measurement
- * is long beside an update.
+ * Every 10 updates on 8 tasks: one measurement costs a small share of the training time next to
+ * the 10 updates it follows; the 5% cap stretches the interval on tiny runs, where a measurement
+ * is long beside an update. (It was every 25: the page then showed a swarm that had learnt to
+ * coordinate up to 25 updates late, docs/RESULTS.md "Time to coordination in the page".)
  */
-export const TALK_DEFAULTS: TalkOptions = { every: 25, tasks: 8, share: 0.05 };
+export const TALK_DEFAULTS: TalkOptions = { every: 10, tasks: 8, share: 0.05 };
 
 /**
  * Updates to wait before the next talk measurement: `every`, or more when one measurement (`talkMs`)
