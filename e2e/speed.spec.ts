@@ -38,6 +38,22 @@ test('threads asked for in the link start in the built (minified) app and train'
   expect(errors).toEqual([]);
 });
 
+test('a flat run of two task groups trains in two shards on wasm, the second in a worker of its own where a core is spare', async ({ page }) => {
+  const errors = watchErrors(page);
+  await page.goto(`/#${SMALL.replace('tasksPerUpdate=1', 'tasksPerUpdate=2')}&backend=wasm`);
+  await ready(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await page.getByTestId('backend-badge').click();
+  const details = page.getByTestId('backend-details');
+  await expect(details).toContainText("Shards: a flat run of 2 task groups or more splits each update's task groups over 2 shards");
+  await expect(details).toContainText(cores >= 2 ? 'each shard but the first in a worker of its own' : 'all in the training worker');
+  await page.getByTestId('play').click();
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(3);
+  await page.getByTestId('play').click();
+  await expect(page.getByTestId('run-state')).toHaveText('paused', { timeout: 30_000 });
+  expect(errors).toEqual([]);
+});
+
 test('on a host without the headers the service worker isolates the page after one reload', async ({ context, page }) => {
   await withoutIsolationHeaders(context);
   await page.goto(`/#${SMALL}&backend=wasm`);

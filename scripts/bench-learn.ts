@@ -22,7 +22,7 @@ import { useBackend } from './lib/backend';
 import { choiceFlag, intFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { settingsFlag } from './lib/settingsFlag';
 import { requireOutput } from './lib/outputFolder';
-import { ThreadedTrainer } from './lib/shardThreads';
+import { startThreaded } from './lib/shardThreads';
 import { autoThreads, threadsProblem } from './lib/threads';
 
 const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 5] [--eval-tasks 16] [--threads auto] [--json <file>]
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   );
   console.log(`evaluating every ${o.every} s of training, budget ${o.budget} s\n`);
   console.log('  training s  updates  deadline  return');
-  const trainer = o.threads === 1 ? new Trainer(c) : await ThreadedTrainer.start(c, o.threads);
+  const trainer = o.threads === 1 ? new Trainer(c) : await startThreaded(c, o.threads);
   const evals: Evaluation[] = [];
   let trained = 0;
   let nextEval = 0;

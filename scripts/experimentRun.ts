@@ -12,7 +12,7 @@ import { SwarmPolicy, type PolicyJSON } from '../src/rl/policy';
 import { STRUCTURE_METRICS, type UpdateMetrics } from '../src/rl/metrics';
 import { Trainer } from '../src/rl/trainer';
 import { useBackend } from './lib/backend';
-import { ThreadedTrainer } from './lib/shardThreads';
+import { startThreaded, type ThreadedTrainer } from './lib/shardThreads';
 import type { ExperimentFolder } from './lib/experimentFolder';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { reportProgress } from './lib/childProgress';
@@ -57,7 +57,7 @@ async function threadedTrainer(config: Config, opts: Options, start: SwarmPolicy
     }
   }
   try {
-    return await ThreadedTrainer.start(config, opts.threads, weights, opts.backend);
+    return await startThreaded(config, opts.threads, weights, opts.backend);
   } catch (e) {
     fail([`${opts.initFrom ? '--init-from' : '--load-policy'}: ${(e as Error).message}`]);
   }

@@ -22,6 +22,8 @@ import { raceHorizon, raceOrganisations, type RaceResult } from '../src/sim/race
 import { useBackend } from './lib/backend';
 import { cacheKey } from './lib/cache';
 import { trainLessonRun, type LessonRun } from './lib/lessonRuns';
+import type { NodeBackend } from './lib/nodeBackends';
+import { pageShards } from '../src/worker/shardedTrainer';
 import { formatTable } from './lib/table';
 import type { LessonCheckOptions } from './lessonCheckOptions';
 
@@ -40,13 +42,15 @@ export function stepConfig(
 }
 
 /** What a step's setup is, in a line: "live: coupled, 4 agents, 300 updates, 2 x 4 rollouts, 8 -> 24 min". */
-function describeSetup(step: LessonContent, c: Config, stopAfter: number | null): string {
+function describeSetup(step: LessonContent, c: Config, stopAfter: number | null, backend: NodeBackend): string {
   const what =
     step.setup.kind === 'live'
       ? `live (${step.setup.run === 'step' ? 'one update' : step.setup.run === 'train' ? 'trained at once' : 'the class presses Train'})`
       : `pretrained ${step.setup.family} (as npm run pretrain made it)`;
   const updates = stopAfter ? `${stopAfter} of ${c.updates} updates` : `${c.prior ? `${c.prior} imitation + ` : ''}${c.updates} updates`;
-  return `${what}: ${c.family}, ${c.agents} agents, ${updates}, ${c.tasksPerUpdate} x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min`;
+  const shards = step.setup.kind === 'live' ? pageShards(c, backend) : 1;
+  const how = shards > 1 ? `, in ${shards} shards as the page trains it on ${backend}` : '';
+  return `${what}: ${c.family}, ${c.agents} agents, ${updates}, ${c.tasksPerUpdate} x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min${how}`;
 }
 
 class Measurer {
@@ -69,7 +73,7 @@ class Measurer {
     let run = this.runs.get(key);
     if (!run) {
       const label = `step ${LESSON_CONTENT.indexOf(step) + 1} seed ${seed}${variant ? ' ' + JSON.stringify(variant) : ''}${drag ? ' drag ' + JSON.stringify(drag) : ''}`;
-      run = trainLessonRun(config, this.opts.cache, false, label, stopAfter, drag);
+      run = trainLessonRun(config, this.opts.cache, false, label, stopAfter, drag, step.setup.kind === 'live' ? 'page' : 'pretrain');
       this.runs.set(key, run);
     }
     return { key, run };
@@ -193,7 +197,7 @@ export async function runLessonCheck(opts: LessonCheckOptions): Promise<boolean>
         v.pass ? 'pass' : 'FAIL',
       ];
     });
-    console.log(`Step ${n}: ${step.title}\n  setup: ${describeSetup(step, config, stopAfter)}`);
+    console.log(`Step ${n}: ${step.title}\n  setup: ${describeSetup(step, config, stopAfter, opts.backend)}`);
     console.log(formatTable(header, rows).replace(/^/gm, '  ') + '\n');
     total += verdicts.length;
     failed += verdicts.filter((v) => !v.pass).length;

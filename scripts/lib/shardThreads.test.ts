@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../../src/rl/config';
 import { Trainer } from '../../src/rl/trainer';
 import { useBackend } from './backend';
-import { ThreadedTrainer } from './shardThreads';
+import { startThreaded } from './shardThreads';
 import { autoThreads, threadsProblem } from './threads';
 
 beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('training on several threads', () => {
 
   it('trains as one trainer does: the same first rollouts, weights that agree to float rounding', async () => {
     const alone = new Trainer(tiny);
-    const threaded = await ThreadedTrainer.start(tiny, 2);
+    const threaded = await startThreaded(tiny, 2);
     try {
       const a = await alone.step();
       const t = await threaded.step();
@@ -65,7 +65,7 @@ describe('training on several threads', () => {
     const source = new Trainer({ ...tiny, seed: 9 });
     const weights = source.policy.toJSON();
     source.dispose();
-    const threaded = await ThreadedTrainer.start(tiny, 2, weights);
+    const threaded = await startThreaded(tiny, 2, weights);
     try {
       const fresh = new Trainer(tiny);
       fresh.loadWeights(weights);
@@ -77,17 +77,16 @@ describe('training on several threads', () => {
       await threaded.dispose();
     }
     const other = new Trainer({ ...tiny, hidden: 8 });
-    await expect(ThreadedTrainer.start(tiny, 2, other.policy.toJSON())).rejects.toThrow(/hidden 8/);
+    await expect(startThreaded(tiny, 2, other.policy.toJSON())).rejects.toThrow(/hidden 8/);
     other.dispose();
   }, 60_000);
 
   it('fails the update, instead of waiting for ever, when a training thread dies', async () => {
-    const threaded = await ThreadedTrainer.start(tiny, 2);
+    const threaded = await startThreaded(tiny, 2);
     try {
       await threaded.step();
-      // The worker thread goes away as a crash would take it (reached through the private field on purpose).
-      const remote = (threaded as unknown as { remotes: { worker: { terminate(): Promise<number> } }[] }).remotes[0];
-      await remote.worker.terminate();
+      // The worker thread goes away as a crash would take it.
+      await threaded.threads[0].terminate();
       await expect(threaded.step()).rejects.toThrow(/a training thread stopped/);
     } finally {
       await threaded.dispose();

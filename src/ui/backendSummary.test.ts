@@ -65,6 +65,14 @@ describe('backendDetails', () => {
     ]);
   });
 
+  it('says where flat runs train in shards: a worker each, or all in one on a machine of one core', () => {
+    expect(backendDetails(report({ shards: { count: 2, ownWorkers: 1 } }))[1]).toBe(
+      "Shards: a flat run of 2 task groups or more splits each update's task groups over 2 shards, each shard but the first in a worker of its own; the same training as npm run experiment -- --threads 2.",
+    );
+    expect(backendDetails(report({ shards: { count: 2, ownWorkers: 0 } }))[1]).toMatch(/all in the training worker, as this machine reports one core/);
+    expect(backendDetails(report({ shards: { count: 1, ownWorkers: 0 } }))).toEqual(['Why this backend: WASM: fastest of wasm 40 ms']);
+  });
+
   it('leaves out threads for other backends', () => {
     expect(backendDetails(report({ backend: 'cpu', reason: 'CPU: x', threadsWhy: 'ignored' }))).toEqual(['Why this backend: CPU: x']);
   });

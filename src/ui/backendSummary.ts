@@ -43,10 +43,22 @@ export function summarizeBackend(b: BackendReport): BackendSummary {
   return { ...base, label };
 }
 
+/** How the wasm backend's flat runs split their updates (BackendReport.shards), in one line. */
+function shardsLine({ count, ownWorkers }: { count: number; ownWorkers: number }): string {
+  const where =
+    ownWorkers >= count - 1
+      ? `each shard but the first in a worker of its own`
+      : ownWorkers > 0
+        ? `${ownWorkers} of them in a worker of their own`
+        : 'all in the training worker, as this machine reports one core (the same numbers, not faster)';
+  return `Shards: a flat run of ${count} task groups or more splits each update's task groups over ${count} shards, ${where}; the same training as npm run experiment -- --threads ${count}.`;
+}
+
 /** The technical detail behind the badge, one line each, for its popover. */
 export function backendDetails(b: BackendReport): string[] {
   const lines = [`Why this backend: ${b.reason}`];
   if (b.backend === 'wasm' && b.threadsWhy) lines.push(`Threads: ${b.threads ?? 1}, ${b.threadsWhy}.`);
+  if (b.backend === 'wasm' && b.shards && b.shards.count > 1) lines.push(shardsLine(b.shards));
   const timed = Object.entries(b.timings).filter((e): e is [string, number] => typeof e[1] === 'number');
   if (timed.length) lines.push(`Measured per training step of this model: ${timed.map(([n, ms]) => `${n} ${ms} ms`).join(', ')}.`);
   for (const n of b.notices) lines.push(`Not used: ${n}`);

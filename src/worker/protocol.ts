@@ -27,6 +27,11 @@ export interface BackendReport {
   threadsWhy?: string;
   /** Where the link asked for more threads than wasm runs: what was asked and why not, in a few words ("asked for 64; this machine has 2 cores"). */
   threadsNote?: string;
+  /**
+   * Where flat runs of two task groups or more train in shards (wasm only, shardedTrainer.ts): how
+   * many shards, and how many of them train in a worker of their own beside the trainer's.
+   */
+  shards?: { count: number; ownWorkers: number };
   /** True when the backend is a GPU emulated in software (a fallback WebGPU adapter, a SwiftShader or llvmpipe WebGL renderer). */
   software?: boolean;
   /** Where a backend was chosen by hand and did not start: which, and why, in a few words ("this browser has no WebGPU"). */

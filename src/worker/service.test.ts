@@ -5,6 +5,7 @@ import type { PolicyJSON } from '../rl/policy';
 import type { RunState, TalkReport, UpdateMessage } from './protocol';
 import { TALK_DEFAULTS, TrainerService, talkInterval, truncateRun, type TalkOptions } from './service';
 import { decodeRunFile } from '../core/runFile';
+import { localShards, ShardedTrainer } from './shardedTrainer';
 
 const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 6, tmaxEnd: 6, updates: 3, hidden: 16, scorer: 8 };
 
@@ -205,6 +206,46 @@ describe('TrainerService', () => {
     expect(run.run.name).toBe('before the crash');
     expect(run.run.metrics.map((m) => m.update)).toEqual([0, 1, 2, 3]);
     expect(run.run.configChanges.map((c) => c.update)).toEqual([1]);
+  });
+
+  it("trains in shards where its plan says so: the shards' numbers, a numeric fault reported, a resumed run in shards too", async () => {
+    const run: Config = { ...tiny, tasksPerUpdate: 2, updates: 5 };
+    const sharded = async () => {
+      const svc = new TrainerService(fast, {}, { plan: (c) => (c.tasksPerUpdate >= 2 ? 2 : 1) });
+      const updates: UpdateMessage[] = [];
+      await svc.subscribe(
+        (u) => void updates.push(u),
+        () => undefined,
+      );
+      await svc.init(run, 'cpu');
+      return { svc, updates };
+    };
+    const ref = await ShardedTrainer.start(run, localShards(2));
+    try {
+      const a = await sharded();
+      await a.svc.step();
+      await a.svc.step();
+      const want = [await ref.step(), await ref.step()];
+      await flush();
+      expect(a.updates.map((u) => u.metrics.loss)).toEqual(want.map((r) => r.metrics.loss));
+      expect((await a.svc.weights()).weights).toEqual(ref.policy.toJSON());
+      // The fault stops every shard alike; the page gets shard 0's report, and the weights are the last good ones.
+      a.svc.poisonNextLoss();
+      expect(await a.svc.step()).toMatchObject({ kind: 'numeric', update: 2 });
+      expect((await a.svc.weights()).weights).toEqual(ref.policy.toJSON());
+      const saved = (await a.svc.recording())!;
+      const b = await sharded();
+      expect(await b.svc.resume(saved.bytes)).toMatchObject({ updates: 2 });
+      await b.svc.step();
+      const next = await ref.step();
+      await flush();
+      expect(b.updates.map((u) => [u.metrics.update, u.metrics.loss])).toEqual([[2, next.metrics.loss]]);
+      // A run the plan keeps whole (one task group) trains alone, as before.
+      await b.svc.reset({ ...run, tasksPerUpdate: 1 });
+      await b.svc.step();
+    } finally {
+      await ref.dispose();
+    }
   });
 
   it('refuses to resume a file it cannot read, keeping its own trainer', async () => {

@@ -11,6 +11,7 @@ import { PolicyActor } from '../rl/actor';
 import { NumericFault } from '../rl/numericFault';
 import { checkSettings, settingLabel } from '../rl/settingsCheck';
 import { Trainer } from '../rl/trainer';
+import { localShards, PAGE_SHARDS, pageShards, ShardedTrainer, type ShardPool } from './shardedTrainer';
 import { raceOrganisations, scaleOrganisations } from '../sim/race';
 import { chooseBackend, type ChooseOptions } from './backends';
 import { createProbe } from './probe';
@@ -27,10 +28,22 @@ import type {
   WorkerMemory,
   TalkReport,
   ThreadRequest,
+  BackendName,
   TrainerApi,
   TrainingFault,
   UpdateMessage,
 } from './protocol';
+
+/** What the service trains with: one trainer, or the page's shards behind one trainer's face (shardedTrainer.ts). */
+type ServiceTrainer = Trainer | ShardedTrainer;
+
+/** Where the service's training shards run, and how many a run gets on a backend. */
+export interface ShardOptions {
+  pool: ShardPool;
+  plan: (config: Config, backend: BackendName | null) => number;
+  /** How many of a run's shards train in a worker of their own (0: all in this thread); for the backend report. */
+  ownWorkers: number;
+}
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
 export function macrotask(): Promise<void> {
@@ -82,7 +95,12 @@ export function talkInterval(o: TalkOptions, talkMs: number, updateMs: number): 
  * and keeps running if it was; otherwise it goes `idle`.
  */
 export class TrainerService implements TrainerApi {
-  private trainer: Trainer | null = null;
+  private trainer: ServiceTrainer | null = null;
+  /** The backend `init` started (what decides whether a run trains in shards). */
+  private backend: BackendName | null = null;
+  /** The wasm backend's threads (a shard in a worker of its own starts with as many). */
+  private wasmThreads = 1;
+  private readonly shards: ShardOptions;
   private state: RunState = 'idle';
   private onUpdate: ((u: UpdateMessage) => void) | null = null;
   private onState: ((s: RunState) => void) | null = null;
@@ -114,9 +132,14 @@ export class TrainerService implements TrainerApi {
   /** Set by the `poisonNextLoss` test hook. */
   private poisonLoss = false;
 
-  constructor(chooseOptions: Partial<ChooseOptions> = {}, talk: Partial<TalkOptions> = {}) {
+  /**
+   * @param shards where a run's shards after the first train (default: in this thread) and how many
+   * a run gets (default: the page's, `pageShards`).
+   */
+  constructor(chooseOptions: Partial<ChooseOptions> = {}, talk: Partial<TalkOptions> = {}, shards: Partial<ShardOptions> = {}) {
     this.chooseOptions = chooseOptions;
     this.talk = { ...TALK_DEFAULTS, ...talk };
+    this.shards = { pool: localShards, plan: pageShards, ownWorkers: 0, ...shards };
   }
 
   async subscribe(onUpdate: (u: UpdateMessage) => void, onState: (s: RunState) => void, onTalk?: (t: TalkReport) => void): Promise<void> {
@@ -140,7 +163,10 @@ export class TrainerService implements TrainerApi {
       } finally {
         probe.dispose();
       }
-      this.fresh(config);
+      this.backend = report.backend;
+      this.wasmThreads = report.threads ?? 1;
+      if (report.backend === 'wasm') report = { ...report, shards: { count: PAGE_SHARDS, ownWorkers: this.shards.ownWorkers } };
+      await this.fresh(config);
       this.setState('idle');
       return report;
     });
@@ -167,16 +193,13 @@ export class TrainerService implements TrainerApi {
       const run = truncateRun(decoded.run, cp.updates);
       const recorder = RunRecorder.resume(run);
       const config = recorder.currentConfig;
-      const trainer = new Trainer({ ...config });
-      try {
-        trainer.loadWeights(cp.weights);
-      } catch (e) {
-        trainer.dispose();
-        throw e;
-      }
-      trainer.update = cp.updates;
+      // Weights that do not fit change nothing; past this check the run is replaced (its shards train the new one).
+      const shapeIssue = checkpointShapeIssue(config, cp.weights.shape);
+      if (shapeIssue) throw new Error(shapeIssue);
+      SwarmPolicy.fromJSON(cp.weights).dispose();
       this.trainer?.dispose();
-      this.trainer = trainer;
+      this.trainer = null;
+      this.trainer = await this.build({ ...config }, cp.weights, cp.updates);
       this.recorder = this.record ? recorder : null;
       this.talkAt = -1;
       this.nextTalk = cp.updates;
@@ -246,7 +269,7 @@ export class TrainerService implements TrainerApi {
       const next = { ...(config ?? this.requireTrainer().config) };
       this.trainer?.dispose();
       this.trainer = null;
-      this.fresh(next);
+      await this.fresh(next);
       this.setState('idle');
     });
   }
@@ -262,7 +285,7 @@ export class TrainerService implements TrainerApi {
       }
       t.dispose();
       this.trainer = null;
-      this.fresh(config);
+      await this.fresh(config);
       if (!this.loop) this.setState('idle');
       return { rebuilt: true, update: 0 };
     });
@@ -297,8 +320,7 @@ export class TrainerService implements TrainerApi {
       SwarmPolicy.fromJSON(weights).dispose();
       this.trainer?.dispose();
       this.trainer = null;
-      this.fresh({ ...config }, false);
-      this.requireTrainer().loadWeights(weights);
+      await this.fresh({ ...config }, false, weights);
       this.setState('idle');
       this.queueTalk();
     });
@@ -360,9 +382,27 @@ export class TrainerService implements TrainerApi {
     });
   }
 
-  /** A new trainer for `config`, and a new recording of it; what its talk is worth is measured next. */
-  private fresh(config: Config, measure = true): void {
-    this.trainer = new Trainer({ ...config });
+  /**
+   * A trainer for `config` from `weights` (default: the seed's fresh ones) at `update` updates done:
+   * in shards where the plan says so (the page's: flat runs on wasm), else alone.
+   */
+  private async build(config: Config, weights?: PolicyJSON, update = 0): Promise<ServiceTrainer> {
+    const count = this.shards.plan(config, this.backend);
+    if (count > 1) return ShardedTrainer.start(config, this.shards.pool(count), { weights, update, threads: this.wasmThreads });
+    const t = new Trainer(config);
+    try {
+      if (weights) t.loadWeights(weights);
+    } catch (e) {
+      t.dispose();
+      throw e;
+    }
+    t.update = update;
+    return t;
+  }
+
+  /** A new trainer for `config` (from `weights` if given), and a new recording of it; what its talk is worth is measured next. */
+  private async fresh(config: Config, measure = true, weights?: PolicyJSON): Promise<void> {
+    this.trainer = await this.build({ ...config }, weights);
     this.recorder = this.record ? new RunRecorder(this.trainer.config) : null;
     this.talkAt = -1;
     this.nextTalk = 0;
@@ -471,7 +511,7 @@ export class TrainerService implements TrainerApi {
   }
 
   /** Runs `f`, with a NaN entropy bonus if `poisonNextLoss` asked for one (the settings are put back after). */
-  private async poisoned<T>(t: Trainer, f: () => Promise<T>): Promise<T> {
+  private async poisoned<T>(t: ServiceTrainer, f: () => Promise<T>): Promise<T> {
     if (!this.poisonLoss) return f();
     this.poisonLoss = false;
     const config = t.config;
@@ -534,7 +574,7 @@ export class TrainerService implements TrainerApi {
       .catch((err: unknown) => console.warn('trainer worker: a subscriber call failed', err));
   }
 
-  private requireTrainer(): Trainer {
+  private requireTrainer(): ServiceTrainer {
     if (!this.trainer) throw new Error('the trainer is not initialised: call init first');
     return this.trainer;
   }

@@ -1,12 +1,14 @@
 import * as Comlink from 'comlink';
 import type { FaultMessage } from './client';
 import { TrainerService } from './service';
+import { shardWorkers } from './shardWorkers';
 
 // Held for the worker's whole life (the page names the worker): the page asks for the same lock and
 // is granted it the moment this worker ends, killed or closed, which no event reports.
 if (self.name) void navigator.locks?.request(self.name, () => new Promise<never>(() => undefined));
 
-const service = new TrainerService();
+// A flat run on wasm trains in two shards, the second in a worker of its own where a core is spare (shardedTrainer.ts).
+const service = new TrainerService({}, {}, shardWorkers(navigator.hardwareConcurrency));
 Comlink.expose(service);
 
 /**

@@ -1,0 +1,29 @@
+import * as Comlink from 'comlink';
+import { remoteShard } from './remoteShard';
+import type { ShardOptions } from './service';
+import { localShards, PAGE_SHARDS, type ShardRemote } from './shardedTrainer';
+
+/** A shard in a worker of its own (shard.worker.ts), seen from the trainer's worker. */
+function workerShard(name: string): ShardRemote {
+  const worker = new Worker(new URL('./shard.worker.ts', import.meta.url), { type: 'module', name });
+  const died = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (e) => reject(new Error(`a training shard's worker failed: ${e.message || 'it could not start'}`)));
+    worker.addEventListener('messageerror', () => reject(new Error("a training shard's worker could not read a message")));
+  });
+  return remoteShard(Comlink.wrap<ShardRemote>(worker), died);
+}
+
+/**
+ * The trainer worker's shards: a worker each where the machine reports a core to spare beside
+ * the trainer's (`cores` >= 2), started on first use and kept for the worker's life; otherwise in
+ * the trainer's worker itself (the same numbers, on one core).
+ */
+export function shardWorkers(cores: number): Pick<ShardOptions, 'pool' | 'ownWorkers'> {
+  if (!(cores >= 2)) return { pool: localShards, ownWorkers: 0 };
+  const shards: ShardRemote[] = [];
+  const pool = (count: number) => {
+    while (shards.length < count - 1) shards.push(workerShard(`swarm-shard-${shards.length + 1}`));
+    return shards.slice(0, count - 1);
+  };
+  return { pool, ownWorkers: PAGE_SHARDS - 1 };
+}
