@@ -98,8 +98,6 @@ export class TrainerService implements TrainerApi {
   private trainer: ServiceTrainer | null = null;
   /** The backend `init` started (what decides whether a run trains in shards). */
   private backend: BackendName | null = null;
-  /** The wasm backend's threads (a shard in a worker of its own starts with as many). */
-  private wasmThreads = 1;
   private readonly shards: ShardOptions;
   private state: RunState = 'idle';
   private onUpdate: ((u: UpdateMessage) => void) | null = null;
@@ -164,7 +162,6 @@ export class TrainerService implements TrainerApi {
         probe.dispose();
       }
       this.backend = report.backend;
-      this.wasmThreads = report.threads ?? 1;
       if (report.backend === 'wasm') report = { ...report, shards: { count: PAGE_SHARDS, ownWorkers: this.shards.ownWorkers } };
       await this.fresh(config);
       this.setState('idle');
@@ -388,7 +385,7 @@ export class TrainerService implements TrainerApi {
    */
   private async build(config: Config, weights?: PolicyJSON, update = 0): Promise<ServiceTrainer> {
     const count = this.shards.plan(config, this.backend);
-    if (count > 1) return ShardedTrainer.start(config, this.shards.pool(count), { weights, update, threads: this.wasmThreads });
+    if (count > 1) return ShardedTrainer.start(config, this.shards.pool(count), { weights, update });
     const t = new Trainer(config);
     try {
       if (weights) t.loadWeights(weights);

@@ -4,18 +4,21 @@ import { localShard, type ShardRemote } from './shardedTrainer';
 
 /**
  * A shard of the page's training other than the first (shardedTrainer.ts), in a worker the
- * trainer's worker starts: the wasm backend on one thread (as the trainer's own, so that both
- * compute alike), and a trainer of its task groups, driven over Comlink. The exchange it is started
- * with is a proxy of the hub in the trainer's worker.
+ * trainer's worker starts as it starts itself: the wasm backend on one thread, started at once (so
+ * that it is ready by the first update; tfjs-backend-wasm's products split their outputs over
+ * threads, not their sums, so a trainer's worker on more threads should compute the same numbers:
+ * not measured), and
+ * a trainer of its task groups, driven over Comlink. The exchange it is started with is a proxy of
+ * the hub in the trainer's worker.
  */
-let backend: Promise<unknown> | null = null;
+const backend = chooseBackend('wasm', () => undefined, { threads: 1 }).then((r) => {
+  if (r.backend !== 'wasm') throw new Error(`a training shard needs the wasm backend, and ${r.backend} started instead`);
+});
+backend.catch(() => undefined); // reported by the first start
 const shard = localShard();
 
 const api: ShardRemote = {
   async start(init, exchange) {
-    backend ??= chooseBackend('wasm', () => undefined, { threads: init.threads }).then((r) => {
-      if (r.backend !== 'wasm') throw new Error(`a training shard needs the wasm backend, and ${r.backend} started instead`);
-    });
     await backend;
     await shard.start(init, exchange);
   },

@@ -15,12 +15,13 @@ function workerShard(name: string): ShardRemote {
 
 /**
  * The trainer worker's shards: a worker each where the machine reports a core to spare beside
- * the trainer's (`cores` >= 2), started on first use and kept for the worker's life; otherwise in
- * the trainer's worker itself (the same numbers, on one core).
+ * the trainer's (`cores` >= 2), the first started at once (its backend starts while the trainer's
+ * worker chooses its own, instead of before the first update) and kept for the worker's life;
+ * otherwise in the trainer's worker itself (the same numbers, on one core).
  */
 export function shardWorkers(cores: number): Pick<ShardOptions, 'pool' | 'ownWorkers'> {
   if (!(cores >= 2)) return { pool: localShards, ownWorkers: 0 };
-  const shards: ShardRemote[] = [];
+  const shards: ShardRemote[] = [workerShard('swarm-shard-1')];
   const pool = (count: number) => {
     while (shards.length < count - 1) shards.push(workerShard(`swarm-shard-${shards.length + 1}`));
     return shards.slice(0, count - 1);

@@ -29,8 +29,6 @@ export interface ShardStart {
   weights?: PolicyJSON;
   /** Updates done (a resumed run's). */
   update: number;
-  /** The wasm backend's threads in shard 0's worker (a shard in a worker of its own starts its backend with as many). */
-  threads: number;
   /** Which run this is: `stop` stops the shard only while it still trains this run (a pool's shards pass from run to run). */
   run: number;
 }
@@ -121,7 +119,6 @@ export function localShard(): ShardRemote {
 export interface ShardedStart {
   weights?: PolicyJSON;
   update?: number;
-  threads?: number;
   release?: () => Promise<void>;
 }
 
@@ -141,11 +138,10 @@ export class ShardedTrainer {
 
   /**
    * Starts shard 0 here and the others on `remotes` (one per shard after the first), from `weights`
-   * if given, at `update` updates done; `threads`: this worker's wasm threads (ShardStart.threads);
-   * `release`: what `dispose` frees besides (the threads of a runner that owns its shards).
+   * if given, at `update` updates done; `release`: what `dispose` frees besides (the threads of a runner that owns its shards).
    */
   static async start(config: Config, remotes: readonly ShardRemote[], opts: ShardedStart = {}): Promise<ShardedTrainer> {
-    const { weights, update = 0, threads = 1, release } = opts;
+    const { weights, update = 0, release } = opts;
     const count = remotes.length + 1;
     const run = ++runs;
     const exchanges = localExchanges(count);
@@ -153,7 +149,7 @@ export class ShardedTrainer {
     try {
       if (weights) main.loadWeights(weights);
       main.update = update;
-      await Promise.all(remotes.map((r, i) => r.start({ config, index: i + 1, count, weights, update, run, threads }, exchanges[i + 1])));
+      await Promise.all(remotes.map((r, i) => r.start({ config, index: i + 1, count, weights, update, run }, exchanges[i + 1])));
     } catch (e) {
       main.dispose();
       await Promise.allSettled(remotes.map((r) => r.stop(run)));
