@@ -6,7 +6,7 @@ import { Trainer, type UpdateResult } from '../rl/trainer';
 import type { BackendName } from './protocol';
 
 /**
- * The page's data-parallel training (docs/ENGINE.md, "Shards"): a flat run on the wasm backend with
+ * The page's data-parallel training (docs/ENGINE.md, "Shards in the page"): a flat run on the wasm backend with
  * at least two task groups an update always trains as two shards, so a link trains the same numbers
  * on every machine with that backend; where the machine has a core to spare the second shard runs in
  * a worker of its own (`shard.worker.ts`), otherwise beside the first in the trainer's worker. It is
