@@ -54,6 +54,28 @@ test('a flat run of two task groups trains in two shards on wasm, the second in 
   expect(errors).toEqual([]);
 });
 
+test('a sharded run trains the same numbers whatever the wasm threads of the training worker', async ({ browser }) => {
+  const hash = `${SMALL.replace('tasksPerUpdate=1', 'tasksPerUpdate=2')}&backend=wasm`;
+  const measured: string[] = [];
+  for (const threads of [1, 2]) {
+    const page = await browser.newPage();
+    await page.goto(`/?threads=${threads}#${hash}`);
+    await ready(page);
+    await expect(page.getByTestId('backend-badge')).toHaveText(threads === 1 ? 'WebAssembly, 1 thread' : 'Fast: WebAssembly, 2 threads');
+    for (let n = 1; n <= 8; n++) {
+      await page.getByTestId('step').click();
+      await expect(page.getByTestId('update-count')).toHaveText(String(n), { timeout: 60_000 });
+    }
+    // The talk measurement after the last single step, unrounded: it plays the weights as trained.
+    const talk = page.getByTestId('talk-value');
+    await expect(talk).toHaveAttribute('data-updates', '8', { timeout: 60_000 });
+    measured.push(`${await talk.getAttribute('data-ret')}`);
+    await page.close();
+  }
+  expect(Number(measured[0])).toBeGreaterThan(0); // a return that depends on the weights, not an empty play
+  expect(measured[1]).toBe(measured[0]);
+});
+
 test('on a host without the headers the service worker isolates the page after one reload', async ({ context, page }) => {
   await withoutIsolationHeaders(context);
   await page.goto(`/#${SMALL}&backend=wasm`);
