@@ -6,8 +6,8 @@ import { localShard, type ShardRemote } from './shardedTrainer';
  * A shard of the page's training other than the first (shardedTrainer.ts), in a worker the
  * trainer's worker starts as it starts itself: the wasm backend on one thread, started at once (so
  * that it is ready by the first update; tfjs-backend-wasm's products split their outputs over
- * threads, not their sums: with the trainer's worker on one and on two threads, a run's numbers after
- * 30 updates were the same, docs/ENGINE.md), and
+ * threads, not their sums: a run's recorded losses are the same with the trainer's worker on one
+ * and on two threads, e2e/speed.spec.ts), and
  * a trainer of its task groups, driven over Comlink. The exchange it is started with is a proxy of
  * the hub in the trainer's worker.
  */
