@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { gunzipSync, strFromU8 } from 'fflate';
@@ -56,7 +57,7 @@ test('a flat run of two task groups trains in two shards on wasm, the second in 
   expect(errors).toEqual([]);
 });
 
-test('a sharded run trains the same numbers whatever the wasm threads of the training worker', async ({ browser }) => {
+test('a sharded run trains the same numbers whatever the wasm threads of the training worker, and the same as the command line', async ({ browser }) => {
   const hash = `${SMALL.replace('tasksPerUpdate=1', 'tasksPerUpdate=2')}&backend=wasm`;
   const losses: number[][] = [];
   for (const threads of [1, 2]) {
@@ -82,6 +83,9 @@ test('a sharded run trains the same numbers whatever the wasm threads of the tra
   }
   expect(losses[0].some((l) => l !== 0)).toBe(true);
   expect(losses[1]).toEqual(losses[0]);
+  // And the command line's two threads train the same numbers (what the lesson check measures the live steps on).
+  const node = execFileSync('npx', ['tsx', 'e2e/nodeShards.ts', hash.replace('&backend=wasm', ''), '6'], { encoding: 'utf8' });
+  expect(JSON.parse(node.trim().split('\n').at(-1)!)).toEqual(losses[0]);
 });
 
 test('on a host without the headers the service worker isolates the page after one reload', async ({ context, page }) => {
