@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type Config } from '../../src/rl/config';
+import { policyWeights as flat, TINY_RUN as tiny } from '../../src/rl/testing';
 import { Trainer } from '../../src/rl/trainer';
 import { useBackend } from './backend';
 import { startThreaded } from './shardThreads';
@@ -8,24 +8,6 @@ import { autoThreads, threadsProblem } from './threads';
 beforeAll(async () => {
   await useBackend('wasm');
 });
-
-const tiny: Config = {
-  ...defaultConfig(),
-  agents: 4,
-  tasksPerUpdate: 2,
-  groupSize: 4,
-  updates: 3,
-  tmaxStart: 16,
-  tmaxEnd: 16,
-  hidden: 16,
-  scorer: 8,
-};
-
-/** Every weight of a policy, flattened. */
-async function flat(policy: Trainer['policy']): Promise<number[]> {
-  const parts = await Promise.all(Object.values(policy.vars).map((v) => v.data()));
-  return parts.flatMap((p) => Array.from(p));
-}
 
 describe('training on several threads', () => {
   it('says which runs cannot, and picks one thread per core and task group', () => {

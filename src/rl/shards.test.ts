@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, type Config } from './config';
+import type { Config } from './config';
+import { TINY_RUN } from './testing';
 import { combineParts, localExchanges, Rendezvous, shardGroups } from './shards';
 import { Trainer } from './trainer';
 
@@ -8,18 +9,7 @@ beforeAll(async () => {
   await tf.setBackend('cpu');
 });
 
-const tiny: Config = {
-  ...defaultConfig(),
-  family: 'long-coupled',
-  agents: 4,
-  tasksPerUpdate: 3,
-  groupSize: 4,
-  updates: 3,
-  tmaxStart: 16,
-  tmaxEnd: 16,
-  hidden: 16,
-  scorer: 8,
-};
+const tiny: Config = { ...TINY_RUN, tasksPerUpdate: 3 };
 
 /** Every weight of a trainer's policy, in `vars` order. */
 async function weights(t: Trainer): Promise<Float32Array[]> {

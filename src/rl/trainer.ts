@@ -371,28 +371,26 @@ export class Trainer {
     return GRADIENT_VARS.map((k) => this.policy.vars[k]);
   }
 
-  /** The gradients as one array, every variable in `gradientVars` order. */
+  /** The gradients as one array, every variable in `gradientVars` order: joined on the backend, read back once. */
   private async flatGradients(grads: tf.NamedTensorMap): Promise<Float32Array> {
-    const vars = this.gradientVars();
-    const parts = await Promise.all(vars.map((v) => grads[v.name].data() as Promise<Float32Array>));
-    const out = new Float32Array(parts.reduce((s, p) => s + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
+    const flat = tf.tidy(() => tf.concat(this.gradientVars().map((v) => grads[v.name].reshape([-1]))));
+    try {
+      return (await flat.data()) as Float32Array;
+    } finally {
+      flat.dispose();
     }
-    return out;
   }
 
   /** `flatGradients`' array back as tensors per variable name. */
   private namedGradients(flat: Float32Array): tf.NamedTensorMap {
-    const out: tf.NamedTensorMap = {};
-    let at = 0;
-    for (const v of this.gradientVars()) {
-      out[v.name] = tf.tensor(flat.subarray(at, at + v.size), v.shape);
-      at += v.size;
-    }
-    return out;
+    const vars = this.gradientVars();
+    return tf.tidy(() => {
+      const parts = tf.split(
+        tf.tensor1d(flat),
+        vars.map((v) => v.size),
+      );
+      return Object.fromEntries(vars.map((v, i) => [v.name, parts[i].reshape(v.shape)]));
+    });
   }
 
   /** Numeric guard: puts the last good weights back, starts Adam afresh and describes the fault. */

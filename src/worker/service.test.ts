@@ -248,6 +248,14 @@ describe('TrainerService', () => {
     }
   });
 
+  it('frees its pool of shards when the backend it started trains alone', async () => {
+    let closed = 0;
+    const svc = new TrainerService(fast, {}, { close: () => void closed++ });
+    const report = await svc.init({ ...tiny, tasksPerUpdate: 2 }, 'cpu');
+    expect(closed).toBe(1);
+    expect(report.shards).toBeUndefined();
+  });
+
   it('refuses to resume a file it cannot read, keeping its own trainer', async () => {
     const { svc } = await subscribed();
     await svc.init(tiny, 'cpu');

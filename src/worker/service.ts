@@ -43,6 +43,8 @@ export interface ShardOptions {
   plan: (config: Config, backend: BackendName | null) => number;
   /** How many of a run's shards train in a worker of their own (0: all in this thread); for the backend report. */
   ownWorkers: number;
+  /** Frees the pool's shards when the backend started trains alone (started again on demand). */
+  close?: () => void;
 }
 
 /** Resolves after one macrotask, so queued messages (pause, setConfig, ...) are handled first. */
@@ -163,6 +165,7 @@ export class TrainerService implements TrainerApi {
       }
       this.backend = report.backend;
       if (report.backend === 'wasm') report = { ...report, shards: { count: PAGE_SHARDS, ownWorkers: this.shards.ownWorkers } };
+      else this.shards.close?.();
       await this.fresh(config);
       this.setState('idle');
       return report;

@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type Config } from '../rl/config';
 import { NumericFault } from '../rl/numericFault';
+import { policyWeights as flat } from '../rl/testing';
 import { localExchanges } from '../rl/shards';
 import { Trainer, type UpdateResult } from '../rl/trainer';
 import { localShard, localShards, pageShards, ShardedTrainer, type ShardRemote } from './shardedTrainer';
 
 const tiny: Config = { ...defaultConfig(), agents: 2, tasksPerUpdate: 2, groupSize: 2, tmaxStart: 6, tmaxEnd: 8, updates: 6, hidden: 16, scorer: 8 };
-
-/** Every weight of a policy, flattened. */
-async function flat(policy: Trainer['policy']): Promise<number[]> {
-  const parts = await Promise.all(Object.values(policy.vars).map((v) => v.data()));
-  return parts.flatMap((p) => Array.from(p));
-}
 
 /** The reference: two bare shard trainers in this thread, changed by hand. */
 function bareShards(config: Config): Trainer[] {
