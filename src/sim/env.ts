@@ -100,6 +100,8 @@ export class SprintEnv {
   t = 0;
   /** Deadline of the current episode: the rollout is cut here and its return counts. */
   tmax = 0;
+  /** Episodes started (`reset` calls): what is cached for an episode is stale once this moves. */
+  episode = 0;
 
   // Task, per rollout (module arrays are [B * MAX_MODULES]).
   readonly M: Int32Array;
@@ -215,6 +217,7 @@ export class SprintEnv {
     if (!(tmax >= 1)) throw new RangeError('tmax must be >= 1');
     this.t = 0;
     this.tmax = Math.floor(tmax);
+    this.episode++;
     this.history = new Float32Array(B * (this.tmax + 1));
     this.events.length = 0;
     this.metrics.fill(0);
@@ -378,7 +381,8 @@ export class SprintEnv {
       // Agents (bitmask) who posted this minute (the broadcast rule: a post interrupts every other working agent).
       let posters = 0;
       for (let i = 0; i < N; i++) snap[i] = this.known[ao + i];
-      workers.fill(0);
+      // Only the rollout's modules (below M) are worked on, and read below.
+      for (let k = 0; k < M; k++) workers[k] = 0;
       for (let i = 0; i < N; i++) {
         const ai = ao + i;
         let a = this.active[ai] ? actions[ai] : A_IDLE;

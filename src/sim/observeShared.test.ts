@@ -4,7 +4,7 @@ import { encodeObservations, G_MINUTES_LEFT, OBS_DIM } from './observe';
 import { encodeObservationsReference } from './observeReference';
 import { encodeSharedObservations, expandObservations, SHARED_WIDTH, SharedObservations } from './observeShared';
 import { createStructure } from './presets';
-import { generateTask } from './task';
+import { FAMILIES, generateTask, type Task } from './task';
 import { handTask, OBSERVATION_CASES, playMixedEpisode } from './testing';
 
 describe('shared-block observations', () => {
@@ -56,6 +56,42 @@ describe('shared-block observations', () => {
         expect(dense.findIndex((x, k) => !Object.is(x, expanded[k]))).toBe(-1);
       });
     }
+  });
+
+  it('follows an env through episodes of new tasks under every optional cost: the dense rows every minute', () => {
+    // The encoder keeps per env what an episode fixes (tests, luck) and what the finished modules
+    // fix (dependents); each reset must renew it. Merges leave fractional work, and a module
+    // finished by a fractional minute has negative work left.
+    const B = 8;
+    const N = 5;
+    const env = new SprintEnv(B, N);
+    const store = new SharedObservations(B, N);
+    const dense = new Float32Array(B * N * OBS_DIM);
+    const expanded = new Float32Array(B * N * OBS_DIM);
+    const costs = [
+      { interrupt: false, conflict: false, broadcast: false, merge: true, mergeCost: 0.35 },
+      { interrupt: true, conflict: true, broadcast: true, merge: true, mergeCost: 0.5, effort: 0.8 },
+    ];
+    let fractional = false;
+    let negative = false;
+    for (let episode = 0; episode < 4; episode++) {
+      const tasks: Task[] = Array.from({ length: B }, (_, b) => ({
+        ...generateTask(FAMILIES[(b + episode) % FAMILIES.length], 10 * episode + b),
+        costs: costs[(b + episode) % costs.length],
+      }));
+      playMixedEpisode(env, tasks, 40, (minute) => {
+        encodeSharedObservations(env, store);
+        expandObservations(store, expanded);
+        encodeObservations(env, dense);
+        expect(
+          dense.findIndex((x, k) => !Object.is(x, expanded[k])),
+          `episode ${episode}, minute ${minute}`,
+        ).toBe(-1);
+        fractional ||= env.left.some((x) => x !== Math.round(x));
+        negative ||= env.left.some((x) => x < 0);
+      });
+    }
+    expect(fractional && negative).toBe(true);
   });
 
   it('keeps per agent only its own features, and checks its storage', () => {

@@ -99,10 +99,115 @@ export class SharedObservations {
   }
 }
 
-const claimedDeps = new Int32Array(MAX_AGENTS);
-const claimsOf = new Int32Array(MAX_AGENTS);
-/** Per interface d: bitmask of the unfinished modules that need it. */
-const dependents = new Int32Array(MM);
+/**
+ * What the encoder keeps of one env between minutes, per rollout: what stays fixed for an episode,
+ * and what changes only when a module is finished. Made at the first minute an episode is encoded,
+ * made again after the env's next reset (`SprintEnv.episode`).
+ *
+ * Fixed for an episode, per module: 'tests/5' as the block stores it (float32), and 'work left/10'
+ * split so that one formula serves both kinds of module, `left / 10 * plain + lucky` (plain 1 and
+ * lucky 0 for a module of fixed work, plain 0 and lucky the float32 1 / luck / 10 for a luck module);
+ * per rollout the trunk's means of 'tests/5' and 'luck' (float32 sums in module order, as `addMean`
+ * makes them).
+ *
+ * Fixed while the finished modules are (`doneAt`, the `done` bitmask they were made for): per
+ * interface the bitmask of the unfinished modules that need it and their count / 4; per rollout the
+ * interfaces with such a module, all those modules, and the trunk's mean of the counts / 4.
+ */
+interface EncoderCache {
+  episode: number;
+  readonly testsFifth: Float32Array;
+  readonly plain: Float32Array;
+  readonly lucky: Float32Array;
+  readonly testsMean: Float32Array;
+  readonly luckMean: Float32Array;
+  readonly doneAt: Int32Array;
+  readonly dependents: Int32Array;
+  readonly dependentsQuarter: Float32Array;
+  readonly depended: Int32Array;
+  readonly dependentAll: Int32Array;
+  readonly dependentsMean: Float32Array;
+}
+
+const caches = new WeakMap<SprintEnv, EncoderCache>();
+
+/** The encoder's cache of the env, its episode's part made again after a reset. */
+function cacheOf(env: SprintEnv): EncoderCache {
+  const { B } = env;
+  let c = caches.get(env);
+  if (c === undefined) {
+    c = {
+      episode: -1,
+      testsFifth: new Float32Array(B * MM),
+      plain: new Float32Array(B * MM),
+      lucky: new Float32Array(B * MM),
+      testsMean: new Float32Array(B),
+      luckMean: new Float32Array(B),
+      doneAt: new Int32Array(B),
+      dependents: new Int32Array(B * MM),
+      dependentsQuarter: new Float32Array(B * MM),
+      depended: new Int32Array(B),
+      dependentAll: new Int32Array(B),
+      dependentsMean: new Float32Array(B),
+    };
+    caches.set(env, c);
+  }
+  if (c.episode === env.episode) return c;
+  c.episode = env.episode;
+  const { tests, luck } = env;
+  for (let b = 0; b < B; b++) {
+    let testsMean = 0;
+    let luckMean = 0;
+    for (let k = 0, ok = b * MM; k < env.M[b]; k++, ok++) {
+      c.testsFifth[ok] = tests[ok] / 5;
+      c.plain[ok] = luck[ok] > 0 ? 0 : 1;
+      c.lucky[ok] = luck[ok] > 0 ? 1 / luck[ok] / 10 : 0;
+      testsMean = addMean(testsMean, tests[ok] / 5);
+      luckMean = addMean(luckMean, luck[ok]);
+    }
+    c.testsMean[b] = testsMean;
+    c.luckMean[b] = luckMean;
+    // No done bitmask is -1 (M <= 12): the dependents are made at the first minute.
+    c.doneAt[b] = -1;
+  }
+  return c;
+}
+
+/** Makes the cache's dependents of rollout b for its finished modules now. */
+function cacheDependents(c: EncoderCache, env: SprintEnv, b: number): void {
+  const o = b * MM;
+  const M = env.M[b];
+  const done = env.done[b];
+  const { dependents } = c;
+  dependents.fill(0, o, o + MM);
+  for (let k = 0; k < M; k++) {
+    const d = env.dep[o + k];
+    if (d >= 0 && d < MM && ((done >>> k) & 1) === 0) dependents[o + d] |= 1 << k;
+  }
+  // Unfinished dependents / 4 (a count of quarters, exact), and its mean in module order.
+  let depended = 0;
+  let all = 0;
+  let mean = 0;
+  for (let d = 0; d < M; d++) {
+    const n = popcount(dependents[o + d]);
+    c.dependentsQuarter[o + d] = n / 4;
+    if (n === 0) continue;
+    depended |= 1 << d;
+    all |= dependents[o + d];
+    mean = addMean(mean, n / 4);
+  }
+  c.depended[b] = depended;
+  c.dependentAll[b] = all;
+  c.dependentsMean[b] = mean;
+  c.doneAt[b] = done;
+}
+
+/*
+ * Scratch of one rollout, indexed by agent + 1, so that "no claimant" (-1) lands in element 0,
+ * which nobody reads: the encoder ORs into them without a branch.
+ */
+const claimedDepsScratch = new Int32Array(MAX_AGENTS + 1);
+const claimsScratch = new Int32Array(MAX_AGENTS + 1);
 
 /**
  * Writes the minute's observations of all B rollouts into slots `slot`.. of `out` (whose N must be
@@ -111,6 +216,13 @@ const dependents = new Int32Array(MM);
  * 0 from the allocation). A structure's rules adjust the shared blocks through `observeShared` (the
  * CEO's 'minutes left'); rules that adjust only dense rows cannot be applied here, and the encoder
  * refuses them.
+ *
+ * Written for speed (npm run bench, section 1): what an episode or the finished modules fix comes
+ * from the env's cache (`cacheOf`); the loops over agents and modules branch on no feature (a
+ * mispredicted branch costs as much as a dozen stores): conditions become 0/1 numbers and bitmasks
+ * (`x >> 31` is -1 for a negative x, 0 otherwise), and a mean's term is 0 where the feature is
+ * absent (adding 0 leaves a float32 sum as it is). Module-level arrays are read through locals: the
+ * optimiser reloads a module binding (and checks that it is initialised) at every use.
  */
 export function encodeSharedObservations(env: SprintEnv, out: SharedObservations, slot = 0): void {
   const { B, N } = env;
@@ -121,45 +233,52 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
   const t = env.t;
   const { shared: S, rollout, bits } = out;
   const {
+    M: modulesOf,
+    done: doneOf,
+    needed: neededOf,
+    board: boardOf,
     luck: lucks,
     dep: deps,
     claim: claims,
     left: lefts,
     work: works,
-    tests: testsOf,
     lastAction,
     lastWasted,
     active: activeOf,
     known: knownOf,
     gotNew,
   } = env;
+  const c = cacheOf(env);
+  const claimedDeps = claimedDepsScratch;
+  const claimsOf = claimsScratch;
+  const meanOfOnes = MEAN_OF_ONES;
+  const { testsFifth, plain, lucky, testsMean, luckMean, doneAt, dependents, dependentsQuarter } = c;
   for (let b = 0; b < B; b++) {
     const o = b * MM;
     const ao = b * N;
     const s = slot + b;
     const T = s * SHARED_WIDTH;
-    const M = env.M[b];
-    const done = env.done[b];
-    const needed = env.needed[b];
-    const board = env.board[b];
+    const M = modulesOf[b];
+    const done = doneOf[b];
     const all = M >= 32 ? -1 : (1 << M) - 1;
+    if (doneAt[b] !== done) cacheDependents(c, env, b);
     // Who worked on what last minute (once), on which module two or more did (twice); the agent rows' shared parts.
     let once = 0;
     let twice = 0;
     let active = 0;
     let idle = 0;
     for (let i = 0; i < N; i++) {
-      const last = lastAction[ao + i];
-      if (last < MM) {
-        twice |= once & (1 << last);
-        once |= 1 << last;
-      }
-      claimedDeps[i] = 0;
-      claimsOf[i] = 0;
-      if (activeOf[ao + i]) {
-        active |= 1 << i;
-        if (last === A_IDLE || lastWasted[ao + i]) idle |= 1 << i;
-      }
+      const ai = ao + i;
+      const last = lastAction[ai];
+      const onModule = (1 << last) & ((last - MM) >> 31);
+      twice |= once & onModule;
+      once |= onModule;
+      const on = +(activeOf[ai] !== 0);
+      const idled = ((last ^ A_IDLE) - 1) >>> 31;
+      active |= on << i;
+      idle |= (on & (idled | +(lastWasted[ai] !== 0))) << i;
+      claimedDeps[i + 1] = 0;
+      claimsOf[i + 1] = 0;
     }
     S[T + 16] = N / 16;
     S[T + 17] = t / tmax;
@@ -168,56 +287,31 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
     const worked = once & all;
     let claimed = 0;
     let inProgress = 0;
-    // The trunk's mean module row of the features every agent shares, summed in module order.
+    // The trunk's mean of 'work left/10', summed in module order (a finished module's term is 0).
     let leftMean = 0;
-    let testsMean = 0;
-    let luckMean = 0;
-    for (let k = 0, mb = T + MODULES_OFFSET; k < M; k++, mb += MODULE_DIM) {
-      const ok = o + k;
-      const isDone = (done >>> k) & 1;
-      const luck = lucks[ok];
+    for (let k = 0, ok = o, mb = T + MODULES_OFFSET; k < M; k++, ok++, mb += MODULE_DIM) {
+      const open = ((done >>> k) & 1) ^ 1;
       const d = deps[ok];
       const claimer = claims[ok];
-      let left = 0;
-      let started = 0;
-      if (!isDone) {
-        left = luck > 0 ? 1 / luck / 10 : lefts[ok] / 10;
-        leftMean = addMean(leftMean, left);
-        if (lefts[ok] < works[ok]) {
-          started = 1;
-          inProgress++;
-        }
-      }
+      // A finished module's 0 is x * 0 + 0: the +0 turns the -0 of a negative x into +0.
+      const left = ((lefts[ok] / 10) * plain[ok] + lucky[ok]) * open + 0;
+      const started = +(lefts[ok] < works[ok]) & open;
+      leftMean = Math.fround(leftMean + Math.fround(left) / MAX_MODULES);
+      inProgress += started;
       S[mb] = 1;
-      S[mb + 1] = isDone;
+      S[mb + 1] = open ^ 1;
       S[mb + 2] = left;
       S[mb + 3] = started;
-      S[mb + 7] = claimer >= 0 ? 1 : 0;
-      S[mb + 10] = testsOf[ok] / 5;
-      testsMean = addMean(testsMean, testsOf[ok] / 5);
-      S[mb + 11] = luck;
-      luckMean = addMean(luckMean, luck);
+      S[mb + 7] = ~claimer >>> 31;
+      S[mb + 9] = dependentsQuarter[ok];
+      S[mb + 10] = testsFifth[ok];
+      S[mb + 11] = lucks[ok];
       S[mb + 12] = (worked >>> k) & 1;
-      dependents[k] = 0;
-      if (claimer >= 0) {
-        claimed |= 1 << k;
-        claimsOf[claimer] |= 1 << k;
-        if (d >= 0 && !isDone) claimedDeps[claimer] |= 1 << d;
-      }
-    }
-    for (let k = 0; k < M; k++) {
-      const d = deps[o + k];
-      if (d >= 0 && ((done >>> k) & 1) === 0) dependents[d] |= 1 << k;
-    }
-    // Unfinished dependents / 4 (a count of quarters, exact), and its mean in module order.
-    let hasDependents = 0;
-    let dependentsMean = 0;
-    for (let d = 0, mb = T + MODULES_OFFSET + 9; d < M; d++, mb += MODULE_DIM) {
-      const n = popcount(dependents[d]);
-      S[mb] = n / 4;
-      if (n === 0) continue;
-      hasDependents |= 1 << d;
-      dependentsMean = addMean(dependentsMean, n / 4);
+      // Claims, and the interfaces unfinished claims need; -1 (none) lands in element 0.
+      const bit = 1 << k;
+      claimed |= bit & (~claimer >> 31);
+      claimsOf[claimer + 1] |= bit;
+      claimedDeps[claimer + 1] |= (1 << d) & (~d >> 31) & -open;
     }
     // Rows of missing modules are 0: clear those a larger task wrote into this slot before.
     const rb = s * ROLLOUT_INTS;
@@ -225,37 +319,38 @@ export function encodeSharedObservations(env: SprintEnv, out: SharedObservations
     if (before > M) S.fill(0, T + MODULES_OFFSET + M * MODULE_DIM, T + MODULES_OFFSET + before * MODULE_DIM);
     // Rows of missing modules add nothing to the mean; the 0/1 features' sums depend only on their counts.
     const mean = T + SHARED_MEAN;
-    S[mean] = MEAN_OF_ONES[M];
-    S[mean + 1] = MEAN_OF_ONES[popcount(done & all)];
+    const depended = c.depended[b];
+    const dependentAll = c.dependentAll[b];
+    S[mean] = meanOfOnes[M];
+    S[mean + 1] = meanOfOnes[popcount(done & all)];
     S[mean + 2] = leftMean;
-    S[mean + 3] = MEAN_OF_ONES[inProgress];
-    S[mean + 9] = dependentsMean;
-    S[mean + 10] = testsMean;
-    S[mean + 11] = luckMean;
+    S[mean + 3] = meanOfOnes[inProgress];
+    S[mean + 9] = c.dependentsMean[b];
+    S[mean + 10] = testsMean[b];
+    S[mean + 11] = luckMean[b];
     rollout[rb + R_ACTIVE] = active;
     rollout[rb + R_IDLE] = idle;
     rollout[rb + R_CLAIMED] = claimed;
     rollout[rb + R_WORKED] = worked;
     rollout[rb + R_ALL] = all;
-    rollout[rb + R_NEEDED] = needed;
-    rollout[rb + R_BOARD] = board;
-    rollout[rb + R_DEPENDED] = hasDependents;
+    rollout[rb + R_NEEDED] = neededOf[b];
+    rollout[rb + R_BOARD] = boardOf[b];
+    rollout[rb + R_DEPENDED] = depended;
     rollout[rb + R_OPEN] = popcount(all & ~done);
-    for (let i = 0, r = s * N; i < N; i++, r++) {
-      const ai = ao + i;
+    for (let i = 0, ai = ao, ib = s * N * OWN_INTS; i < N; i++, ai++, ib += OWN_INTS) {
       const known = knownOf[ai];
       const last = lastAction[ai];
-      // Interfaces I lack that unfinished modules need: those modules are blocked for me.
-      let blocked = 0;
-      for (let x = hasDependents & ~known; x !== 0; x &= x - 1) blocked |= dependents[lowBit(x)];
-      const ib = r * OWN_INTS;
-      const onModule = last < M;
-      bits[ib + O_BLOCKED] = blocked;
+      // Unfinished modules whose interface I lack are blocked for me: all that need one, less those
+      // that need one I know (a module needs one interface). Agents lack most, so walk what they know.
+      let unblocked = 0;
+      for (let x = depended & known; x !== 0; x &= x - 1) unblocked |= dependents[o + lowBit(x)];
+      const onModule = (last - M) >> 31;
+      bits[ib + O_BLOCKED] = dependentAll & ~unblocked;
       bits[ib + O_KNOWN] = known;
-      bits[ib + O_CLAIMS] = claimsOf[i];
-      bits[ib + O_CLAIMED_DEPS] = claimedDeps[i];
-      bits[ib + O_LAST] = onModule ? last : -1;
-      bits[ib + O_FLAGS] = gotNew[ai] | (lastWasted[ai] << 1) | (onModule && ((twice >>> last) & 1) === 0 ? F_SOLE : 0);
+      bits[ib + O_CLAIMS] = claimsOf[i + 1];
+      bits[ib + O_CLAIMED_DEPS] = claimedDeps[i + 1];
+      bits[ib + O_LAST] = (last & onModule) | ~onModule;
+      bits[ib + O_FLAGS] = gotNew[ai] | (lastWasted[ai] << 1) | (F_SOLE & -((~twice >>> last) & onModule & 1));
     }
   }
   env.rules?.observeShared?.(env, S, slot * SHARED_WIDTH, SHARED_WIDTH);
