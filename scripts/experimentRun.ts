@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, std } from '../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../src/rl/compare';
-import type { Config } from '../src/rl/config';
+import { teamAt, type Config } from '../src/rl/config';
 import { SwarmPolicy, type PolicyJSON } from '../src/rl/policy';
 import { STRUCTURE_METRICS, type UpdateMetrics } from '../src/rl/metrics';
 import { Trainer } from '../src/rl/trainer';
@@ -204,7 +204,7 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
   await useBackend(opts.backend);
   const c = opts.config;
   process.stderr.write(
-    `RLCR on ${c.family} tasks, ${c.agents} agents, ${c.updates} updates${c.prior ? ` after ${c.prior} imitation updates` : ''}, ` +
+    `RLCR on ${c.family} tasks, ${c.agents} agents${teamAt(c, c.prior) < c.agents ? ` (the team growing from ${c.teamStart} by update ${c.teamRamp})` : ''}, ${c.updates} updates${c.prior ? ` after ${c.prior} imitation updates` : ''}, ` +
       `${c.tasksPerUpdate} tasks x ${c.groupSize} rollouts per update, deadline ${c.tmaxStart} -> ${c.tmaxEnd} min (${c.tmaxShape}), ` +
       `${c.advantage}, ${describeStructure(c)}backend ${opts.backend}, seeds ${opts.seeds.join(',')}\n`,
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../rl/config';
+import { deadlineAt } from '../rl/deadline';
 import { fitCost, TimeLeftModel, updateWork, workBetween, type WorkSettings } from './timeLeft';
 
 /** The default run: 8 agents, 4 x 8 rollouts, deadline 20 -> 80 minutes over 300 updates. */
@@ -22,6 +23,13 @@ describe('the work of an update', () => {
     expect(updateWork(c, 299)).toBe(8 * 80 * 32);
     expect(workBetween(c, 0, 2)).toBe(updateWork(c, 0) + updateWork(c, 1));
     expect(workBetween(c, 5, 5)).toBe(0);
+  });
+
+  it('counts the agents that play the update while the team schedule grows the team', () => {
+    const grows: WorkSettings = { ...c, teamStart: 3, teamRamp: 150 };
+    expect(updateWork(grows, 0)).toBe(3 * 20 * 32);
+    expect(updateWork(grows, 30)).toBe(4 * deadlineAt(grows, 30) * 32);
+    expect(updateWork(grows, 150)).toBe(updateWork(c, 150));
   });
 });
 

@@ -1,13 +1,14 @@
-import type { Config } from '../rl/config';
+import { teamAt, type Config } from '../rl/config';
 import { deadlineAt, type DeadlineSettings } from '../rl/deadline';
 
 /**
  * An honest time left for a training run, for the page's readout and the command line's ETA.
  *
  * An update's cost grows with its deadline: it plays `tasksPerUpdate * groupSize` rollouts of
- * `agents` agents for up to `Tmax(u)` minutes, and learns from every decision. So the model is
+ * `agents` agents (fewer while the team schedule grows the team: rl/config.ts `teamAt`) for up to
+ * `Tmax(u)` minutes, and learns from every decision. So the model is
  *
- *     seconds(update u) ≈ a + b * work(u),   work(u) = agents * Tmax(u) * rollouts  (agent-minutes)
+ *     seconds(update u) ≈ a + b * work(u),   work(u) = agents(u) * Tmax(u) * rollouts  (agent-minutes)
  *
  * with `a` (a fixed cost per update) and `b` (seconds per agent-minute) fitted online, by least
  * squares, to the measured times of the updates so far; the time left is the model summed over the
@@ -16,11 +17,11 @@ import { deadlineAt, type DeadlineSettings } from '../rl/deadline';
  */
 
 /** The settings that fix an update's work. */
-export type WorkSettings = DeadlineSettings & Pick<Config, 'agents' | 'tasksPerUpdate' | 'groupSize'>;
+export type WorkSettings = DeadlineSettings & Pick<Config, 'agents' | 'tasksPerUpdate' | 'groupSize' | 'structure' | 'teamStart' | 'teamRamp'>;
 
-/** Agent-minutes update `u` (0-based, imitation included) plays at most: agents x its deadline x rollouts. */
+/** Agent-minutes update `u` (0-based, imitation included) plays at most: its agents x its deadline x rollouts. */
 export function updateWork(c: WorkSettings, u: number): number {
-  return c.agents * deadlineAt(c, u) * c.tasksPerUpdate * c.groupSize;
+  return teamAt(c, u) * deadlineAt(c, u) * c.tasksPerUpdate * c.groupSize;
 }
 
 /** The work of updates `from` (included) to `to` (excluded). */

@@ -10,6 +10,7 @@ import {
   lrAt,
   familyChange,
   rebuildsTrainer,
+  teamAt,
   SCHEMA,
 } from './config';
 
@@ -126,6 +127,23 @@ describe('config schema', () => {
     expect(costsAt(whole, 169).mergeCost).toBe(0);
     expect(costsAt(whole, 170)).toEqual(costsOf(whole));
     expect(rebuildsTrainer(d, { ...d, mergeFrom: 50 })).toBe(false);
+  });
+
+  it('grows the training team with teamStart: one agent more every teamRamp / (agents - teamStart) RLCR updates, the whole team from teamRamp', () => {
+    const d = defaultConfig();
+    expect(d.teamStart).toBe(0);
+    expect(teamAt(d, 0)).toBe(8);
+    const grows = { ...d, teamStart: 3, teamRamp: 150 };
+    expect([0, 29, 30, 59, 60, 120, 149, 150, 299].map((u) => teamAt(grows, u))).toEqual([3, 3, 4, 4, 5, 7, 7, 8, 8]);
+    // The prior's updates play the whole team; the schedule counts RLCR updates.
+    const prior = { ...grows, prior: 20 };
+    expect([0, 19, 20, 49, 50, 170].map((u) => teamAt(prior, u))).toEqual([8, 8, 3, 3, 4, 8]);
+    expect(teamAt({ ...grows, teamStart: 8 }, 0)).toBe(8);
+    expect(teamAt({ ...grows, teamStart: 12 }, 0)).toBe(8);
+    expect(teamAt({ ...grows, structure: 'ceo' }, 0)).toBe(8);
+    expect(rebuildsTrainer(d, grows)).toBe(false);
+    expect(configFromStrings({ teamStart: '17' }, 'strict').issues.map((i) => i.key)).toEqual(['teamStart']);
+    expect(configFromStrings({ teamRamp: '0' }, 'strict').issues.map((i) => i.key)).toEqual(['teamRamp']);
   });
 
   it('rejects an unknown structure and out-of-range preset settings', () => {

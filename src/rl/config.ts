@@ -63,6 +63,10 @@ export interface Config {
   effort: number;
   /** Booked effort in training at the first RLCR update (a multiple of the nominal work), falling linearly to `effort` at the last; 0: `effort` throughout. */
   effortStart: number;
+  /** The team schedule (flat structure): agents active in the training rollouts of the first RLCR update, one more at a time up to the whole team at `teamRamp` (teamAt); 0: the whole team throughout. */
+  teamStart: number;
+  /** The team schedule: the RLCR update from which the whole team plays. */
+  teamRamp: number;
 }
 
 /**
@@ -211,6 +215,20 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: 0,
     help: 'effort: the booking in training at the first RLCR update, falling linearly to the effort setting at the last, as the deadline grows (0 = that setting throughout; evaluation always plays it)',
   },
+  teamStart: {
+    kind: 'int',
+    min: 0,
+    max: MAX_AGENTS,
+    default: 0,
+    help: 'the team grows as the deadline does: agents playing the training rollouts of the first RLCR update, one more at a time up to the whole team at teamRamp (0 = the whole team throughout; flat structure; evaluation always plays the whole team)',
+  },
+  teamRamp: {
+    kind: 'int',
+    min: 1,
+    max: 1000000,
+    default: 150,
+    help: 'teamStart: the RLCR update from which the whole team plays',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -291,6 +309,18 @@ export function lrAt(c: Pick<Config, 'lr' | 'lrEnd' | 'prior' | 'updates'>, u: n
 /** The entropy bonus of update `u`: `entropy` annealed to `entropy x entropyEnd` over the RLCR updates (annealedAt; the prior has none). */
 export function entropyAt(c: Pick<Config, 'entropy' | 'entropyEnd' | 'prior' | 'updates'>, u: number): number {
   return annealedAt(c.entropy, c.entropyEnd, c, u);
+}
+
+/**
+ * Agents active in the training rollouts of update `u` under the team schedule (flat structure
+ * only): `teamStart` at the first RLCR update, one more every `teamRamp / (agents - teamStart)`
+ * updates, the whole team from the `teamRamp`-th on. The prior's updates, other structures and a
+ * schedule that is off (`teamStart` 0, or at least the team) play the whole team.
+ */
+export function teamAt(c: Pick<Config, 'agents' | 'structure' | 'teamStart' | 'teamRamp' | 'prior'>, u: number): number {
+  const r = u - c.prior;
+  if (c.teamStart <= 0 || c.teamStart >= c.agents || c.structure !== 'flat' || r < 0) return c.agents;
+  return Math.min(c.agents, c.teamStart + Math.floor(((c.agents - c.teamStart) * r) / Math.max(1, c.teamRamp)));
 }
 
 export function scheduleOf(c: Config): DeadlineSchedule {

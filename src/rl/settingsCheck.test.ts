@@ -41,4 +41,14 @@ describe('checkSettings', () => {
     expect(r.warnings.join('\n')).toContain('entropy bonus (--entropy) is 0');
     expect(r.warnings.join('\n')).toContain('warm-up (400 updates) lasts the whole run');
   });
+
+  it('says when a team schedule cannot grow the team', () => {
+    const d = defaultConfig();
+    expect(checkSettings({ ...d, teamStart: 3 }, flag).warnings).toEqual([]);
+    expect(checkSettings({ ...d, teamStart: 3, structure: 'ceo' }, flag).warnings.join('\n')).toContain(
+      'only in the flat structure; under ceo the whole team plays',
+    );
+    expect(checkSettings({ ...d, teamStart: 8 }, flag).warnings.join('\n')).toContain('(8) is already the whole team of 8');
+    expect(checkSettings({ ...d, teamStart: 3, teamRamp: 300 }, flag).warnings.join('\n')).toContain('--team-ramp (300) is after the last update');
+  });
 });

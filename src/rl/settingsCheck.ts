@@ -77,6 +77,13 @@ export function checkSettings(c: Config, flag: (key: keyof Config) => string = (
     );
   if (c.tmaxStart !== c.tmaxEnd && c.tmaxWarmup >= c.updates)
     warnings.push(`The deadline never grows: its warm-up (${c.tmaxWarmup} updates) lasts the whole run of ${c.updates} updates.`);
+  if (c.teamStart > 0 && c.structure !== 'flat')
+    warnings.push(
+      `The team grows (${flag('teamStart')} ${c.teamStart}) only in the flat structure; under ${c.structure} the whole team plays from the first update.`,
+    );
+  else if (c.teamStart >= c.agents) warnings.push(`The team does not grow: ${flag('teamStart')} (${c.teamStart}) is already the whole team of ${c.agents}.`);
+  else if (c.teamStart > 0 && c.teamRamp >= c.updates)
+    warnings.push(`The whole team never plays in training: ${flag('teamRamp')} (${c.teamRamp}) is after the last update; evaluation plays all ${c.agents}.`);
   if (c.structure === 'orchestrator' && c.workerPolicy === 'snapshot' && c.snapshotAt >= c.prior + c.updates)
     warnings.push(`The workers are never frozen: ${flag('snapshotAt')} (${c.snapshotAt}) is after the last update.`);
   return { errors, warnings };

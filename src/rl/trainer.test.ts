@@ -61,6 +61,30 @@ describe('Trainer', () => {
     expect(on.setup.costs).toEqual({ interrupt: true, conflict: true, broadcast: true, merge: true });
   });
 
+  it('grows the team of its training rollouts with teamStart, and evaluates the whole team', async () => {
+    const grows: Config = { ...tiny, agents: 4, updates: 3, teamStart: 2, teamRamp: 2 };
+    const trainer = new Trainer(grows);
+    const playing: number[][] = [];
+    while (!trainer.finished) {
+      const { events } = await trainer.step();
+      playing.push([...new Set(events.map((e) => e.agent))].sort());
+    }
+    // Updates 0, 1, 2 play 2, 3 and 4 agents (teamAt); the showcase rollout's events name only those.
+    expect(playing.map((p) => Math.max(...p))).toEqual([1, 2, 3]);
+    // An evaluation plays the whole team from the first minute, whatever the schedule.
+    const run = await runEpisodes(new PolicyActor(trainer.policy, 1), evaluationTasks('coupled', 2), 4, 5, 14, 0, trainer.evaluationSetup().structure);
+    expect(new Set(run.events.filter((e) => e.t === 0).map((e) => e.agent)).size).toBe(4);
+    trainer.dispose();
+    // A schedule that starts with the whole team is no schedule: the same numbers as none.
+    const first = async (c: Config) => {
+      const t = new Trainer({ ...c, updates: 1 });
+      const { metrics } = await t.step();
+      t.dispose();
+      return [metrics.ret, metrics.loss, metrics.useful, metrics.messages];
+    };
+    expect(await first({ ...tiny, teamStart: 3 })).toEqual(await first(tiny));
+  });
+
   it('is deterministic for a seed on one backend', async () => {
     const run = async () => {
       const t = new Trainer({ ...tiny, updates: 3 });

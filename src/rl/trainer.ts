@@ -10,7 +10,7 @@ import { generateTask, type Task } from '../sim/task';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
-import { costsAt, entropyAt, lrAt, rebuildsTrainer, type Config } from './config';
+import { costsAt, entropyAt, lrAt, rebuildsTrainer, teamAt, type Config } from './config';
 import { deadlineAt } from './deadline';
 import { packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
@@ -171,6 +171,8 @@ export class Trainer {
     // Collect: the batch of G tasks x K rollouts at this update's deadline.
     const tasks: Task[] = [];
     const costs = costsAt(c, u);
+    // The team schedule: the agents that play this update's rollouts (the whole team unless it grows).
+    this.env.teamSize = teamAt(c, u);
     for (let g = this.groups.from; g < this.groups.to; g++) {
       const task = withCosts(generateTask(c.family, trainingTaskSeed(c.seed, u, g)), costs);
       for (let k = 0; k < c.groupSize; k++) tasks.push(task);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { A_IDLE, A_POST, A_READ, claim, dm, work } from './actions';
+import { A_IDLE, A_POST, A_READ, claim, dm, NUM_ACTIONS, work } from './actions';
 import { randomPolicy } from './baselines';
 import { SprintEnv } from './env';
+import { encodeMasks } from './observe';
 import { generateTask } from './task';
 import { handTask } from './testing';
 
@@ -89,6 +90,29 @@ describe('SprintEnv', () => {
     stepAll(env, [work(1), work(1)]);
     expect(env.left[1]).toBe(2);
     expect(env.metric(0, 'blocked')).toBe(2);
+  });
+
+  it('plays only the first teamSize agents of a rollout when told: the others sit out every minute, and a reset without it plays all', () => {
+    const env = new SprintEnv(2, 4);
+    const tasks = [generateTask('long-coupled', 1), generateTask('long-coupled', 2)];
+    env.teamSize = 2;
+    env.reset(tasks, 0, 10);
+    expect(Array.from(env.active)).toEqual([1, 1, 0, 0, 1, 1, 0, 0]);
+    const mask = new Float32Array(8 * NUM_ACTIONS);
+    encodeMasks(env, mask);
+    const legal = (r: number) => Array.from(mask.subarray(r * NUM_ACTIONS, (r + 1) * NUM_ACTIONS)).flatMap((x, a) => (x > 0 ? [a] : []));
+    expect(legal(2)).toEqual([A_IDLE]);
+    expect(legal(7)).toEqual([A_IDLE]);
+    expect(legal(0)).toContain(work(0));
+    expect(legal(0)).not.toContain(dm(2)); // no DM to an agent that sits out
+    expect(legal(0)).toContain(dm(1));
+    // Told to work, the agents that sit out still do nothing: no work, no idle minute counted.
+    env.step(Int32Array.from([work(0), work(1), work(2), work(3), work(0), work(1), work(2), work(3)]));
+    expect(env.metric(0, 'useful') + env.metric(0, 'duplicate') + env.metric(0, 'blocked')).toBe(2);
+    expect(env.metric(0, 'idle')).toBe(0);
+    env.teamSize = 0;
+    env.reset(tasks, 0, 10);
+    expect(Array.from(env.active)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
   });
 
   it('hands every known interface over with a DM, at the cost of the sender minute', () => {

@@ -102,6 +102,12 @@ export class SprintEnv {
   tmax = 0;
   /** Episodes started (`reset` calls): what is cached for an episode is stale once this moves. */
   episode = 0;
+  /**
+   * Agents that play the episodes `reset` starts: the first `teamSize` of every rollout are active,
+   * the others sit out (they only idle, take no DM and are not learnt from), as a training team that
+   * grows over training has it (rl/config.ts `teamAt`). 0, or N and more: the whole team.
+   */
+  teamSize = 0;
 
   // Task, per rollout (module arrays are [B * MAX_MODULES]).
   readonly M: Int32Array;
@@ -229,6 +235,7 @@ export class SprintEnv {
     this.lastWasted.fill(0);
     this.gotNew.fill(0);
     this.active.fill(1);
+    if (this.teamSize > 0 && this.teamSize < this.N) for (let b = 0; b < B; b++) this.active.fill(0, b * this.N + this.teamSize, (b + 1) * this.N);
     this.credit.fill(0);
     for (let b = 0; b < B; b++) {
       const task = tasks[b];

@@ -1,4 +1,5 @@
 import { scaleLinear } from 'd3';
+import { teamAt } from '../rl/config';
 import { selectConfig, selectLast, useApp } from '../store/store';
 import type { StructureInfo } from '../core/runFormat';
 import { Explain } from './Explain';
@@ -48,7 +49,10 @@ export function Countdown() {
   const tmax = Math.max(1, episode.metrics.tmax);
   const s = episodeSummary(events, modules, tmax);
   const over = tick >= length;
-  const sched = scheduleStatus(metrics.update, total, metrics.tmax, config.tmaxEnd, metrics.phase);
+  const sched = scheduleStatus(metrics.update, total, metrics.tmax, config.tmaxEnd, metrics.phase, {
+    playing: teamAt(config, metrics.update),
+    of: config.agents,
+  });
   const summary = !over
     ? `Minute ${tick} of ${tmax}: ${s.modulesDone} of ${s.modulesTotal} modules done, ${Math.round(s.share * 100)}% of tests passing.`
     : s.finished

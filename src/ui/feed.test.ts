@@ -114,6 +114,13 @@ describe('scheduleStatus', () => {
     expect(s.text).toBe('update 10 of 100 — deadline now 10 min, growing to 24');
     expect(s.progress).toBeCloseTo(0.1);
   });
+  it('says how many agents play while the team schedule grows the team, and nothing once it is whole', () => {
+    expect(scheduleStatus(9, 100, 10, 24, 'rlcr', { playing: 3, of: 8 }).text).toBe(
+      'update 10 of 100 — deadline now 10 min, growing to 24; 3 of 8 agents playing, the team growing',
+    );
+    expect(scheduleStatus(0, 10, 24, 24, 'rlcr', { playing: 5, of: 8 }).text).toBe('update 1 of 10 — deadline 24 min; 5 of 8 agents playing, the team growing');
+    expect(scheduleStatus(9, 100, 10, 24, 'rlcr', { playing: 8, of: 8 }).text).toBe('update 10 of 100 — deadline now 10 min, growing to 24');
+  });
   it('handles a fixed deadline and the imitation phase', () => {
     expect(scheduleStatus(0, 10, 24, 24, 'rlcr').text).toBe('update 1 of 10 — deadline 24 min');
     expect(scheduleStatus(0, 10, 24, 24, 'prior').text).toContain('imitating');

@@ -132,14 +132,26 @@ export function episodeSummary(events: readonly SimEvent[], modules: readonly Mo
   return { tmax, finished, end, completions, modulesDone: seen.size, modulesTotal: modules.length, testsPassing, testsTotal, share, text };
 }
 
-/** Where training stands on the deadline schedule, for the Countdown's second line. */
-export function scheduleStatus(update: number, total: number, tmaxNow: number, tmaxEnd: number, phase: 'prior' | 'rlcr'): { text: string; progress: number } {
+/**
+ * Where training stands on the deadline schedule, for the Countdown's second line; with `team`,
+ * the agents that played the update out of the whole team, said while the team schedule still
+ * grows it (rl/config.ts `teamAt`).
+ */
+export function scheduleStatus(
+  update: number,
+  total: number,
+  tmaxNow: number,
+  tmaxEnd: number,
+  phase: 'prior' | 'rlcr',
+  team?: { playing: number; of: number },
+): { text: string; progress: number } {
   const shown = update + 1;
   const progress = total > 0 ? Math.min(1, Math.max(0, shown / total)) : 0;
   const head = `update ${shown} of ${total}`;
+  const growing = team && team.playing < team.of ? `; ${team.playing} of ${team.of} agents playing, the team growing` : '';
   if (phase === 'prior') return { text: `${head} — imitating the scripted organisation at a deadline of ${tmaxNow} min`, progress };
-  if (tmaxNow === tmaxEnd) return { text: `${head} — deadline ${tmaxNow} min${shown >= total ? ' (final)' : ''}`, progress };
-  return { text: `${head} — deadline now ${tmaxNow} min, ${tmaxEnd > tmaxNow ? 'growing' : 'shrinking'} to ${tmaxEnd}`, progress };
+  if (tmaxNow === tmaxEnd) return { text: `${head} — deadline ${tmaxNow} min${shown >= total ? ' (final)' : ''}${growing}`, progress };
+  return { text: `${head} — deadline now ${tmaxNow} min, ${tmaxEnd > tmaxNow ? 'growing' : 'shrinking'} to ${tmaxEnd}${growing}`, progress };
 }
 
 /** Completions grouped by minute, modules in order: one "✓3,7" label per minute instead of overlapping ones. */
