@@ -63,19 +63,26 @@ function selectionsFor(backend: string): Selections {
 }
 
 /**
- * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`, as a
- * 3-D transpose where the rows divide: tfjs-backend-wasm 4.22 walks a 2-D transpose in input order,
- * writing each element a whole output row away, and a 3-D one in output order. For the learn step's
- * [rows x hidden] and [rows·items x scorer] matrices that makes a gradient step 8-11% faster
- * (side by side in one process); other backends compute the same either way.
+ * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`, in
+ * two passes over blocks of rows: each block of `block` rows is transposed on its own ([rows/block x
+ * block x cols] -> [rows/block x cols x block]: a block fits the first-level cache), then the blocks'
+ * columns are laid side by side ([cols x rows/block x block]: runs of `block` numbers, copied whole).
+ * tfjs-backend-wasm 4.22 walks a transpose in output order, so one pass reads the whole input once per
+ * output row (cols times), two passes read it once each; for the learn step's [rows·items x scorer] and
+ * [rows x hidden + 1] matrices they take a fifth to a half of the time (docs/RESULTS.md, "Transposes
+ * in two passes").
+ * Other backends compute the same either way.
  */
-function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
+export function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
   const [rows, cols] = x.shape;
-  let split = 64;
-  while (split > 1 && rows % split !== 0) split /= 2;
-  if (split === 1 || rows === split) return tf.transpose(x);
-  return tf.transpose(x.reshape([rows / split, split, cols]), [2, 0, 1]).reshape([cols, rows]) as tf.Tensor2D;
+  let block = 256;
+  while (block > 8 && (rows % block !== 0 || block * cols > TRANSPOSE_BLOCK_FLOATS)) block /= 2;
+  if (rows % block !== 0 || rows === block) return tf.transpose(x);
+  return tf.tidy(() => tf.transpose(tf.transpose(x.reshape([rows / block, block, cols]), [0, 2, 1]), [1, 0, 2]).reshape([cols, rows]) as tf.Tensor2D);
 }
+
+/** Most numbers in one block of `transposeTall` (about 32 KiB of float32, a first-level cache). */
+const TRANSPOSE_BLOCK_FLOATS = 8320;
 
 /**
  * Log-softmax over the last axis and its probabilities: the backend's softmax kernel (on wasm one
