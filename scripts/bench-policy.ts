@@ -3,7 +3,8 @@
  * three ways: the first round's (`referenceLogProbs`: the forward pass over flat observations, one
  * slice and log-sum-exp per action kind, differentiated by TF.js's tape), the third round's
  * (`SwarmPolicy.heads` over rows packed once in JavaScript, differentiated by the tape), and today's
- * (`lossAndGradients`: the same heads with the hand-written backward pass the trainer uses). Each
+ * (`lossAndGradients`: the same heads with the hand-written backward pass the trainer uses), and
+ * today's again with the wasm kernels turned off (`rl/wasmKernels.ts`: TF.js's ops instead). Each
  * timed step is the gradient of a policy-gradient loss with an entropy bonus over R decision rows
  * (the learn step's shape); medians of `--repeats`. With `--profile` it also prints where today's
  * step spends its time, kernel by kernel (tf.profile).
@@ -14,6 +15,7 @@ import * as tf from '@tensorflow/tfjs';
 import { packChoices, packDecisions } from '../src/rl/decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from '../src/rl/policy';
 import { lossAndGradients } from '../src/rl/policyGradient';
+import { setWasmKernels, wasmKernelsActive } from '../src/rl/wasmKernels';
 import { referenceLogProbs } from '../src/rl/referenceLogProbs';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../src/sim/actions';
 import { OBS_DIM } from '../src/sim/observe';
@@ -116,6 +118,19 @@ async function main(): Promise<void> {
         return { value: g.loss, grads: g.grads };
       }),
     ],
+    [
+      "the same without the wasm kernels (TF.js's ops)",
+      timed(() => {
+        setWasmKernels(false);
+        try {
+          const g = lossAndGradients(policy, rows, choices, (chosen, entropy) => loss(chosen, entropy));
+          g.entropy.dispose();
+          return { value: g.loss, grads: g.grads };
+        } finally {
+          setWasmKernels(true);
+        }
+      }),
+    ],
   ];
   for (const [, f] of ways) f();
   const times: number[][] = ways.map(() => []);
@@ -128,6 +143,11 @@ async function main(): Promise<void> {
   console.log(
     `  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the first round's and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the third round's (medians of the per-run ratios)`,
   );
+  if (wasmKernelsActive())
+    console.log(
+      `  the wasm kernels make it ${median(times[3].map((t, i) => t / now[i])).toFixed(2)}x as fast as the same step with TF.js's ops (median of the per-run ratios)`,
+    );
+  else console.log(`  (the wasm kernels do not run on ${o.backend}: the last two ways are the same step)`);
   if (o.profile) await profile(ways[2][1]);
 }
 

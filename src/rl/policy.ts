@@ -5,6 +5,7 @@ import { Rng } from '../sim/rng';
 import { MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { type ChoiceRows, type DecisionRows, ILLEGAL, KINDS, packDecisions, TRUNK_WIDTH } from './decisions';
 import { dense } from './dense';
+import { addRelu } from './wasmKernels';
 
 /** Sizes of the shared policy network. */
 export interface PolicyShape {
@@ -266,12 +267,10 @@ export class SwarmPolicy {
   forward(trunk: tf.Tensor2D, modules: tf.Tensor2D, agents: tf.Tensor2D, M: number, A: number): ForwardPass {
     const v = this.vars;
     const w = this.fusedWeights();
-    const R = trunk.shape[0];
-    const S = this.shape.scorer;
     const h1 = tf.relu(tf.matMul(trunk, w.trunk1)) as tf.Tensor2D;
     const h = tf.relu(tf.matMul(h1, w.trunk2)) as tf.Tensor2D;
-    const hidden = (x: tf.Tensor2D, wIn: tf.Variable, ctx: tf.Tensor2D, items: number) =>
-      tf.relu(tf.add(tf.matMul(x, wIn as tf.Tensor2D).reshape([R, items, S]), tf.matMul(h, ctx).reshape([R, 1, S]))).reshape([R * items, S]) as tf.Tensor2D;
+    // relu(x · wIn + the row's context) per item: one kernel on wasm (wasmKernels.ts).
+    const hidden = (x: tf.Tensor2D, wIn: tf.Variable, ctx: tf.Tensor2D, items: number) => addRelu(tf.matMul(x, wIn as tf.Tensor2D), tf.matMul(h, ctx), items);
     const zm = hidden(modules, v.mf, w.modules, M);
     const za = hidden(agents, v.af, w.agents, A);
     return { h1, h, zm, za, kinds: tf.matMul(h, w.kinds), moduleScores: tf.matMul(zm, v.mo as tf.Tensor2D), dmScores: tf.matMul(za, v.ao as tf.Tensor2D) };

@@ -5,7 +5,7 @@ import { OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { packChoices, packDecisions } from './decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, headsEntropy, SwarmPolicy } from './policy';
-import { lossAndGradients, type RowLoss, transposeTall } from './policyGradient';
+import { lossAndGradients, type RowLoss } from './policyGradient';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -108,36 +108,5 @@ describe('lossAndGradients', () => {
     expect(tf.memory().numTensors).toBe(before + 2 + Object.keys(r.grads).length);
     tf.dispose([r.loss, r.entropy, ...Object.values(r.grads)]);
     policy.dispose();
-  });
-});
-
-describe('transposeTall', () => {
-  // Rows that split into blocks of 256, of a smaller power of two, of exactly one block, or not at all.
-  for (const [rows, cols] of [
-    [1024, 32],
-    [768, 65],
-    [280, 7],
-    [256, 3],
-    [37, 5],
-    [4, 2],
-  ] as const) {
-    it(`is tf.transpose, number for number, for [${rows} x ${cols}]`, () => {
-      const x = tf.tensor2d(
-        Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(i) * (i + 1)),
-        [rows, cols],
-      );
-      const got = transposeTall(x);
-      expect(got.shape).toEqual([cols, rows]);
-      expect(Array.from(got.dataSync())).toEqual(Array.from(tf.transpose(x).dataSync()));
-      tf.dispose([x, got]);
-    });
-  }
-
-  it('leaves no tensors behind beyond its result', () => {
-    const x = tf.ones([512, 16]) as tf.Tensor2D;
-    const before = tf.memory().numTensors;
-    const y = transposeTall(x);
-    expect(tf.memory().numTensors).toBe(before + 1);
-    tf.dispose([x, y]);
   });
 });

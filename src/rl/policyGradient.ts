@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { KINDS } from './decisions';
 import type { ChoiceTensors, DecisionTensors, ForwardPass, SwarmPolicy } from './policy';
+import { scorerBackward, transposeTall } from './wasmKernels';
 
 /**
  * A loss over decision rows as a function of three per-row terms [L]: the chosen action's
@@ -61,28 +62,6 @@ function selectionsFor(backend: string): Selections {
   };
   return selections;
 }
-
-/**
- * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`, in
- * two passes over blocks of rows: each block of `block` rows is transposed on its own ([rows/block x
- * block x cols] -> [rows/block x cols x block]: a block fits the first-level cache), then the blocks'
- * columns are laid side by side ([cols x rows/block x block]: runs of `block` numbers, copied whole).
- * tfjs-backend-wasm 4.22 walks a transpose in output order, so one pass reads the whole input once per
- * output row (cols times), two passes read it once each; for the learn step's [rows·items x scorer] and
- * [rows x hidden + 1] matrices they take a fifth to a half of the time (docs/RESULTS.md, "Transposes
- * in two passes").
- * Other backends compute the same either way.
- */
-export function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
-  const [rows, cols] = x.shape;
-  let block = 256;
-  while (block > 8 && (rows % block !== 0 || block * cols > TRANSPOSE_BLOCK_FLOATS)) block /= 2;
-  if (rows % block !== 0 || rows === block) return tf.transpose(x);
-  return tf.tidy(() => tf.transpose(tf.transpose(x.reshape([rows / block, block, cols]), [0, 2, 1]), [1, 0, 2]).reshape([cols, rows]) as tf.Tensor2D);
-}
-
-/** Most numbers in one block of `transposeTall` (about 32 KiB of float32, a first-level cache). */
-const TRANSPOSE_BLOCK_FLOATS = 8320;
 
 /**
  * Log-softmax over the last axis and its probabilities: the backend's softmax kernel (on wasm one
@@ -161,24 +140,13 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     // then (dzᵀ · x)ᵀ, whose right operand is the uploaded data x, which the wasm backend packs once
     // per learn step and keeps for the next epoch; its context's gradient is a sum over the
     // innermost axis.
-    const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, dOutT: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
-      const zT = transposeTall(z);
-      // With one output, dOutT is dOut reshaped: the same data, which the wasm backend must not see as
-      // the right operand of two products of different shapes (it caches the packed right operand by
-      // its data alone and would reuse it with the wrong shape). The outer product is a broadcast.
-      const back = wOut.shape[1] === 1 ? tf.mul(wOut, dOutT) : tf.matMul(wOut as tf.Tensor2D, dOutT);
-      const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
-      return { ctxT: tf.sum(dzT.reshape([S, L, items]), 2) as tf.Tensor2D, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: tf.matMul(zT, dOut) };
+    // (On wasm, scorerBackward's transpose, output product, relu mask and context sum are one kernel.)
+    const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
+      const { zT, dzT, ctxT } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
+      return { ctxT, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: tf.matMul(zT, dOut) };
     };
-    const mod = scorerBack(
-      zm,
-      tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D,
-      tf.transpose(dza, [1, 0, 2]).reshape([2, L * M]) as tf.Tensor2D,
-      v.mo,
-      d.modules,
-      M,
-    );
-    const ag = scorerBack(za, dzd.reshape([L * A, 1]), dzd.reshape([1, L * A]), v.ao, d.agents, A);
+    const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, v.mo, d.modules, M);
+    const ag = scorerBack(za, dzd.reshape([L * A, 1]), v.ao, d.agents, A);
 
     // The four products that read the trunk, as one: their output gradients stacked as rows
     // [S + S + KINDS + 1 x L], so all four weight gradients are one product with h (packed once).

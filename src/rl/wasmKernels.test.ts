@@ -1,0 +1,152 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../sim/rng';
+import { addRelu, scorerBackward, setWasmKernels, transposeTall, wasmKernelsActive } from './wasmKernels';
+import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
+
+beforeAll(async () => {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+});
+
+afterEach(() => setWasmKernels(true));
+
+/** Values that catch a kernel that differs from TF.js's ops anywhere: NaN, infinities, zeros of both signs, subnormals. */
+const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -1e-45, 3.4e38, -3.4e38];
+
+/** Seeded numbers, about every seventh one special. */
+function numbers(n: number, seed: number, special = true): Float32Array {
+  const rng = new Rng(seed, 9);
+  return Float32Array.from({ length: n }, () => {
+    const u = rng.next();
+    if (special && u < 0.15) return SPECIAL[Math.floor(rng.next() * SPECIAL.length)];
+    return (rng.next() - 0.5) * 8;
+  });
+}
+
+/**
+ * Where two tensors differ, every number compared with Object.is (NaN equals NaN, -0 differs from 0):
+ * the shapes if they differ, else the first few numbers that do; empty if none.
+ */
+function differences(got: tf.Tensor, want: tf.Tensor): string[] {
+  if (got.shape.join() !== want.shape.join()) return [`shape [${got.shape}] against [${want.shape}]`];
+  const g = got.dataSync();
+  const w = want.dataSync();
+  return [...g.keys()]
+    .filter((i) => !Object.is(g[i], w[i]))
+    .slice(0, 5)
+    .map((i) => `at ${i}: ${g[i]} against ${w[i]}`);
+}
+
+/** f with the kernels and without them (the TF.js ops), on the same inputs. */
+function both<T extends tf.Tensor | tf.Tensor[]>(f: () => T): [T, T] {
+  setWasmKernels(true);
+  expect(wasmKernelsActive()).toBe(true);
+  const on = f();
+  setWasmKernels(false);
+  expect(wasmKernelsActive()).toBe(false);
+  const off = f();
+  setWasmKernels(true);
+  return [on, off];
+}
+
+describe('the wasm kernels', () => {
+  it('start on the wasm backend', () => {
+    expect(tf.getBackend()).toBe('wasm');
+    expect(wasmKernelsActive()).toBe(true);
+  });
+
+  for (const [rows, cols] of [
+    [1000, 32],
+    [73, 65],
+    [64, 3],
+    [1, 7],
+  ] as const) {
+    it(`transposeTall writes tf.transpose's numbers for [${rows} x ${cols}]`, () => {
+      const x = tf.tensor2d(numbers(rows * cols, rows + cols), [rows, cols]);
+      const [on, off] = both(() => transposeTall(x));
+      expect(differences(on, tf.transpose(x)), 'kernel').toEqual([]);
+      expect(differences(off, tf.transpose(x)), 'two passes').toEqual([]);
+      tf.dispose([x, on, off]);
+    });
+  }
+
+  for (const [rows, items, width] of [
+    [50, 12, 32],
+    [33, 8, 32],
+    [7, 5, 4],
+    [3, 1, 8],
+  ] as const) {
+    it(`addRelu writes relu(a + ctx)'s numbers for ${rows} rows of ${items} items, width ${width}`, () => {
+      const a = tf.tensor2d(numbers(rows * items * width, 1), [rows * items, width]);
+      const ctx = tf.tensor2d(numbers(rows * width, 2), [rows, width]);
+      const [on, off] = both(() => addRelu(a, ctx, items));
+      expect(differences(on, off), 'addRelu').toEqual([]);
+      expect(
+        differences(on, tf.relu(tf.add(a.reshape([rows, items, width]), ctx.reshape([rows, 1, width]))).reshape([rows * items, width])),
+        'relu(a + ctx)',
+      ).toEqual([]);
+      tf.dispose([a, ctx, on, off]);
+    });
+
+    for (const outs of [1, 2]) {
+      it(`scorerBackward writes the TF.js ops' numbers for ${rows} rows of ${items} items, width ${width}, ${outs} output(s)`, () => {
+        // z as the forward pass leaves it: a relu's output (zeros, NaN kept), here with the special values mixed in.
+        const z = tf.relu(tf.tensor2d(numbers(rows * items * width, 3), [rows * items, width])) as tf.Tensor2D;
+        const d = tf.tensor2d(numbers(rows * items * outs, 4), [rows * items, outs]);
+        const w = tf.tensor2d(numbers(width * outs, 5, false), [width, outs]);
+        const [on, off] = both(() => {
+          const r = scorerBackward(z, d, w, items);
+          return [r.zT, r.dzT, r.ctxT];
+        });
+        ['zT', 'dzT', 'ctxT'].forEach((name, i) => expect(differences(on[i], off[i]), name).toEqual([]));
+        expect(differences(on[0], tf.transpose(z)), 'zT is the transpose').toEqual([]);
+        tf.dispose([z, d, w, ...on, ...off]);
+      });
+    }
+  }
+
+  it('fall back to the TF.js ops on shapes they do not cover, with the same numbers', () => {
+    // A scorer 6 wide is not whole SIMD lanes: the TF.js ops run, kernels on or off.
+    const z = tf.relu(tf.tensor2d(numbers(4 * 3 * 6, 6), [12, 6])) as tf.Tensor2D;
+    const d = tf.tensor2d(numbers(12 * 2, 7), [12, 2]);
+    const w = tf.tensor2d(numbers(6 * 2, 8, false), [6, 2]);
+    const [on, off] = both(() => Object.values(scorerBackward(z, d, w, 3)) as tf.Tensor[]);
+    on.forEach((t, i) => expect(differences(t, off[i]), `output ${i}`).toEqual([]));
+    tf.dispose([z, d, w, ...on, ...off]);
+  });
+
+  it('leave no tensors behind beyond their results', () => {
+    const z = tf.relu(tf.ones([64, 8])) as tf.Tensor2D;
+    const d = tf.ones([64, 2]) as tf.Tensor2D;
+    const w = tf.ones([8, 2]) as tf.Tensor2D;
+    for (const on of [true, false]) {
+      setWasmKernels(on);
+      const before = tf.memory().numTensors;
+      const r = scorerBackward(z, d, w, 8);
+      const t = transposeTall(z);
+      const a = addRelu(z, tf.ones([8, 8]) as tf.Tensor2D, 8);
+      expect(tf.memory().numTensors).toBe(before + 6); // three, one, one, and addRelu's ones
+      tf.dispose([r.zT, r.dzT, r.ctxT, t, a]);
+    }
+    tf.dispose([z, d, w]);
+  });
+
+  it('run on a shared memory too (the threaded wasm backend), from the same source', () => {
+    const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const run = (module: string, memory: WebAssembly.Memory) => {
+      const k = new WebAssembly.Instance(new WebAssembly.Module(bytes(module)), { env: { memory } }).exports as {
+        transpose: (s: number, d: number, r: number, c: number) => void;
+      };
+      const f = new Float32Array(memory.buffer);
+      for (let i = 0; i < 6; i++) f[i] = i + 1;
+      k.transpose(0, 64, 2, 3); // [[1, 2, 3], [4, 5, 6]] at 0, its transpose at byte 64
+      return Array.from(f.subarray(16, 22));
+    };
+    expect(run(KERNELS_SHARED, new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true }))).toEqual([1, 4, 2, 5, 3, 6]);
+    expect(run(KERNELS_PLAIN, new WebAssembly.Memory({ initial: 1 }))).toEqual([1, 4, 2, 5, 3, 6]);
+    // A module that imports a plain memory cannot take a shared one: the runtime picks by the memory.
+    expect(() => run(KERNELS_PLAIN, new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true }))).toThrow();
+  });
+});

@@ -1,0 +1,198 @@
+import * as tf from '@tensorflow/tfjs';
+import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
+
+/**
+ * Three kernels of the learn step, in one pass each where TF.js's wasm backend takes two to five
+ * (wasmKernels.wat, assembled into wasmKernelsBinary.ts): a tall transpose, a scorer's hidden layer
+ * (add the row's context, relu) and a scorer's backward pass (transpose, the output product's
+ * gradient, relu's mask, the context's sum). They run on tensors in tfjs-backend-wasm's own memory,
+ * which their module imports, and write exactly the numbers the TF.js ops they replace write (the
+ * tests compare them bit for bit, NaN, infinities and -0 included), so training is the same with and
+ * without them. They are TF.js kernels of the wasm backend (`tf.registerKernel`), so tidy and
+ * `tf.profile` see them as any other; on every other backend, on shapes they do not cover, or if the
+ * module cannot start, the same functions run the TF.js ops instead.
+ */
+
+/** The part of tfjs-backend-wasm 4.22's backend the kernels use. */
+interface WasmBackendLike {
+  wasm?: { asm?: { memory?: unknown } };
+  dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
+  makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
+}
+
+/** The module's exports: addresses are byte offsets into the backend's memory, sizes counts of floats. */
+interface Exports {
+  transpose(src: number, dst: number, rows: number, cols: number): void;
+  addRelu(a: number, ctx: number, out: number, rows: number, items: number, width: number): void;
+  scorerBack(z: number, d: number, w: number, zT: number, dzT: number, ctxT: number, rows: number, items: number, width: number, outs: number): void;
+}
+
+/** The module instantiated against each wasm backend's memory; null where it could not start. */
+const instances = new WeakMap<object, Exports | null>();
+let enabled = true;
+
+/** Turns the kernels off (the TF.js ops run instead) or on again: for side-by-side timing and tests. */
+export function setWasmKernels(on: boolean): void {
+  enabled = on;
+}
+
+function bytes(base64: string): Uint8Array<ArrayBuffer> {
+  const s = atob(base64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/**
+ * The WebAssembly API, read off the global object: the layers under the page's are typed without the
+ * DOM's declarations, which is where TypeScript declares WebAssembly.
+ */
+interface WebAssemblyApi {
+  Memory: abstract new (...args: never[]) => { buffer: unknown };
+  Module: new (bytes: Uint8Array<ArrayBuffer>) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+
+function instantiate(b: WasmBackendLike): Exports | null {
+  const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
+  const memory = b.wasm?.asm?.memory;
+  if (!api || !(memory instanceof api.Memory)) return null;
+  const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
+  try {
+    const module = new api.Module(bytes(shared ? KERNELS_SHARED : KERNELS_PLAIN));
+    return new api.Instance(module, { env: { memory } }).exports as Exports;
+  } catch {
+    return null; // no SIMD, or a memory this module cannot import: the TF.js ops run instead
+  }
+}
+
+function exportsFor(backend: object): Exports | null {
+  if (!instances.has(backend)) instances.set(backend, instantiate(backend as WasmBackendLike));
+  return instances.get(backend) ?? null;
+}
+
+/** Whether the kernels run on the current backend (wasm, the module started, not turned off). */
+export function wasmKernelsActive(): boolean {
+  return enabled && tf.getBackend() === 'wasm' && exportsFor(tf.backend()) !== null;
+}
+
+type KernelArgs = { inputs: Record<string, tf.TensorInfo>; backend: object; attrs?: tf.NamedAttrMap };
+
+function offset(b: WasmBackendLike, t: tf.TensorInfo): number {
+  const data = b.dataIdMap.get(t.dataId);
+  if (!data) throw new Error('wasm kernel: a tensor is not in the wasm backend');
+  return data.memoryOffset;
+}
+
+const KERNELS: Record<string, (a: KernelArgs) => tf.TensorInfo | tf.TensorInfo[]> = {
+  SwarmTransposeTall: ({ inputs, backend }) => {
+    const b = backend as WasmBackendLike;
+    const [rows, cols] = inputs.x.shape;
+    const out = b.makeOutput([cols, rows], 'float32');
+    exportsFor(b)!.transpose(offset(b, inputs.x), offset(b, out), rows, cols);
+    return out;
+  },
+  SwarmAddRelu: ({ inputs, backend, attrs }) => {
+    const b = backend as WasmBackendLike;
+    const [n, width] = inputs.a.shape;
+    const items = attrs!.items as number;
+    const out = b.makeOutput([n, width], 'float32');
+    exportsFor(b)!.addRelu(offset(b, inputs.a), offset(b, inputs.ctx), offset(b, out), n / items, items, width);
+    return out;
+  },
+  SwarmScorerBack: ({ inputs, backend, attrs }) => {
+    const b = backend as WasmBackendLike;
+    const [n, width] = inputs.z.shape;
+    const outs = inputs.w.shape[1];
+    const items = attrs!.items as number;
+    const rows = n / items;
+    const zT = b.makeOutput([width, n], 'float32');
+    const dzT = b.makeOutput([width, n], 'float32');
+    const ctxT = b.makeOutput([width, rows], 'float32');
+    exportsFor(b)!.scorerBack(
+      offset(b, inputs.z),
+      offset(b, inputs.d),
+      offset(b, inputs.w),
+      offset(b, zT),
+      offset(b, dzT),
+      offset(b, ctxT),
+      rows,
+      items,
+      width,
+      outs,
+    );
+    return [zT, dzT, ctxT];
+  },
+};
+for (const [kernelName, kernelFunc] of Object.entries(KERNELS)) {
+  if (!tf.getKernel(kernelName, 'wasm')) tf.registerKernel({ kernelName, backendName: 'wasm', kernelFunc: kernelFunc as unknown as tf.KernelFunc });
+}
+
+const float = (...ts: tf.Tensor[]) => ts.every((t) => t.dtype === 'float32');
+
+/**
+ * The transpose [cols x rows] of a tall [rows x cols] matrix, the same numbers as `tf.transpose`:
+ * on wasm the kernel (blocks of 64 rows, each column of a block written as one run); elsewhere in two
+ * passes over blocks of rows: each block of up to 256 rows transposed on its own, then the blocks'
+ * columns laid side by side. tfjs-backend-wasm 4.22 walks a transpose in output order, so in one pass
+ * it reads the whole input once per output row (docs/RESULTS.md, "Transposes in two passes").
+ */
+export function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
+  const [rows, cols] = x.shape;
+  if (rows > 0 && cols > 0 && float(x) && wasmKernelsActive()) return tf.engine().runKernel('SwarmTransposeTall', { x }) as tf.Tensor2D;
+  let block = 256;
+  while (block > 8 && (rows % block !== 0 || block * cols > TRANSPOSE_BLOCK_FLOATS)) block /= 2;
+  if (rows % block !== 0 || rows === block) return tf.transpose(x);
+  return tf.tidy(() => tf.transpose(tf.transpose(x.reshape([rows / block, block, cols]), [0, 2, 1]), [1, 0, 2]).reshape([cols, rows]) as tf.Tensor2D);
+}
+
+/** Most numbers in one block of `transposeTall`'s two passes (about 32 KiB of float32, a first-level cache). */
+const TRANSPOSE_BLOCK_FLOATS = 8320;
+
+/** Whether a scorer of this width over `n` items in rows of `items` fits the kernels (whole SIMD lanes). */
+function scorerFits(n: number, width: number, items: number): boolean {
+  return n > 0 && width > 0 && width % 4 === 0 && items >= 1 && n % items === 0;
+}
+
+/**
+ * A scorer's hidden layer: relu(a + ctx) with a [rows·items x width] (the items' rows times the
+ * input weights) and ctx [rows x width] (each row's context, added to each of its items), the same
+ * numbers as `tf.relu(tf.add(a.reshape([rows, items, width]), ctx.reshape([rows, 1, width])))`.
+ */
+export function addRelu(a: tf.Tensor2D, ctx: tf.Tensor2D, items: number): tf.Tensor2D {
+  const [n, width] = a.shape;
+  if (scorerFits(n, width, items) && float(a, ctx) && wasmKernelsActive()) return tf.engine().runKernel('SwarmAddRelu', { a, ctx }, { items }) as tf.Tensor2D;
+  const rows = n / items;
+  return tf.tidy(() => tf.relu(tf.add(a.reshape([rows, items, width]), ctx.reshape([rows, 1, width]))).reshape([n, width]) as tf.Tensor2D);
+}
+
+/** What `scorerBackward` returns: [width x rows·items], [width x rows·items], [width x rows]. */
+export interface ScorerBackward {
+  zT: tf.Tensor2D;
+  dzT: tf.Tensor2D;
+  ctxT: tf.Tensor2D;
+}
+
+/**
+ * The backward pass through a scorer's hidden layer z [rows·items x width] (after its relu) and its
+ * output product z · w (w [width x outs], outs 1 or 2), given the scores' gradient d [rows·items x
+ * outs], in the transposed layout the weight gradients are taken in: zT, the gradient at the relu's
+ * input dzT = (w · dᵀ) ⊙ step(zT), and its sum over each row's items ctxT (the context's gradient).
+ */
+export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, items: number): ScorerBackward {
+  const [n, width] = z.shape;
+  const outs = w.shape[1];
+  if (scorerFits(n, width, items) && (outs === 1 || outs === 2) && float(z, d, w) && wasmKernelsActive()) {
+    const [zT, dzT, ctxT] = tf.engine().runKernel('SwarmScorerBack', { z, d, w }, { items }) as tf.Tensor2D[];
+    return { zT, dzT, ctxT };
+  }
+  return tf.tidy(() => {
+    const zT = transposeTall(z);
+    // With one output, dᵀ is d reshaped: the same data, which the wasm backend must not see as the
+    // right operand of two products of different shapes (it caches the packed right operand by its
+    // data alone and would reuse it with the wrong shape). The outer product is a broadcast.
+    const back = outs === 1 ? tf.mul(w, d.reshape([1, n])) : tf.matMul(w, tf.transpose(d));
+    const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
+    return { zT, dzT, ctxT: tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D };
+  });
+}

@@ -1,0 +1,201 @@
+;; Kernels for the learn step on the wasm backend (src/rl/wasmKernels.ts runs them). Each works on
+;; tensors in tfjs-backend-wasm's own memory, which this module imports, and writes exactly the numbers
+;; the TF.js ops it replaces write there (the tests compare them bit for bit), in one pass instead of
+;; several. Addresses and sizes are i32: byte offsets into the memory, and counts of float32s.
+;; After an edit: npm run build:kernels (writes wasmKernelsBinary.ts; a test checks the two agree).
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; dst [cols x rows] = the transpose of src [rows x cols] (tf.transpose), in blocks of 64 rows: each
+  ;; column of a block is written as one run while the block's rows are in the cache.
+  (func $transpose (export "transpose") (param $src i32) (param $dst i32) (param $rows i32) (param $cols i32)
+    (local $i0 i32) (local $i1 i32) (local $j i32) (local $s i32) (local $d i32) (local $e i32) (local $stride i32)
+    (local.set $stride (i32.shl (local.get $cols) (i32.const 2)))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $i0) (local.get $rows)))
+        (local.set $i1 (i32.add (local.get $i0) (i32.const 64)))
+        (if (i32.gt_u (local.get $i1) (local.get $rows)) (then (local.set $i1 (local.get $rows))))
+        (local.set $j (i32.const 0))
+        (loop $columns
+          (local.set $s (i32.add (local.get $src) (i32.shl (i32.add (i32.mul (local.get $i0) (local.get $cols)) (local.get $j)) (i32.const 2))))
+          (local.set $d (i32.add (local.get $dst) (i32.shl (i32.add (i32.mul (local.get $j) (local.get $rows)) (local.get $i0)) (i32.const 2))))
+          (local.set $e (i32.add (local.get $d) (i32.shl (i32.sub (local.get $i1) (local.get $i0)) (i32.const 2))))
+          (loop $inner
+            (f32.store (local.get $d) (f32.load (local.get $s)))
+            (local.set $s (i32.add (local.get $s) (local.get $stride)))
+            (local.set $d (i32.add (local.get $d) (i32.const 4)))
+            (br_if $inner (i32.lt_u (local.get $d) (local.get $e))))
+          (local.set $j (i32.add (local.get $j) (i32.const 1)))
+          (br_if $columns (i32.lt_u (local.get $j) (local.get $cols))))
+        (local.set $i0 (local.get $i1))
+        (br $blocks))))
+
+  ;; out[r, k, s] = relu(a[r, k, s] + c[r, s]) for r < rows, k < items, s < width (width a multiple of 4):
+  ;; a scorer's hidden layer, x·w plus the row's context. relu as tf.relu computes it on wasm, by the
+  ;; sign bit: the larger of the bits as a signed integer and 0, so -0 and a NaN with its sign bit set
+  ;; give +0, and any other NaN stays.
+  (func (export "addRelu") (param $a i32) (param $c i32) (param $out i32) (param $rows i32) (param $items i32) (param $width i32)
+    (local $r i32) (local $k i32) (local $s i32) (local $crow i32) (local $rowBytes i32) (local $p i32) (local $q i32) (local $x v128)
+    (local.set $rowBytes (i32.shl (local.get $width) (i32.const 2)))
+    (local.set $crow (local.get $c))
+    (local.set $p (local.get $a))
+    (local.set $q (local.get $out))
+    (block $done
+      (loop $rowsLoop
+        (br_if $done (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $k (i32.const 0))
+        (block $itemsDone
+          (loop $itemsLoop
+            (br_if $itemsDone (i32.ge_u (local.get $k) (local.get $items)))
+            (local.set $s (i32.const 0))
+            (loop $widthLoop
+              (local.set $x (f32x4.add (v128.load (i32.add (local.get $p) (local.get $s))) (v128.load (i32.add (local.get $crow) (local.get $s)))))
+              (v128.store (i32.add (local.get $q) (local.get $s))
+                (i32x4.max_s (local.get $x) (v128.const i32x4 0 0 0 0)))
+              (local.set $s (i32.add (local.get $s) (i32.const 16)))
+              (br_if $widthLoop (i32.lt_u (local.get $s) (local.get $rowBytes))))
+            (local.set $p (i32.add (local.get $p) (local.get $rowBytes)))
+            (local.set $q (i32.add (local.get $q) (local.get $rowBytes)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $itemsLoop)))
+        (local.set $crow (i32.add (local.get $crow) (local.get $rowBytes)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rowsLoop))))
+
+  ;; The backward pass of a scorer's hidden layer z [n x width] (n = rows x items), whose scores are
+  ;; z · w with w [width x outs] (outs 1 or 2), given the scores' gradient d [n x outs]:
+  ;;   zT [width x n]      the transpose of z;
+  ;;   dzT [width x n]     (w · dᵀ) ⊙ step(zT): each element (0 + w[s,0] d[i,0]) + w[s,1] d[i,1] (outs 2) or
+  ;;                       w[s] d[i] (outs 1), times step (1 above 0, NaN for NaN, else 0), as tf.matMul or
+  ;;                       tf.mul and tf.step compute them on wasm;
+  ;;   ctxT [width x rows] the sum of dzT over each row's items, in order from 0 (tf.sum over the last axis).
+  ;; In blocks of whole rows (about 64 items). For each column of a block, one loop writes its run of
+  ;; zT (as `transpose`), a second reads that run back from the cache and writes the run of dzT four
+  ;; items at a time, and a third sums the rows of the dzT run, four rows side by side. (Two runs written
+  ;; in one loop would be two store streams whose addresses may agree in their low twelve bits, which
+  ;; the processor reads as a dependency and waits on; one row's sum alone is a chain of additions,
+  ;; each waiting for the last.)
+  (func (export "scorerBack") (param $z i32) (param $d i32) (param $w i32) (param $zT i32) (param $dzT i32) (param $ctxT i32)
+                              (param $rows i32) (param $items i32) (param $width i32) (param $outs i32)
+    (local $n i32) (local $blockRows i32) (local $l0 i32) (local $l1 i32) (local $l i32) (local $k i32) (local $s i32)
+    (local $zp i32) (local $dp i32) (local $op i32) (local $end i32) (local $stride i32) (local $dStride i32)
+    (local $w0 f32) (local $w1 f32) (local $zv f32) (local $back f32)
+    (local $w0v v128) (local $w1v v128) (local $zvv v128) (local $dv v128) (local $dv2 v128) (local $backv v128)
+    (local $itemBytes i32) (local $cp i32) (local $p i32) (local $e i32) (local $a0 f32) (local $a1 f32) (local $a2 f32) (local $a3 f32)
+    (local.set $n (i32.mul (local.get $rows) (local.get $items)))
+    (local.set $stride (i32.shl (local.get $width) (i32.const 2)))
+    (local.set $dStride (i32.shl (local.get $outs) (i32.const 2)))
+    (local.set $blockRows (i32.div_u (i32.const 64) (local.get $items)))
+    (if (i32.eqz (local.get $blockRows)) (then (local.set $blockRows (i32.const 1))))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $l0) (local.get $rows)))
+        (local.set $l1 (i32.add (local.get $l0) (local.get $blockRows)))
+        (if (i32.gt_u (local.get $l1) (local.get $rows)) (then (local.set $l1 (local.get $rows))))
+        (local.set $s (i32.const 0))
+        (loop $columns
+          ;; op, end: byte offsets of [s, the block's first item] and of [s, the next block's first item]
+          (local.set $op (i32.shl (i32.add (i32.mul (local.get $s) (local.get $n)) (i32.mul (local.get $l0) (local.get $items))) (i32.const 2)))
+          (local.set $end (i32.add (local.get $op) (i32.shl (i32.mul (i32.sub (local.get $l1) (local.get $l0)) (local.get $items)) (i32.const 2))))
+          ;; zT's run: z[i, s] for the block's items
+          (local.set $zp (i32.add (local.get $z) (i32.shl (i32.add (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $width)) (local.get $s)) (i32.const 2))))
+          (local.set $k (local.get $op))
+          (loop $copy
+            (f32.store (i32.add (local.get $zT) (local.get $k)) (f32.load (local.get $zp)))
+            (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
+            (local.set $k (i32.add (local.get $k) (i32.const 4)))
+            (br_if $copy (i32.lt_u (local.get $k) (local.get $end))))
+          ;; dzT's run from zT's run, four items at a time while four are left, then one at a time
+          (local.set $w0 (f32.load (i32.add (local.get $w) (i32.shl (i32.mul (local.get $s) (local.get $outs)) (i32.const 2)))))
+          (if (i32.eq (local.get $outs) (i32.const 2))
+            (then (local.set $w1 (f32.load offset=4 (i32.add (local.get $w) (i32.shl (local.get $s) (i32.const 3)))))))
+          (local.set $w0v (f32x4.splat (local.get $w0)))
+          (local.set $w1v (f32x4.splat (local.get $w1)))
+          (local.set $dp (i32.add (local.get $d) (i32.shl (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $outs)) (i32.const 2))))
+          (local.set $k (local.get $op))
+          (block $fourDone
+            (loop $four
+              (br_if $fourDone (i32.gt_u (i32.add (local.get $k) (i32.const 16)) (local.get $end)))
+              (local.set $zvv (v128.load (i32.add (local.get $zT) (local.get $k))))
+              (if (i32.eq (local.get $outs) (i32.const 2))
+                (then
+                  (local.set $dv (v128.load (local.get $dp)))
+                  (local.set $dv2 (v128.load offset=16 (local.get $dp)))
+                  (local.set $backv (f32x4.add
+                    (f32x4.add (v128.const f32x4 0 0 0 0)
+                      (f32x4.mul (local.get $w0v) (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $dv) (local.get $dv2))))
+                    (f32x4.mul (local.get $w1v) (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $dv) (local.get $dv2))))))
+                (else
+                  (local.set $backv (f32x4.mul (local.get $w0v) (v128.load (local.get $dp))))))
+              (v128.store (i32.add (local.get $dzT) (local.get $k))
+                (f32x4.mul (local.get $backv)
+                  (v128.or (v128.and (f32x4.gt (local.get $zvv) (v128.const f32x4 0 0 0 0)) (v128.const f32x4 1 1 1 1))
+                           (v128.and (f32x4.ne (local.get $zvv) (local.get $zvv)) (v128.const i32x4 0x7fc00000 0x7fc00000 0x7fc00000 0x7fc00000)))))
+              (local.set $dp (i32.add (local.get $dp) (i32.shl (local.get $dStride) (i32.const 2))))
+              (local.set $k (i32.add (local.get $k) (i32.const 16)))
+              (br $four)))
+          (block $oneDone
+            (loop $one
+              (br_if $oneDone (i32.ge_u (local.get $k) (local.get $end)))
+              (local.set $zv (f32.load (i32.add (local.get $zT) (local.get $k))))
+              (if (i32.eq (local.get $outs) (i32.const 2))
+                (then
+                  (local.set $back (f32.add (f32.add (f32.const 0) (f32.mul (local.get $w0) (f32.load (local.get $dp))))
+                                            (f32.mul (local.get $w1) (f32.load offset=4 (local.get $dp))))))
+                (else
+                  (local.set $back (f32.mul (local.get $w0) (f32.load (local.get $dp))))))
+              ;; step without a branch: the bits of 1 above 0, of NaN for NaN, else 0
+              (f32.store (i32.add (local.get $dzT) (local.get $k)) (f32.mul (local.get $back)
+                (f32.reinterpret_i32 (i32.or (i32.mul (f32.gt (local.get $zv) (f32.const 0)) (i32.const 0x3f800000))
+                                             (i32.mul (f32.ne (local.get $zv) (local.get $zv)) (i32.const 0x7fc00000))))))
+              (local.set $dp (i32.add (local.get $dp) (local.get $dStride)))
+              (local.set $k (i32.add (local.get $k) (i32.const 4)))
+              (br $one)))
+          ;; ctxT: each row's sum in order from its first item, four rows side by side (four independent
+          ;; chains of additions), then the rest one at a time
+          (local.set $l (local.get $l0))
+          (local.set $k (local.get $op))
+          (local.set $itemBytes (i32.shl (local.get $items) (i32.const 2)))
+          (local.set $cp (i32.add (local.get $ctxT) (i32.shl (i32.add (i32.mul (local.get $s) (local.get $rows)) (local.get $l0)) (i32.const 2))))
+          (block $rows4Done
+            (loop $rows4
+              (br_if $rows4Done (i32.gt_u (i32.add (local.get $l) (i32.const 4)) (local.get $l1)))
+              (local.set $a0 (f32.const 0)) (local.set $a1 (f32.const 0)) (local.set $a2 (f32.const 0)) (local.set $a3 (f32.const 0))
+              (local.set $p (i32.add (local.get $dzT) (local.get $k)))
+              (local.set $e (i32.add (local.get $p) (local.get $itemBytes)))
+              (loop $sum4
+                (local.set $a0 (f32.add (local.get $a0) (f32.load (local.get $p))))
+                (local.set $a1 (f32.add (local.get $a1) (f32.load (i32.add (local.get $p) (local.get $itemBytes)))))
+                (local.set $a2 (f32.add (local.get $a2) (f32.load (i32.add (local.get $p) (i32.shl (local.get $itemBytes) (i32.const 1))))))
+                (local.set $a3 (f32.add (local.get $a3) (f32.load (i32.add (local.get $p) (i32.mul (local.get $itemBytes) (i32.const 3))))))
+                (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                (br_if $sum4 (i32.lt_u (local.get $p) (local.get $e))))
+              (f32.store (local.get $cp) (local.get $a0))
+              (f32.store offset=4 (local.get $cp) (local.get $a1))
+              (f32.store offset=8 (local.get $cp) (local.get $a2))
+              (f32.store offset=12 (local.get $cp) (local.get $a3))
+              (local.set $cp (i32.add (local.get $cp) (i32.const 16)))
+              (local.set $k (i32.add (local.get $k) (i32.shl (local.get $itemBytes) (i32.const 2))))
+              (local.set $l (i32.add (local.get $l) (i32.const 4)))
+              (br $rows4)))
+          (block $rows1Done
+            (loop $rows1
+              (br_if $rows1Done (i32.ge_u (local.get $l) (local.get $l1)))
+              (local.set $a0 (f32.const 0))
+              (local.set $p (i32.add (local.get $dzT) (local.get $k)))
+              (local.set $e (i32.add (local.get $p) (local.get $itemBytes)))
+              (loop $sum1
+                (local.set $a0 (f32.add (local.get $a0) (f32.load (local.get $p))))
+                (local.set $p (i32.add (local.get $p) (i32.const 4)))
+                (br_if $sum1 (i32.lt_u (local.get $p) (local.get $e))))
+              (f32.store (local.get $cp) (local.get $a0))
+              (local.set $cp (i32.add (local.get $cp) (i32.const 4)))
+              (local.set $k (i32.add (local.get $k) (local.get $itemBytes)))
+              (local.set $l (i32.add (local.get $l) (i32.const 1)))
+              (br $rows1)))
+          (local.set $s (i32.add (local.get $s) (i32.const 1)))
+          (br_if $columns (i32.lt_u (local.get $s) (local.get $width))))
+        (local.set $l0 (local.get $l1))
+        (br $blocks))))
+)
