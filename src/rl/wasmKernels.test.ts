@@ -15,6 +15,17 @@ afterEach(() => setWasmKernels(true));
 /** Values that catch a kernel that differs from TF.js's ops anywhere: NaN, infinities, zeros of both signs, subnormals. */
 const SPECIAL = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -1e-45, 3.4e38, -3.4e38];
 
+/** The WebAssembly API, off the global object (this layer is typed without the DOM's declarations). */
+const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => { buffer: ArrayBufferLike };
+      Module: new (bytes: Uint8Array) => object;
+      Instance: new (module: object, imports: object) => { exports: unknown };
+    };
+  }
+).WebAssembly;
+
 /** Seeded numbers, about every seventh one special. */
 function numbers(n: number, seed: number, special = true): Float32Array {
   const rng = new Rng(seed, 9);
@@ -135,8 +146,8 @@ describe('the wasm kernels', () => {
 
   it('run on a shared memory too (the threaded wasm backend), from the same source', () => {
     const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const run = (module: string, memory: WebAssembly.Memory) => {
-      const k = new WebAssembly.Instance(new WebAssembly.Module(bytes(module)), { env: { memory } }).exports as {
+    const run = (module: string, memory: InstanceType<typeof wasmApi.Memory>) => {
+      const k = new wasmApi.Instance(new wasmApi.Module(bytes(module)), { env: { memory } }).exports as {
         transpose: (s: number, d: number, r: number, c: number) => void;
       };
       const f = new Float32Array(memory.buffer);
@@ -144,9 +155,9 @@ describe('the wasm kernels', () => {
       k.transpose(0, 64, 2, 3); // [[1, 2, 3], [4, 5, 6]] at 0, its transpose at byte 64
       return Array.from(f.subarray(16, 22));
     };
-    expect(run(KERNELS_SHARED, new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true }))).toEqual([1, 4, 2, 5, 3, 6]);
-    expect(run(KERNELS_PLAIN, new WebAssembly.Memory({ initial: 1 }))).toEqual([1, 4, 2, 5, 3, 6]);
+    expect(run(KERNELS_SHARED, new wasmApi.Memory({ initial: 1, maximum: 16, shared: true }))).toEqual([1, 4, 2, 5, 3, 6]);
+    expect(run(KERNELS_PLAIN, new wasmApi.Memory({ initial: 1 }))).toEqual([1, 4, 2, 5, 3, 6]);
     // A module that imports a plain memory cannot take a shared one: the runtime picks by the memory.
-    expect(() => run(KERNELS_PLAIN, new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true }))).toThrow();
+    expect(() => run(KERNELS_PLAIN, new wasmApi.Memory({ initial: 1, maximum: 16, shared: true }))).toThrow();
   });
 });
