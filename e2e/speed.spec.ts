@@ -27,6 +27,8 @@ test('the served page is cross-origin isolated and wasm runs the threads it plan
   expect([1, Math.max(1, Math.min(cores - 1, 4))]).toContain(threads);
   await page.getByTestId('backend-badge').click();
   await expect(page.getByTestId('backend-details')).toContainText(`Threads: ${threads},`);
+  // The learn step's own wasm kernels start on the page's wasm backend (rl/wasmKernels.ts).
+  await expect(page.getByTestId('backend-details')).toContainText('Learn-step kernels: on');
   expect(errors).toEqual([]);
 });
 
@@ -35,6 +37,9 @@ test('threads asked for in the link start in the built (minified) app and train'
   await page.goto(`/?threads=2#${SMALL}&backend=wasm`);
   await ready(page);
   await expect(page.getByTestId('backend-badge')).toHaveText('Fast: WebAssembly, 2 threads');
+  // On the threaded backend, whose memory is shared, the kernels' shared-memory build starts.
+  await page.getByTestId('backend-badge').click();
+  await expect(page.getByTestId('backend-details')).toContainText('Learn-step kernels: on');
   await page.getByTestId('play').click();
   await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   await page.getByTestId('play').click();

@@ -15,7 +15,8 @@ import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
 
 /** The part of tfjs-backend-wasm 4.22's backend the kernels use. */
 interface WasmBackendLike {
-  wasm?: { asm?: { memory?: unknown } };
+  /** The Emscripten module: its memory is an export of the wasm (`asm.memory`), or for the threaded build, which creates it shared in JavaScript, `wasmMemory`. */
+  wasm?: { asm?: { memory?: unknown }; wasmMemory?: unknown };
   dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
   makeOutput(shape: number[], dtype: 'float32'): tf.TensorInfo;
 }
@@ -55,7 +56,7 @@ interface WebAssemblyApi {
 
 function instantiate(b: WasmBackendLike): Exports | null {
   const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
-  const memory = b.wasm?.asm?.memory;
+  const memory = b.wasm?.asm?.memory ?? b.wasm?.wasmMemory;
   if (!api || !(memory instanceof api.Memory)) return null;
   const shared = typeof SharedArrayBuffer !== 'undefined' && memory.buffer instanceof SharedArrayBuffer;
   try {

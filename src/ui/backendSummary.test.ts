@@ -73,6 +73,12 @@ describe('backendDetails', () => {
     expect(backendDetails(report({ shards: { count: 1, ownWorkers: 0 } }))).toEqual(['Why this backend: WASM: fastest of wasm 40 ms']);
   });
 
+  it("says whether the learn step's own wasm kernels run", () => {
+    expect(backendDetails(report({ kernels: true }))[1]).toMatch(/^Learn-step kernels: on \(/);
+    expect(backendDetails(report({ kernels: false }))[1]).toMatch(/^Learn-step kernels: off \(this wasm backend could not start them/);
+    expect(backendDetails(report({ backend: 'cpu', reason: 'CPU: x', kernels: false }))).toEqual(['Why this backend: CPU: x']);
+  });
+
   it('leaves out threads for other backends', () => {
     expect(backendDetails(report({ backend: 'cpu', reason: 'CPU: x', threadsWhy: 'ignored' }))).toEqual(['Why this backend: CPU: x']);
   });

@@ -59,6 +59,12 @@ export function backendDetails(b: BackendReport): string[] {
   const lines = [`Why this backend: ${b.reason}`];
   if (b.backend === 'wasm' && b.threadsWhy) lines.push(`Threads: ${b.threads ?? 1}, ${b.threadsWhy}.`);
   if (b.backend === 'wasm' && b.shards && b.shards.count > 1) lines.push(shardsLine(b.shards));
+  if (b.backend === 'wasm' && b.kernels !== undefined)
+    lines.push(
+      b.kernels
+        ? "Learn-step kernels: on (three of the learn step's passes, each in one pass of this app's own WebAssembly; the same numbers as TF.js's ops)."
+        : "Learn-step kernels: off (this wasm backend could not start them; TF.js's ops run instead: the same numbers, slower).",
+    );
   const timed = Object.entries(b.timings).filter((e): e is [string, number] => typeof e[1] === 'number');
   if (timed.length) lines.push(`Measured per training step of this model: ${timed.map(([n, ms]) => `${n} ${ms} ms`).join(', ')}.`);
   for (const n of b.notices) lines.push(`Not used: ${n}`);

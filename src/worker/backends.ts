@@ -3,6 +3,7 @@ import '@tensorflow/tfjs-backend-webgpu';
 import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { type BackendChoice, type BackendName, type BackendReport, type ThreadRequest } from './protocol';
 import { planThreads } from './threads';
+import { wasmKernelsActive } from '../rl/wasmKernels';
 
 /** Limits of backend start-up and measurement. */
 export interface ChooseOptions {
@@ -352,7 +353,7 @@ export async function chooseBackend(choice: BackendChoice, probe: () => Promise<
   const done = (backend: BackendName, reason: string): BackendReport => {
     const { threads, threadsWhy, threadsNote, ...rest } = report;
     const software = softwareSubject(backend, adapter) !== null;
-    const wasm = backend === 'wasm' ? { threads, threadsWhy, ...(threadsNote ? { threadsNote } : {}) } : {};
+    const wasm = backend === 'wasm' ? { threads, threadsWhy, ...(threadsNote ? { threadsNote } : {}), kernels: wasmKernelsActive() } : {};
     return { ...rest, backend, reason, ...wasm, ...(software ? { software } : {}) };
   };
   const fail = (): never => {

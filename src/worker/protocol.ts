@@ -32,6 +32,11 @@ export interface BackendReport {
    * many shards, and how many of them train in a worker of their own beside the trainer's.
    */
   shards?: { count: number; ownWorkers: number };
+  /**
+   * Whether the learn step's own wasm kernels run (rl/wasmKernels.ts: three passes in one each, the
+   * same numbers); false where the wasm backend could not start their module and TF.js's ops run. Wasm only.
+   */
+  kernels?: boolean;
   /** True when the backend is a GPU emulated in software (a fallback WebGPU adapter, a SwiftShader or llvmpipe WebGL renderer). */
   software?: boolean;
   /** Where a backend was chosen by hand and did not start: which, and why, in a few words ("this browser has no WebGPU"). */
