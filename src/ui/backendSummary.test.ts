@@ -74,8 +74,8 @@ describe('backendDetails', () => {
   });
 
   it("says whether the learn step's own wasm kernels run", () => {
-    expect(backendDetails(report({ kernels: true }))[1]).toMatch(/^Learn-step kernels: on \(/);
-    expect(backendDetails(report({ kernels: false }))[1]).toMatch(/^Learn-step kernels: off \(this wasm backend could not start them/);
+    expect(backendDetails(report({ kernels: true }))[1]).toMatch(/^Learn-step kernels: on\. The app's own WebAssembly/);
+    expect(backendDetails(report({ kernels: false }))[1]).toMatch(/^Learn-step kernels: off\. They could not start here/);
     expect(backendDetails(report({ backend: 'cpu', reason: 'CPU: x', kernels: false }))).toEqual(['Why this backend: CPU: x']);
   });
 

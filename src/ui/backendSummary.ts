@@ -62,8 +62,8 @@ export function backendDetails(b: BackendReport): string[] {
   if (b.backend === 'wasm' && b.kernels !== undefined)
     lines.push(
       b.kernels
-        ? "Learn-step kernels: on (three of the learn step's passes, each in one pass of this app's own WebAssembly; the same numbers as TF.js's ops)."
-        : "Learn-step kernels: off (this wasm backend could not start them; TF.js's ops run instead: the same numbers, slower).",
+        ? "Learn-step kernels: on. The app's own WebAssembly does part of each learning step, faster, with the same results."
+        : 'Learn-step kernels: off. They could not start here, so TF.js does that part of each learning step: the same results, slower.',
     );
   const timed = Object.entries(b.timings).filter((e): e is [string, number] => typeof e[1] === 'number');
   if (timed.length) lines.push(`Measured per training step of this model: ${timed.map(([n, ms]) => `${n} ${ms} ms`).join(', ')}.`);
