@@ -1,6 +1,6 @@
 /**
  * Time to coordination: `npm run bench:learn [-- --family long-coupled] [--agents 8] [--seed 1]
- * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 5] [--eval-tasks 16] [--threads auto] [--json <file>]`.
+ * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]`.
  *
  * Trains the default swarm (the app's default config, or another task family with its calibrated
  * deadline schedule) on the wasm backend and, every `--every` seconds of training, plays it on fresh
@@ -25,13 +25,14 @@ import { requireOutput } from './lib/outputFolder';
 import { startThreaded } from './lib/shardThreads';
 import { autoThreads, threadsProblem } from './lib/threads';
 
-const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 5] [--eval-tasks 16] [--threads auto] [--json <file>]
+const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
   --agents <n>        agents in the swarm, 1-16 (default 8)
   --seed <n>          training seed (default 1)
   --set <settings>    other settings, as the app's URL hash writes them (e.g. 'lr=0.006&updates=150'); applied last
   --budget <s>        seconds of training before giving up (default 900)
-  --every <s>         seconds of training between evaluations (default 5: a coarser one overstates the time by up to its interval)
+  --every <s>         seconds of training between evaluations (default 1: a coarser one overstates the time by up to its interval;
+                      evaluations are not counted as training and take about a twentieth of a second each)
   --eval-tasks <n>    fresh evaluation tasks per evaluation, 1-256 (default 16)
   --threads <n|auto>  threads to train on, each with its share of an update's task groups (default auto:
                       one per core, at most one per task group and 4; 1 = this thread alone)
@@ -59,7 +60,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     seed: { type: 'string', default: '1' },
     set: { type: 'string' },
     budget: { type: 'string', default: '900' },
-    every: { type: 'string', default: '5' },
+    every: { type: 'string', default: '1' },
     'eval-tasks': { type: 'string', default: '16' },
     threads: { type: 'string', default: 'auto' },
     json: { type: 'string' },
@@ -112,9 +113,11 @@ async function main(): Promise<void> {
   const trainer = o.threads === 1 ? new Trainer(c) : await startThreaded(c, o.threads);
   const evals: Evaluation[] = [];
   let trained = 0;
+  let evaluating = 0;
   let nextEval = 0;
   let reached: Evaluation | null = null;
   const evaluate = async () => {
+    const t0 = performance.now();
     const r = await evaluatePolicy(trainer.policy, 'trained swarm', {
       family: c.family,
       agents: c.agents,
@@ -125,6 +128,7 @@ async function main(): Promise<void> {
     });
     const e: Evaluation = { seconds: trained / 1000, updates: trainer.update, tmax: trainer.tmaxAt(Math.max(0, trainer.update - 1)), ret: r.ret };
     evals.push(e);
+    evaluating += performance.now() - t0;
     console.log(
       `  ${e.seconds.toFixed(1).padStart(10)}  ${String(e.updates).padStart(7)}  ${String(e.tmax).padStart(8)}  ${e.ret.toFixed(3)}${e.ret >= target ? '  <- reached' : ''}`,
     );
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
       ? `\nreached ${done.ret.toFixed(3)} >= ${target.toFixed(3)} after ${done.seconds.toFixed(1)} s of training (${done.updates} updates)`
       : `\nnever reached ${target.toFixed(3)} within ${why}: best ${Math.max(...evals.map((e) => e.ret)).toFixed(3)} after ${(trained / 1000).toFixed(1)} s (${trainer.update} updates)`,
   );
+  console.log(`${evals.length} evaluations took ${(evaluating / 1000).toFixed(1)} s, not counted as training`);
   if (o.json) {
     const cpus = os.cpus();
     const report = {
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
       budgetSeconds: o.budget,
       reached: done ? { seconds: done.seconds, updates: done.updates, ret: done.ret } : null,
       trainedSeconds: trained / 1000,
+      evaluationSeconds: evaluating / 1000,
       evaluations: evals,
     };
     writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
