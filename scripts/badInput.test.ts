@@ -44,6 +44,10 @@ const out = join(dir, 'never-written');
 const notLive = LESSON_CONTENT.findIndex((_, i) => !liveSteps().includes(i + 1)) + 1;
 
 /** Each bad command line, with the words its one-line refusal must hold. */
+/** A file that is no run file. */
+const notARun = join(dir, 'notes.txt');
+writeFileSync(notARun, 'not a run file');
+
 const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/pretrain.ts', ['--out', ''], '--out needs a folder'],
   ['scripts/pretrain.ts', ['--updates', '1e12'], '"1e12" is not an integer from 1 to 1000000'],
@@ -95,6 +99,10 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/bench-ui.ts', ['--lesson', String(notLive), '--no-build'], `--lesson: step ${notLive} ("${LESSON_CONTENT[notLive - 1]?.title}")`],
   ['scripts/bench-ui.ts', ['--lesson', `1,${LESSON_CONTENT.length + 1}`], `--lesson: ${LESSON_CONTENT.length + 1} is out of range`],
   ['scripts/bench-ui.ts', ['--lesson', '--learn'], '--lesson and --learn: choose one'],
+  ['scripts/pile-audit.ts', [], '--run <file> is required'],
+  ['scripts/pile-audit.ts', ['--run', 'x.swarmrun.json.gz', '--tasks', '0'], '--tasks: 0 is out of range'],
+  ['scripts/pile-audit.ts', ['--run', join(dir, 'missing.swarmrun.json.gz')], `pile-audit: --run: cannot read ${join(dir, 'missing.swarmrun.json.gz')}`],
+  ['scripts/pile-audit.ts', ['--run', notARun], `pile-audit: --run: ${notARun}: `],
 ];
 
 /** A file where a script's output folder would go. */

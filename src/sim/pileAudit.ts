@@ -1,0 +1,146 @@
+import { A_CLAIM, A_IDLE } from './actions';
+import type { ActionSource } from './actionSource';
+import type { SprintEnv } from './env';
+import { MAX_MODULES as MM } from './task';
+
+/**
+ * Where a team's duplicate work comes from, counted over every rollout of the episodes it audits
+ * (sums, not means). A module-minute is one open module in one minute; "workable" means the agent
+ * knows the interface the module needs (or it needs none), so a minute on it would count.
+ */
+export interface PileCounts {
+  /** Open claimed module-minutes worked by the claimant alone. */
+  ownerAlone: number;
+  /** ... by the claimant and at least one other agent. */
+  ownerWithOthers: number;
+  /** ... by other agents while the claimant did something else. */
+  othersWithoutOwner: number;
+  /** ... by nobody, though the claimant could have worked it. */
+  stalledWorkable: number;
+  /** ... by nobody, the claimant lacking the interface the module needs. */
+  stalledBlocked: number;
+  /** Open unclaimed module-minutes worked by anybody. */
+  unclaimedWorked: number;
+  /**
+   * Redundant agent-minutes: every agent on a module but one (the claimant if it is there), the
+   * environment's duplicate work. Split below by what the redundant agent could have done instead.
+   */
+  redundant: number;
+  /** It had claimed an open module it could have worked. */
+  redundantOwnWorkable: number;
+  /** It had claimed open modules, every one of them waiting for an interface it lacked. */
+  redundantOwnBlocked: number;
+  /** It had claimed nothing open, and an unclaimed module it could have worked was open. */
+  redundantFreeWorkable: number;
+  /** It had claimed nothing open, and no unclaimed module was open to it. */
+  redundantNothing: number;
+}
+
+export function emptyPileCounts(): PileCounts {
+  return {
+    ownerAlone: 0,
+    ownerWithOthers: 0,
+    othersWithoutOwner: 0,
+    stalledWorkable: 0,
+    stalledBlocked: 0,
+    unclaimedWorked: 0,
+    redundant: 0,
+    redundantOwnWorkable: 0,
+    redundantOwnBlocked: 0,
+    redundantFreeWorkable: 0,
+    redundantNothing: 0,
+  };
+}
+
+/**
+ * Counts, for the minute about to be played, who works each open module of each rollout and what
+ * each redundant agent could have done instead. `actions` are the ones the environment will step
+ * with; an agent counts as working module k exactly when the environment would count its minute
+ * (active, effort left to draw, k open, its interface known at the start of the minute). Flat
+ * teams only: a structure's rules may rewrite actions before the environment sees them.
+ */
+export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCounts): void {
+  if (env.rules !== null) throw new Error('the pile audit counts flat teams only (a structure rewrites actions)');
+  const N = env.N;
+  const onModule = new Int32Array(N);
+  for (let b = 0; b < env.B; b++) {
+    if (env.finished[b]) continue;
+    const o = b * MM;
+    const ao = b * N;
+    const M = env.M[b];
+    const done = env.done[b];
+    const open = (k: number) => k < M && ((done >>> k) & 1) === 0;
+    const canWork = (i: number, k: number) => {
+      const d = env.dep[o + k];
+      return d < 0 || ((env.known[ao + i] >>> d) & 1) === 1;
+    };
+    // What each agent's minute does on a module (-1: none), with the booked effort drawn in agent order.
+    let effort = env.effortLeft[b];
+    for (let i = 0; i < N; i++) {
+      onModule[i] = -1;
+      const a = env.active[ao + i] ? actions[ao + i] : A_IDLE;
+      if (a === A_IDLE) continue;
+      if (effort >= 1) effort--;
+      else continue;
+      if (a < A_CLAIM && open(a) && canWork(i, a)) onModule[i] = a;
+    }
+    for (let k = 0; k < M; k++) {
+      if (!open(k)) continue;
+      const owner = env.claim[o + k];
+      let workers = 0;
+      let ownerOn = false;
+      for (let i = 0; i < N; i++) {
+        if (onModule[i] !== k) continue;
+        workers++;
+        if (i === owner) ownerOn = true;
+      }
+      if (owner < 0) {
+        if (workers > 0) into.unclaimedWorked++;
+      } else if (ownerOn) {
+        if (workers === 1) into.ownerAlone++;
+        else into.ownerWithOthers++;
+      } else if (workers > 0) into.othersWithoutOwner++;
+      else if (canWork(owner, k)) into.stalledWorkable++;
+      else into.stalledBlocked++;
+      if (workers < 2) continue;
+      // The one whose minute counts: the claimant if it is on the module, else the first agent on it.
+      let kept = ownerOn ? owner : -1;
+      for (let i = 0; i < N; i++) {
+        if (onModule[i] !== k) continue;
+        if (kept < 0) {
+          kept = i;
+          continue;
+        }
+        if (i === kept) continue;
+        into.redundant++;
+        let ownOpen = false;
+        let ownWorkable = false;
+        let freeWorkable = false;
+        for (let m = 0; m < M; m++) {
+          if (!open(m)) continue;
+          const c = env.claim[o + m];
+          if (c === i) {
+            ownOpen = true;
+            if (canWork(i, m)) ownWorkable = true;
+          } else if (c < 0 && canWork(i, m)) freeWorkable = true;
+        }
+        if (ownWorkable) into.redundantOwnWorkable++;
+        else if (ownOpen) into.redundantOwnBlocked++;
+        else if (freeWorkable) into.redundantFreeWorkable++;
+        else into.redundantNothing++;
+      }
+    }
+  }
+}
+
+/** `source` playing as before, every minute it picks audited into `counts` (auditMinute). */
+export function auditedSource(source: ActionSource, counts: PileCounts): ActionSource {
+  return {
+    name: source.name,
+    reset: (env) => source.reset?.(env),
+    act: async (env, out) => {
+      await source.act(env, out);
+      auditMinute(env, out, counts);
+    },
+  };
+}
