@@ -12,6 +12,7 @@ export const PRETRAINED = [
   'long-parallel',
   'long-search',
   'long-mixed',
+  'long-planned',
   'coupled',
   'parallel',
   'search',

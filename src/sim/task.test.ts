@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedOrganisation } from './baselines';
 import { runEpisodes } from './evaluate';
-import { calibratedSchedule, FAMILIES, familyKind, generateTask, isLongFamily, LONG_FAMILIES, MAX_MODULES, SHORT_FAMILIES, type Family } from './task';
+import {
+  calibratedSchedule,
+  FAMILIES,
+  familyKind,
+  generateTask,
+  isLongFamily,
+  LONG_FAMILIES,
+  MAX_MODULES,
+  PLANNED,
+  SHORT_FAMILIES,
+  totalWork,
+  type Family,
+} from './task';
 
 describe('generateTask', () => {
   it('refuses a family it does not know, naming the ones it does', () => {
@@ -117,5 +129,47 @@ describe('the long horizon', () => {
       calibratedSchedule('coupled').end,
     );
     expect(short.stats.reduce((s, x) => s + x.tEnd, 0) / 16).toBeLessThan(minutes / 3);
+  });
+});
+
+describe('long-planned: a sprint planned to the team’s capacity', () => {
+  it('has short foundations with few tests and, on one foundation each, long features that carry the tests', () => {
+    const tasks = Array.from({ length: 50 }, (_, seed) => generateTask('long-planned', seed));
+    const foundations = tasks.flatMap((t) => Array.from({ length: PLANNED.foundations }, (_, k) => ({ dep: t.dep[k], work: t.work[k], tests: t.tests[k] })));
+    const features = tasks.flatMap((t) =>
+      Array.from({ length: t.modules - PLANNED.foundations }, (_, i) => {
+        const k = PLANNED.foundations + i;
+        return { dep: t.dep[k], work: t.work[k], tests: t.tests[k] };
+      }),
+    );
+    expect(tasks.every((t) => t.modules === 12 && t.handoff)).toBe(true);
+    expect(foundations.every((m) => m.dep === -1 && m.tests === PLANNED.foundationTests)).toBe(true);
+    expect(Math.min(...foundations.map((m) => m.work))).toBe(PLANNED.foundationWork[0]);
+    expect(Math.max(...foundations.map((m) => m.work))).toBe(PLANNED.foundationWork[1]);
+    expect(features.every((m) => m.dep >= 0 && m.dep < PLANNED.foundations && m.tests === PLANNED.featureTests)).toBe(true);
+    expect(Math.min(...features.map((m) => m.work))).toBe(PLANNED.featureWork[0]);
+    expect(Math.max(...features.map((m) => m.work))).toBe(PLANNED.featureWork[1]);
+    // Over the sprints, features are built on every one of the foundations.
+    expect(new Set(features.map((m) => m.dep)).size).toBe(PLANNED.foundations);
+    expect(familyKind('long-planned')).toBe('coupled');
+    expect(isLongFamily('long-planned')).toBe(true);
+  });
+
+  it('fills most of eight agents’ minutes at the final deadline, which binds: idle hands have work of their own', async () => {
+    const { end } = calibratedSchedule('long-planned');
+    const tasks = Array.from({ length: 16 }, (_, i) => generateTask('long-planned', 1_000_000_000 + i));
+    const work = tasks.reduce((s, t) => s + totalWork(t), 0) / tasks.length;
+    // The nominal work is between 70% and 85% of the team's agent-minutes (long-coupled: about 30%).
+    expect(work).toBeGreaterThan(0.7 * 8 * end);
+    expect(work).toBeLessThan(0.85 * 8 * end);
+    const coupled = Array.from({ length: 16 }, (_, i) => totalWork(generateTask('long-coupled', 1_000_000_000 + i))).reduce((a, b) => a + b, 0) / 16;
+    expect(coupled).toBeLessThan(0.4 * 8 * end);
+    // The scripted organisation needs most of the deadline to reach 90% of the tests, and every
+    // feature needs its foundation's interface handed to whoever builds it.
+    const { stats } = await runEpisodes(scriptedOrganisation, tasks, 8, 1, end);
+    const t90 = stats.map((x) => x.t90 ?? end);
+    expect(t90.reduce((a, b) => a + b, 0) / t90.length).toBeGreaterThan(0.75 * end);
+    expect(stats.reduce((s, x) => s + x.ret, 0) / stats.length).toBeGreaterThan(0.95);
+    expect(stats.every((x) => x.metrics.handoffs > 0)).toBe(true);
   });
 });

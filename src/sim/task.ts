@@ -16,15 +16,17 @@ export const MAX_AGENTS = 16;
  * the final deadline) under the handoff rule (`Task.handoff`): an interface is known only to the
  * agent who finished the module until it is handed over. Their modules are larger, the dependency
  * trees deeper, and the tests sit mostly on the features at the end of the chains, not on the
- * foundations they build on (docs/ENGINE.md).
+ * foundations they build on (docs/ENGINE.md). `long-planned` is a coupled sprint planned to the
+ * team's capacity: a few short foundations and one long feature on them for every agent of eight,
+ * so that a minute spent on somebody else's module is a minute missing from one's own.
  */
-export const FAMILIES = ['parallel', 'coupled', 'search', 'mixed', 'long-coupled', 'long-parallel', 'long-search', 'long-mixed'] as const;
+export const FAMILIES = ['parallel', 'coupled', 'search', 'mixed', 'long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'long-planned'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** The first-round families (short horizon, interfaces shared by everyone who worked on a module). */
 export const SHORT_FAMILIES = ['parallel', 'coupled', 'search', 'mixed'] as const satisfies readonly Family[];
 /** The long-horizon families under the handoff rule. */
-export const LONG_FAMILIES = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed'] as const satisfies readonly Family[];
+export const LONG_FAMILIES = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'long-planned'] as const satisfies readonly Family[];
 
 /**
  * The deadline schedule a family is calibrated for: start and final deadline in minutes (the
@@ -42,6 +44,7 @@ export function isLongFamily(family: Family): boolean {
 
 /** The kind of work a family's tasks are made of, whatever their horizon. */
 export function familyKind(family: Family): 'parallel' | 'coupled' | 'search' | 'mixed' {
+  if (family === 'long-planned') return 'coupled';
   return family.startsWith('long-')
     ? (family.slice(5) as 'parallel' | 'coupled' | 'search' | 'mixed')
     : (family as 'parallel' | 'coupled' | 'search' | 'mixed');
@@ -145,6 +148,34 @@ export const LONG = {
   luck: [0.04, 0.09] as [number, number],
 };
 
+/**
+ * long-planned (docs/ENGINE.md): `foundations` short modules with `foundationTests` tests each, and
+ * on each of the rest one foundation's interface; those features carry `featureTests` tests each, so
+ * the tests pass steadily while a feature is built. About 496 agent-minutes of nominal work: 78% of
+ * eight agents' 640 at the final deadline of 80 minutes.
+ */
+export const PLANNED = {
+  foundations: 4,
+  foundationWork: [6, 10] as [number, number],
+  featureWork: [52, 64] as [number, number],
+  foundationTests: 2,
+  featureTests: 12,
+};
+
+/** Fills a long-planned task: foundations first, then the features, each on a foundation drawn at random. */
+function planToCapacity(task: Task, rng: Rng): void {
+  for (let k = 0; k < task.modules; k++) {
+    if (k < PLANNED.foundations) {
+      task.work[k] = rng.int(PLANNED.foundationWork[0], PLANNED.foundationWork[1]);
+      task.tests[k] = PLANNED.foundationTests;
+    } else {
+      task.dep[k] = rng.int(0, PLANNED.foundations - 1);
+      task.work[k] = rng.int(PLANNED.featureWork[0], PLANNED.featureWork[1]);
+      task.tests[k] = PLANNED.featureTests;
+    }
+  }
+}
+
 /** Generates the task of `family` for `seed`; the same pair always gives the same task. */
 export function generateTask(family: Family, seed: number): Task {
   const rng = new Rng(seed, FAMILIES.indexOf(family) + 1);
@@ -191,6 +222,11 @@ export function generateTask(family: Family, seed: number): Task {
       const t = emptyTask(family, seed, 12, 0.25);
       growLongTrees(t, rng, 0, 9, 2, 2);
       luckChain(t, rng, 9, 12, LONG.luck);
+      return t;
+    }
+    case 'long-planned': {
+      const t = emptyTask(family, seed, 12, 0.25);
+      planToCapacity(t, rng);
       return t;
     }
     default:
