@@ -140,10 +140,11 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     // then (dzᵀ · x)ᵀ, whose right operand is the uploaded data x, which the wasm backend packs once
     // per learn step and keeps for the next epoch; its context's gradient is a sum over the
     // innermost axis.
-    // (On wasm, scorerBackward's transpose, output product, relu mask and context sum are one kernel.)
+    // (On wasm, scorerBackward's output product, relu mask, context sum and output weights' gradient
+    // are one kernel.)
     const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
-      const { zT, dzT, ctxT } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
-      return { ctxT, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: tf.matMul(zT, dOut) };
+      const { dzT, ctxT, dW } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
+      return { ctxT, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: dW };
     };
     const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, v.mo, d.modules, M);
     const ag = scorerBack(za, dzd.reshape([L * A, 1]), v.ao, d.agents, A);

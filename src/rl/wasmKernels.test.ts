@@ -102,19 +102,25 @@ describe('the wasm kernels', () => {
     });
 
     for (const outs of [1, 2]) {
-      it(`scorerBackward writes the TF.js ops' numbers for ${rows} rows of ${items} items, width ${width}, ${outs} output(s)`, () => {
-        // z as the forward pass leaves it: a relu's output (zeros, NaN kept), here with the special values mixed in.
-        const z = tf.relu(tf.tensor2d(numbers(rows * items * width, 3), [rows * items, width])) as tf.Tensor2D;
-        const d = tf.tensor2d(numbers(rows * items * outs, 4), [rows * items, outs]);
-        const w = tf.tensor2d(numbers(width * outs, 5, false), [width, outs]);
-        const [on, off] = both(() => {
-          const r = scorerBackward(z, d, w, items);
-          return [r.zT, r.dzT, r.ctxT];
+      for (const special of [true, false]) {
+        it(`scorerBackward writes the TF.js ops' numbers for ${rows} rows of ${items} items, width ${width}, ${outs} output(s)${special ? ', special values' : ''}`, () => {
+          // z as the forward pass leaves it: a relu's output (zeros, NaN kept). With the special values
+          // mixed in, most of dW's sums are NaN; without them every sum depends on its order.
+          const z = tf.relu(tf.tensor2d(numbers(rows * items * width, 3, special), [rows * items, width])) as tf.Tensor2D;
+          const d = tf.tensor2d(numbers(rows * items * outs, 4, special), [rows * items, outs]);
+          const w = tf.tensor2d(numbers(width * outs, 5, false), [width, outs]);
+          const [on, off] = both(() => {
+            const r = scorerBackward(z, d, w, items);
+            return [r.dzT, r.ctxT, r.dW];
+          });
+          ['dzT', 'ctxT', 'dW'].forEach((name, i) => expect(differences(on[i], off[i]), name).toEqual([]));
+          const zT = tf.transpose(z);
+          const dW = tf.matMul(zT, d);
+          expect(differences(on[2], dW), 'dW is the product zᵀ · d').toEqual([]);
+          expect(special || dW.dataSync().every(Number.isFinite), 'finite sums without the special values').toBe(true);
+          tf.dispose([z, d, w, zT, dW, ...on, ...off]);
         });
-        ['zT', 'dzT', 'ctxT'].forEach((name, i) => expect(differences(on[i], off[i]), name).toEqual([]));
-        expect(differences(on[0], tf.transpose(z)), 'zT is the transpose').toEqual([]);
-        tf.dispose([z, d, w, ...on, ...off]);
-      });
+      }
     }
   }
 
@@ -139,7 +145,7 @@ describe('the wasm kernels', () => {
       const t = transposeTall(z);
       const a = addRelu(z, tf.ones([8, 8]) as tf.Tensor2D, 8);
       expect(tf.memory().numTensors).toBe(before + 6); // three, one, one, and addRelu's ones
-      tf.dispose([r.zT, r.dzT, r.ctxT, t, a]);
+      tf.dispose([r.dzT, r.ctxT, r.dW, t, a]);
     }
     tf.dispose([z, d, w]);
   });

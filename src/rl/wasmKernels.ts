@@ -5,7 +5,7 @@ import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
  * Three kernels of the learn step, in one pass each where TF.js's wasm backend takes two to five
  * (wasmKernels.wat, assembled into wasmKernelsBinary.ts): a tall transpose, a scorer's hidden layer
  * (add the row's context, relu) and a scorer's backward pass (transpose, the output product's
- * gradient, relu's mask, the context's sum). They run on tensors in tfjs-backend-wasm's own memory,
+ * gradient, relu's mask, the context's sum, the output weights' gradient). They run on tensors in tfjs-backend-wasm's own memory,
  * which their module imports, and write exactly the numbers the TF.js ops they replace write (the
  * tests compare them bit for bit, NaN, infinities and -0 included), so training is the same with and
  * without them. They are TF.js kernels of the wasm backend (`tf.registerKernel`), so tidy and
@@ -25,7 +25,7 @@ interface WasmBackendLike {
 interface Exports {
   transpose(src: number, dst: number, rows: number, cols: number): void;
   addRelu(a: number, ctx: number, out: number, rows: number, items: number, width: number): void;
-  scorerBack(z: number, d: number, w: number, zT: number, dzT: number, ctxT: number, rows: number, items: number, width: number, outs: number): void;
+  scorerBack(z: number, d: number, w: number, dzT: number, ctxT: number, gwT: number, rows: number, items: number, width: number, outs: number): void;
 }
 
 /** The module instantiated against each wasm backend's memory; null where it could not start. */
@@ -107,22 +107,22 @@ const KERNELS: Record<string, (a: KernelArgs) => tf.TensorInfo | tf.TensorInfo[]
     const outs = inputs.w.shape[1];
     const items = attrs!.items as number;
     const rows = n / items;
-    const zT = b.makeOutput([width, n], 'float32');
     const dzT = b.makeOutput([width, n], 'float32');
     const ctxT = b.makeOutput([width, rows], 'float32');
+    const gwT = b.makeOutput([outs, width], 'float32');
     exportsFor(b)!.scorerBack(
       offset(b, inputs.z),
       offset(b, inputs.d),
       offset(b, inputs.w),
-      offset(b, zT),
       offset(b, dzT),
       offset(b, ctxT),
+      offset(b, gwT),
       rows,
       items,
       width,
       outs,
     );
-    return [zT, dzT, ctxT];
+    return [dzT, ctxT, gwT];
   },
 };
 for (const [kernelName, kernelFunc] of Object.entries(KERNELS)) {
@@ -167,25 +167,29 @@ export function addRelu(a: tf.Tensor2D, ctx: tf.Tensor2D, items: number): tf.Ten
   return tf.tidy(() => tf.relu(tf.add(a.reshape([rows, items, width]), ctx.reshape([rows, 1, width]))).reshape([n, width]) as tf.Tensor2D);
 }
 
-/** What `scorerBackward` returns: [width x rows·items], [width x rows·items], [width x rows]. */
+/** What `scorerBackward` returns: [width x rows·items], [width x rows], [width x outs]. */
 export interface ScorerBackward {
-  zT: tf.Tensor2D;
   dzT: tf.Tensor2D;
   ctxT: tf.Tensor2D;
+  dW: tf.Tensor2D;
 }
 
 /**
  * The backward pass through a scorer's hidden layer z [rows·items x width] (after its relu) and its
  * output product z · w (w [width x outs], outs 1 or 2), given the scores' gradient d [rows·items x
- * outs], in the transposed layout the weight gradients are taken in: zT, the gradient at the relu's
- * input dzT = (w · dᵀ) ⊙ step(zT), and its sum over each row's items ctxT (the context's gradient).
+ * outs], in the transposed layout the weight gradients are taken in: the gradient at the relu's
+ * input dzT = (w · dᵀ) ⊙ step(zT), its sum over each row's items ctxT (the context's gradient), and
+ * the output weights' gradient dW = zᵀ · d, the same numbers as `tf.matMul(zT, d)` (on wasm summed
+ * in the kernel, in the order tfjs-backend-wasm's product sums them, so zT is never written).
  */
 export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, items: number): ScorerBackward {
   const [n, width] = z.shape;
   const outs = w.shape[1];
   if (scorerFits(n, width, items) && (outs === 1 || outs === 2) && float(z, d, w) && wasmKernelsActive()) {
-    const [zT, dzT, ctxT] = tf.engine().runKernel('SwarmScorerBack', { z, d, w }, { items }) as tf.Tensor2D[];
-    return { zT, dzT, ctxT };
+    const [dzT, ctxT, gwT] = tf.engine().runKernel('SwarmScorerBack', { z, d, w }, { items }) as tf.Tensor2D[];
+    const dW = outs === 1 ? gwT.reshape([width, 1]) : tf.transpose(gwT);
+    gwT.dispose();
+    return { dzT, ctxT, dW: dW as tf.Tensor2D };
   }
   return tf.tidy(() => {
     const zT = transposeTall(z);
@@ -194,6 +198,6 @@ export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, i
     // data alone and would reuse it with the wrong shape). The outer product is a broadcast.
     const back = outs === 1 ? tf.mul(w, d.reshape([1, n])) : tf.matMul(w, tf.transpose(d));
     const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
-    return { zT, dzT, ctxT: tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D };
+    return { dzT, ctxT: tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D, dW: tf.matMul(zT, d) as tf.Tensor2D };
   });
 }

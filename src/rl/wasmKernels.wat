@@ -65,26 +65,38 @@
 
   ;; The backward pass of a scorer's hidden layer z [n x width] (n = rows x items), whose scores are
   ;; z · w with w [width x outs] (outs 1 or 2), given the scores' gradient d [n x outs]:
-  ;;   zT [width x n]      the transpose of z;
   ;;   dzT [width x n]     (w · dᵀ) ⊙ step(zT): each element (0 + w[s,0] d[i,0]) + w[s,1] d[i,1] (outs 2) or
   ;;                       w[s] d[i] (outs 1), times step (1 above 0, NaN for NaN, else 0), as tf.matMul or
   ;;                       tf.mul and tf.step compute them on wasm;
-  ;;   ctxT [width x rows] the sum of dzT over each row's items, in order from 0 (tf.sum over the last axis).
-  ;; In blocks of whole rows, about 256 items. For each column of a block, one loop writes its run of
-  ;; zT (as `transpose`), a second reads that run back from the cache and writes the run of dzT four
-  ;; items at a time, and a third sums the rows of the dzT run, four rows side by side. Two runs written
-  ;; in one loop would be two store streams whose addresses may agree in their low twelve bits, which
-  ;; the processor reads as a dependency and waits on; one row's sum alone is a chain of additions,
-  ;; each waiting for the last; and runs of 1 KiB change memory page less often than the 64 items
-  ;; tried first (the kernel took 1.7-2.2 times as long with those on 13,056 rows of 12 items).
-  (func (export "scorerBack") (param $z i32) (param $d i32) (param $w i32) (param $zT i32) (param $dzT i32) (param $ctxT i32)
+  ;;   ctxT [width x rows] the sum of dzT over each row's items, in order from 0 (tf.sum over the last axis);
+  ;;   gwT [outs x width]  the output weights' gradient, transposed: gwT[o, s] = the sum over i of
+  ;;                       z[i, s] d[i, o], from 0 in the order of i, as tf.matMul(zT, d) computes it on wasm.
+  ;; In blocks of whole rows, about 256 items. A block first adds its items' products to gwT, four
+  ;; columns of z at a time, in the order of the items (every column its own sum). Then, for each
+  ;; column, one loop copies the block's run of zT into its place in dzT (as `transpose`), a second
+  ;; reads that run back from the cache and overwrites it with dzT four items at a time, and a third
+  ;; sums the rows of the dzT run, four rows side by side. Two runs written in one loop would be two
+  ;; store streams whose addresses may agree in their low twelve bits, which the processor reads as a
+  ;; dependency and waits on; one row's sum alone is a chain of additions, each waiting for the last;
+  ;; and runs of 1 KiB change memory page less often than the 64 items tried first (the kernel took
+  ;; 1.7-2.2 times as long with those on 13,056 rows of 12 items).
+  (func (export "scorerBack") (param $z i32) (param $d i32) (param $w i32) (param $dzT i32) (param $ctxT i32) (param $gwT i32)
                               (param $rows i32) (param $items i32) (param $width i32) (param $outs i32)
     (local $n i32) (local $blockRows i32) (local $l0 i32) (local $l1 i32) (local $l i32) (local $k i32) (local $s i32)
     (local $zp i32) (local $dp i32) (local $op i32) (local $end i32) (local $stride i32) (local $dStride i32)
     (local $w0 f32) (local $w1 f32) (local $zv f32) (local $back f32)
     (local $w0v v128) (local $w1v v128) (local $zvv v128) (local $dv v128) (local $dv2 v128) (local $backv v128)
     (local $itemBytes i32) (local $cp i32) (local $p i32) (local $e i32) (local $a0 f32) (local $a1 f32) (local $a2 f32) (local $a3 f32)
+    (local $i i32) (local $iEnd i32) (local $g i32)
     (local.set $n (i32.mul (local.get $rows) (local.get $items)))
+    ;; gwT starts at +0 (a product with no bias adds its first term to 0)
+    (local.set $g (i32.const 0))
+    (block $zeroDone
+      (loop $zero
+        (br_if $zeroDone (i32.ge_u (local.get $g) (i32.shl (i32.mul (local.get $outs) (local.get $width)) (i32.const 2))))
+        (f32.store (i32.add (local.get $gwT) (local.get $g)) (f32.const 0))
+        (local.set $g (i32.add (local.get $g) (i32.const 4)))
+        (br $zero)))
     (local.set $stride (i32.shl (local.get $width) (i32.const 2)))
     (local.set $dStride (i32.shl (local.get $outs) (i32.const 2)))
     (local.set $blockRows (i32.div_u (i32.const 256) (local.get $items)))
@@ -94,20 +106,51 @@
         (br_if $done (i32.ge_u (local.get $l0) (local.get $rows)))
         (local.set $l1 (i32.add (local.get $l0) (local.get $blockRows)))
         (if (i32.gt_u (local.get $l1) (local.get $rows)) (then (local.set $l1 (local.get $rows))))
+        ;; gwT: each of the block's items in order adds z[i, s] d[i, o] to every gwT[o, s], four s at a time
+        (local.set $i (i32.mul (local.get $l0) (local.get $items)))
+        (local.set $iEnd (i32.mul (local.get $l1) (local.get $items)))
+        (local.set $zp (i32.add (local.get $z) (i32.shl (i32.mul (local.get $i) (local.get $width)) (i32.const 2))))
+        (local.set $dp (i32.add (local.get $d) (i32.shl (i32.mul (local.get $i) (local.get $outs)) (i32.const 2))))
+        (block $gradDone
+          (loop $grad
+            (br_if $gradDone (i32.ge_u (local.get $i) (local.get $iEnd)))
+            (local.set $dv (f32x4.splat (f32.load (local.get $dp))))
+            (local.set $g (i32.const 0))
+            (if (i32.eq (local.get $outs) (i32.const 2))
+              (then
+                (local.set $dv2 (f32x4.splat (f32.load offset=4 (local.get $dp))))
+                (loop $grad2
+                  (local.set $zvv (v128.load (i32.add (local.get $zp) (local.get $g))))
+                  (v128.store (i32.add (local.get $gwT) (local.get $g))
+                    (f32x4.add (v128.load (i32.add (local.get $gwT) (local.get $g))) (f32x4.mul (local.get $zvv) (local.get $dv))))
+                  (v128.store (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g))
+                    (f32x4.add (v128.load (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g))) (f32x4.mul (local.get $zvv) (local.get $dv2))))
+                  (local.set $g (i32.add (local.get $g) (i32.const 16)))
+                  (br_if $grad2 (i32.lt_u (local.get $g) (local.get $stride)))))
+              (else
+                (loop $grad1
+                  (v128.store (i32.add (local.get $gwT) (local.get $g))
+                    (f32x4.add (v128.load (i32.add (local.get $gwT) (local.get $g))) (f32x4.mul (v128.load (i32.add (local.get $zp) (local.get $g))) (local.get $dv))))
+                  (local.set $g (i32.add (local.get $g) (i32.const 16)))
+                  (br_if $grad1 (i32.lt_u (local.get $g) (local.get $stride))))))
+            (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
+            (local.set $dp (i32.add (local.get $dp) (local.get $dStride)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $grad)))
         (local.set $s (i32.const 0))
         (loop $columns
           ;; op, end: byte offsets of [s, the block's first item] and of [s, the next block's first item]
           (local.set $op (i32.shl (i32.add (i32.mul (local.get $s) (local.get $n)) (i32.mul (local.get $l0) (local.get $items))) (i32.const 2)))
           (local.set $end (i32.add (local.get $op) (i32.shl (i32.mul (i32.sub (local.get $l1) (local.get $l0)) (local.get $items)) (i32.const 2))))
-          ;; zT's run: z[i, s] for the block's items
+          ;; zT's run: z[i, s] for the block's items, into dzT's place (overwritten below)
           (local.set $zp (i32.add (local.get $z) (i32.shl (i32.add (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $width)) (local.get $s)) (i32.const 2))))
           (local.set $k (local.get $op))
           (loop $copy
-            (f32.store (i32.add (local.get $zT) (local.get $k)) (f32.load (local.get $zp)))
+            (f32.store (i32.add (local.get $dzT) (local.get $k)) (f32.load (local.get $zp)))
             (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
             (local.set $k (i32.add (local.get $k) (i32.const 4)))
             (br_if $copy (i32.lt_u (local.get $k) (local.get $end))))
-          ;; dzT's run from zT's run, four items at a time while four are left, then one at a time
+          ;; dzT's run over zT's run, four items at a time while four are left, then one at a time
           (local.set $w0 (f32.load (i32.add (local.get $w) (i32.shl (i32.mul (local.get $s) (local.get $outs)) (i32.const 2)))))
           (if (i32.eq (local.get $outs) (i32.const 2))
             (then (local.set $w1 (f32.load offset=4 (i32.add (local.get $w) (i32.shl (local.get $s) (i32.const 3)))))))
@@ -118,7 +161,7 @@
           (block $fourDone
             (loop $four
               (br_if $fourDone (i32.gt_u (i32.add (local.get $k) (i32.const 16)) (local.get $end)))
-              (local.set $zvv (v128.load (i32.add (local.get $zT) (local.get $k))))
+              (local.set $zvv (v128.load (i32.add (local.get $dzT) (local.get $k))))
               (if (i32.eq (local.get $outs) (i32.const 2))
                 (then
                   (local.set $dv (v128.load (local.get $dp)))
@@ -139,7 +182,7 @@
           (block $oneDone
             (loop $one
               (br_if $oneDone (i32.ge_u (local.get $k) (local.get $end)))
-              (local.set $zv (f32.load (i32.add (local.get $zT) (local.get $k))))
+              (local.set $zv (f32.load (i32.add (local.get $dzT) (local.get $k))))
               (if (i32.eq (local.get $outs) (i32.const 2))
                 (then
                   (local.set $back (f32.add (f32.add (f32.const 0) (f32.mul (local.get $w0) (f32.load (local.get $dp))))
