@@ -52,6 +52,9 @@ export function emptyPileCounts(): PileCounts {
   };
 }
 
+/** The module each agent's minute goes to in the rollout being audited (-1: none); grown as needed. */
+let onModule = new Int32Array(0);
+
 /**
  * Counts, for the minute about to be played, who works each open module of each rollout and what
  * each redundant agent could have done instead. `actions` are the ones the environment will step
@@ -62,7 +65,7 @@ export function emptyPileCounts(): PileCounts {
 export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCounts): void {
   if (env.rules !== null) throw new Error('the pile audit counts flat teams only (a structure rewrites actions)');
   const N = env.N;
-  const onModule = new Int32Array(N);
+  if (onModule.length < N) onModule = new Int32Array(N);
   for (let b = 0; b < env.B; b++) {
     if (env.finished[b]) continue;
     const o = b * MM;

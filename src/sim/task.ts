@@ -42,12 +42,22 @@ export function isLongFamily(family: Family): boolean {
   return (LONG_FAMILIES as readonly Family[]).includes(family);
 }
 
+/** The kind of work a family's tasks are made of, whatever their horizon: one entry per family. */
+const KIND: Record<Family, 'parallel' | 'coupled' | 'search' | 'mixed'> = {
+  parallel: 'parallel',
+  coupled: 'coupled',
+  search: 'search',
+  mixed: 'mixed',
+  'long-coupled': 'coupled',
+  'long-parallel': 'parallel',
+  'long-search': 'search',
+  'long-mixed': 'mixed',
+  'long-planned': 'coupled',
+};
+
 /** The kind of work a family's tasks are made of, whatever their horizon. */
 export function familyKind(family: Family): 'parallel' | 'coupled' | 'search' | 'mixed' {
-  if (family === 'long-planned') return 'coupled';
-  return family.startsWith('long-')
-    ? (family.slice(5) as 'parallel' | 'coupled' | 'search' | 'mixed')
-    : (family as 'parallel' | 'coupled' | 'search' | 'mixed');
+  return KIND[family];
 }
 
 /** One software sprint: M modules, each with work, tests and at most one prerequisite. */
