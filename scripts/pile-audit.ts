@@ -1,5 +1,5 @@
 /**
- * Where a trained swarm's duplicate work comes from: `npm run pile-audit -- --run <file.swarmrun.json.gz>
+ * Where a trained swarm's duplicate work and its minutes to 90% go: `npm run pile-audit -- --run <file.swarmrun.json.gz>
  * [--tasks 64] [--seed <n>] [--json <file>]`.
  *
  * Plays the run file's last checkpoint on fresh evaluation tasks at the run's final deadline and
@@ -7,8 +7,10 @@
  * return), and the scripted organisation beside it, and audits every minute (src/sim/pileAudit.ts):
  * who worked each open module (its claimant alone, with others, others without it, nobody), and for
  * every redundant agent-minute (the duplicate work) what that agent could have done instead (its own
- * claimed module, a free one, or nothing the rules let it work). Prints per-episode means; asserts
- * nothing. Flat teams only.
+ * claimed module, a free one, or nothing the rules let it work). Then where the minutes to 90% of
+ * the tests went (src/sim/pathAudit.ts): against a bound no team can beat, the minutes modules waited
+ * to start once ready, and the minutes they stalled once started, by what their last mover did
+ * instead. Prints per-episode means; asserts nothing. Flat teams only.
  */
 import { writeFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
@@ -18,6 +20,7 @@ import { scriptedOrganisation } from '../src/sim/baselines';
 import { tasksWithCosts } from '../src/sim/costs';
 import { runEpisodes } from '../src/sim/evaluate';
 import { auditedSource, emptyPileCounts, type PileCounts } from '../src/sim/pileAudit';
+import { emptyPathCounts, PathAudit, pathAuditedSource, type PathCounts } from '../src/sim/pathAudit';
 import { evaluationTasks } from '../src/sim/seeds';
 import { useBackend } from './lib/backend';
 import { intFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
@@ -64,15 +67,19 @@ interface Audit {
   ret: number;
   duplicate: number;
   counts: PileCounts;
+  /** Where the minutes to 90% went (src/sim/pathAudit.ts), summed over the episodes. */
+  path: PathCounts;
 }
 
 async function audit(name: string, source: Parameters<typeof auditedSource>[0], config: Config, tasks: number, seed: number): Promise<Audit> {
   const counts = emptyPileCounts();
+  const path = new PathAudit(emptyPathCounts());
   const list = tasksWithCosts(evaluationTasks(config.family, tasks), costsOf(config));
-  const run = await runEpisodes(auditedSource(source, counts), list, config.agents, seed, config.tmaxEnd);
+  const run = await runEpisodes(pathAuditedSource(auditedSource(source, counts), path), list, config.agents, seed, config.tmaxEnd);
+  path.finish();
   const perEpisode = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / tasks])) as unknown as PileCounts;
   const mean = (f: (s: (typeof run.stats)[number]) => number) => run.stats.reduce((a, s) => a + f(s), 0) / tasks;
-  return { organisation: name, ret: mean((s) => s.ret), duplicate: mean((s) => s.metrics.duplicate), counts: perEpisode };
+  return { organisation: name, ret: mean((s) => s.ret), duplicate: mean((s) => s.metrics.duplicate), counts: perEpisode, path: path.counts };
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : '-');
@@ -156,6 +163,45 @@ async function main(): Promise<void> {
   const idleInstead = swarm.redundantOwnBlocked + swarm.redundantNothing;
   console.log(
     `\nOf the swarm's duplicate minutes, ${share(idleInstead, swarm.redundant)} were taken by agents with no module they could have worked instead (they waited by piling on), ${share(swarm.redundantOwnWorkable + swarm.redundantFreeWorkable, swarm.redundant)} by agents that left workable work undone.`,
+  );
+  console.log(
+    `\nMinutes to 90% of the tests, against a bound no team can beat (every module starting the minute it is ready and never stalling; under the handoff rule all but one of a module's dependents a minute later), and where the minutes went:`,
+  );
+  console.log(
+    formatTable(
+      [
+        'organisation',
+        'min to 90% (reaching)',
+        'bound there',
+        'late starts (min/module)',
+        'stalled min/episode',
+        'of them: its mover on it, the minute lost (interrupted, merge)',
+        'its mover sent a DM',
+        'posted',
+        'read',
+        'claimed',
+        'worked another module',
+        'idled',
+      ],
+      audits.map((a) => {
+        const p = a.path;
+        const per = (x: number) => f(x / p.rollouts);
+        return [
+          a.organisation,
+          p.reached > 0 ? `${(p.t90 / p.reached).toFixed(1)} (${share(p.reached, p.rollouts)})` : '-',
+          p.reached > 0 ? (p.bound90 / p.reached).toFixed(1) : '-',
+          p.started > 0 ? (p.startDelay / p.started).toFixed(2) : '-',
+          per(p.stallLost + p.stallDm + p.stallPost + p.stallRead + p.stallClaim + p.stallOther + p.stallIdle),
+          per(p.stallLost),
+          per(p.stallDm),
+          per(p.stallPost),
+          per(p.stallRead),
+          per(p.stallClaim),
+          per(p.stallOther),
+          per(p.stallIdle),
+        ];
+      }),
+    ),
   );
   if (o.json) {
     writeFileSync(
