@@ -10,7 +10,9 @@
  * claimed module, a free one, or nothing the rules let it work). Then where the minutes to 90% of
  * the tests went (src/sim/pathAudit.ts): against a bound no team can beat, the minutes modules waited
  * to start once ready, and the minutes they stalled once started, by what their last mover did
- * instead. Prints per-episode means; asserts nothing. Flat teams only.
+ * instead. Last, what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
+ * receiver went on to build on the interface they brought, those it never built on, and those that
+ * brought nothing. Prints per-episode means; asserts nothing. Flat teams only.
  */
 import { writeFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
@@ -21,6 +23,7 @@ import { tasksWithCosts } from '../src/sim/costs';
 import { runEpisodes } from '../src/sim/evaluate';
 import { auditedSource, emptyPileCounts, type PileCounts } from '../src/sim/pileAudit';
 import { emptyPathCounts, PathAudit, pathAuditedSource, type PathCounts } from '../src/sim/pathAudit';
+import { emptyTalkCounts, TalkAudit, talkAuditedSource, type TalkCounts } from '../src/sim/talkAudit';
 import { evaluationTasks } from '../src/sim/seeds';
 import { useBackend } from './lib/backend';
 import { intFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
@@ -69,17 +72,22 @@ interface Audit {
   counts: PileCounts;
   /** Where the minutes to 90% went (src/sim/pathAudit.ts), summed over the episodes. */
   path: PathCounts;
+  /** What its deliveries were worth (src/sim/talkAudit.ts), summed over the episodes. */
+  talk: TalkCounts;
 }
 
 async function audit(name: string, source: Parameters<typeof auditedSource>[0], config: Config, tasks: number, seed: number): Promise<Audit> {
   const counts = emptyPileCounts();
   const path = new PathAudit(emptyPathCounts());
+  const talk = new TalkAudit(emptyTalkCounts());
   const list = tasksWithCosts(evaluationTasks(config.family, tasks), costsOf(config));
-  const run = await runEpisodes(pathAuditedSource(auditedSource(source, counts), path), list, config.agents, seed, config.tmaxEnd);
+  const audited = talkAuditedSource(pathAuditedSource(auditedSource(source, counts), path), talk);
+  const run = await runEpisodes(audited, list, config.agents, seed, config.tmaxEnd);
   path.finish();
+  talk.finish();
   const perEpisode = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / tasks])) as unknown as PileCounts;
   const mean = (f: (s: (typeof run.stats)[number]) => number) => run.stats.reduce((a, s) => a + f(s), 0) / tasks;
-  return { organisation: name, ret: mean((s) => s.ret), duplicate: mean((s) => s.metrics.duplicate), counts: perEpisode, path: path.counts };
+  return { organisation: name, ret: mean((s) => s.ret), duplicate: mean((s) => s.metrics.duplicate), counts: perEpisode, path: path.counts, talk: talk.counts };
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : '-');
@@ -199,6 +207,37 @@ async function main(): Promise<void> {
           per(p.stallClaim),
           per(p.stallOther),
           per(p.stallIdle),
+        ];
+      }),
+    ),
+  );
+  console.log(
+    `\nDeliveries per episode: "built on" when the receiver went on to work a module that needs an interface the delivery brought it (stricter than the needed deliveries of npm run experiment, which count any interface an unfinished module needs):`,
+  );
+  console.log(
+    formatTable(
+      [
+        'organisation',
+        'DMs',
+        'built on',
+        'brought something never built on',
+        'brought nothing new',
+        'sent right after a minute on an open module',
+        'reads',
+        'reads built on',
+      ],
+      audits.map((a) => {
+        const t = a.talk;
+        const per = (x: number) => f(x / t.rollouts);
+        return [
+          a.organisation,
+          per(t.dms),
+          `${per(t.dmsUsed)} (${share(t.dmsUsed, t.dms)})`,
+          per(t.dms - t.dmsUsed - t.dmsNothingNew),
+          per(t.dmsNothingNew),
+          per(t.dmsMidModule),
+          per(t.reads),
+          per(t.readsUsed),
         ];
       }),
     ),
