@@ -100,6 +100,17 @@ describe('the path audit', () => {
     expect(counts.reached).toBe(0);
   });
 
+  it('will not start an episode before the one it audits is finished', () => {
+    const env = new SprintEnv(1, 2);
+    env.reset([handTask([2], [1], [-1])], 0, 5);
+    const a = new PathAudit(emptyPathCounts());
+    a.begin(env);
+    a.minute(env, Int32Array.from([work(0), A_IDLE]));
+    env.step(Int32Array.from([work(0), A_IDLE]));
+    env.reset([handTask([2], [1], [-1])], 0, 5);
+    expect(() => a.minute(env, Int32Array.from([A_IDLE, A_IDLE]))).toThrow(/finish\(\) the episode/);
+  });
+
   it('counts a ready module nobody started, and leaves the play unchanged', async () => {
     const task = handTask([2, 3], [1, 1], [-1, 0], [], true);
     const { counts } = audit(task, 1, [[work(0)], [work(0)], [A_IDLE], [A_IDLE]]);

@@ -100,12 +100,14 @@ export function boundTo90(env: SprintEnv, b: number): number | null {
   const order: number[] = [];
   const placed = new Uint8Array(M);
   while (order.length < M) {
+    const before = order.length;
     for (let k = 0; k < M; k++) {
       const d = env.dep[o + k];
       if (placed[k] || (d >= 0 && !placed[d])) continue;
       placed[k] = 1;
       order.push(k);
     }
+    if (order.length === before) throw new Error(`rollout ${b}'s prerequisites form a cycle`);
   }
   const first = new Int32Array(M).fill(-1); // per fork, the dependent that starts at once
   const start = new Array<number>(M).fill(0);
@@ -138,6 +140,7 @@ export function boundTo90(env: SprintEnv, b: number): number | null {
  */
 export class PathAudit {
   private env: SprintEnv | null = null;
+  private episode = -1; // env.episode of the episode being audited
   private left = new Float32Array(0);
   private done = new Int32Array(0); // completion bits at the start of the minute
   private known = new Int32Array(0); // what each agent knew at the start of the minute
@@ -150,10 +153,12 @@ export class PathAudit {
 
   constructor(readonly counts: PathCounts) {}
 
-  /** Starts auditing `env`, just reset. */
+  /** Starts auditing `env`, just reset. The episode audited before must have been finished. */
   begin(env: SprintEnv): void {
+    if (this.env !== null) throw new Error('finish() the episode being audited before beginning another');
     if (env.rules !== null) throw new Error('the path audit counts flat teams only (a structure rewrites actions)');
     this.env = env;
+    this.episode = env.episode;
     this.left = Float32Array.from(env.left);
     this.done = Int32Array.from(env.done);
     this.known = Int32Array.from(env.known);
@@ -168,7 +173,7 @@ export class PathAudit {
 
   /** Called at the start of every minute with the actions the environment is about to step. */
   minute(env: SprintEnv, actions: Int32Array): void {
-    if (env !== this.env) this.begin(env);
+    if (env !== this.env || env.episode !== this.episode) this.begin(env);
     if (this.minutes > 0) this.settle();
     this.actions.set(actions);
     this.left.set(env.left);

@@ -42,20 +42,24 @@ interface Delivery {
  */
 export class TalkAudit {
   private env: SprintEnv | null = null;
+  private episode = -1; // env.episode of the episode being audited
   private open: Delivery[] = [];
   private previous = new Int32Array(0);
 
   constructor(readonly counts: TalkCounts) {}
 
+  /** Starts auditing `env`, just reset. The episode audited before must have been finished. */
   begin(env: SprintEnv): void {
+    if (this.env !== null) throw new Error('finish() the episode being audited before beginning another');
     if (env.rules !== null) throw new Error('the talk audit counts flat teams only (a structure rewrites actions)');
     this.env = env;
+    this.episode = env.episode;
     this.open = [];
     this.previous = new Int32Array(env.B * env.N).fill(-1);
   }
 
   minute(env: SprintEnv, actions: Int32Array): void {
-    if (env !== this.env) this.begin(env);
+    if (env !== this.env || env.episode !== this.episode) this.begin(env);
     const N = env.N;
     const c = this.counts;
     // Minutes on a module whose prerequisite an earlier delivery brought: those deliveries were used.
