@@ -1,6 +1,7 @@
 /**
  * How a task family's deadline binds: the reference organisations' mean return at chosen deadlines
- * on fresh evaluation tasks (simulation only, no training; a fraction of a second). The numbers of
+ * on fresh evaluation tasks (simulation only, no training; a fraction of a second), and the bound no
+ * team can beat on minutes to 90% of the tests (src/sim/pathAudit.ts). The numbers of
  * docs/ENGINE.md's calibration come from here.
  *
  *   npm run calibrate -- [--family long-coupled] [--agents 8] [--deadlines 40,70,80] [--tasks 64] [--seed 1]
@@ -11,6 +12,8 @@ import { bestOfN, mean, runEpisodes } from '../src/sim/evaluate';
 import { FAMILIES, generateTask, MAX_AGENTS, totalWork } from '../src/sim/task';
 import { evaluationSeed } from '../src/sim/seeds';
 import { NO_COSTS, tasksWithCosts, type SprintCosts } from '../src/sim/costs';
+import { SprintEnv } from '../src/sim/env';
+import { boundTo90 } from '../src/sim/pathAudit';
 import { choiceFlag, intFlag, intListFlag, numberFlag, parseFlags, readCommandLine } from './lib/cli';
 import { formatTable } from './lib/table';
 
@@ -68,6 +71,10 @@ async function main(): Promise<void> {
     Array.from({ length: o.tasks }, (_, i) => generateTask(o.family, evaluationSeed(i))),
     o.costs,
   );
+  // The bound on minutes to 90% (src/sim/pathAudit.ts) from each rollout's work draws; null with luck modules.
+  const drawn = new SprintEnv(tasks.length, o.agents);
+  drawn.reset(tasks, o.seed, 1);
+  const bounds = tasks.map((_, b) => boundTo90(drawn, b));
   const rows: string[][] = [];
   for (const tmax of o.deadlines) {
     const ret = async (src: Parameters<typeof runEpisodes>[0]) => (await runEpisodes(src, tasks, o.agents, o.seed, tmax)).stats;
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
       mean((await bestOfN(tasks, o.agents, o.seed, tmax)).map((s) => s.ret)).toFixed(3),
       mean(scripted.map((s) => s.ret)).toFixed(3),
       mean(scripted.map((s) => s.t90 ?? tmax)).toFixed(1),
+      bounds.every((x) => x !== null) ? mean(bounds.map((x) => Math.min(x as number, tmax))).toFixed(1) : '-',
       mean(scripted.map((s) => s.metrics.dms + s.metrics.posts)).toFixed(1),
       mean(scripted.map((s) => s.metrics.interrupted)).toFixed(2),
       Math.max(...scripted.map((s, i) => (s.tEnd * o.agents - s.metrics.idle) / totalWork(tasks[i]))).toFixed(2),
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
         'best-of-N',
         'scripted organisation',
         'scripted: min to 90% (deadline if never)',
+        'bound: min to 90% (deadline if later)',
         'scripted: msgs/episode',
         'scripted: interrupted',
         'scripted: most minutes not idled / nominal work',
