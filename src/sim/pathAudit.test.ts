@@ -4,7 +4,8 @@ import { scriptedOrganisation } from './baselines';
 import { NO_COSTS, tasksWithCosts, withCosts } from './costs';
 import { SprintEnv } from './env';
 import { runEpisodes } from './evaluate';
-import { boundTo90, emptyPathCounts, PathAudit, pathAuditedSource } from './pathAudit';
+import { observedSource } from './actionSource';
+import { boundTo90, emptyPathCounts, PathAudit } from './pathAudit';
 import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
 import { FAMILIES, type Task } from './task';
@@ -62,7 +63,7 @@ describe('the bound on minutes to 90%', () => {
       const tasks = tasksWithCosts(evaluationTasks(family, 16), { ...NO_COSTS, interrupt: true, broadcast: true });
       const counts = emptyPathCounts();
       const a = new PathAudit(counts);
-      await runEpisodes(pathAuditedSource(scriptedOrganisation, a), tasks, 8, 1, 80);
+      await runEpisodes(observedSource(scriptedOrganisation, a), tasks, 8, 1, 80);
       a.finish();
       expect(counts.rollouts, family).toBe(16);
       expect(counts.t90, family).toBeGreaterThanOrEqual(counts.bound90);
@@ -118,7 +119,7 @@ describe('the path audit', () => {
     const tasks = evaluationTasks('long-planned', 8);
     const plain = await runEpisodes(scriptedOrganisation, tasks, 8, 1, 72);
     const a = new PathAudit(emptyPathCounts());
-    const audited = await runEpisodes(pathAuditedSource(scriptedOrganisation, a), tasks, 8, 1, 72);
+    const audited = await runEpisodes(observedSource(scriptedOrganisation, a), tasks, 8, 1, 72);
     a.finish();
     expect(audited.stats.map((s) => s.ret)).toEqual(plain.stats.map((s) => s.ret));
     expect(a.counts.rollouts).toBe(8);

@@ -1,5 +1,5 @@
 import { A_CLAIM, A_DM, A_IDLE, A_POST, A_READ } from './actions';
-import type { ActionSource } from './actionSource';
+import type { MinuteObserver } from './actionSource';
 import type { SprintEnv } from './env';
 import { MAX_MODULES as MM } from './task';
 
@@ -136,9 +136,10 @@ export function boundTo90(env: SprintEnv, b: number): number | null {
 
 /**
  * Audits every minute a team plays (call `minute` at the start of each, with the actions about to be
- * stepped, and `finish` once the episode is over). Flat teams only, as the pile audit.
+ * stepped, and `finish` once the episode is over; `observedSource` of actionSource.ts does the first two for
+ * a source). Flat teams only, as the pile audit.
  */
-export class PathAudit {
+export class PathAudit implements MinuteObserver {
   private env: SprintEnv | null = null;
   private episode = -1; // env.episode of the episode being audited
   private left = new Float32Array(0);
@@ -256,19 +257,4 @@ export class PathAudit {
     }
     return on;
   }
-}
-
-/** `source` playing as before, every minute audited into `audit`; call `audit.finish()` after the episode. */
-export function pathAuditedSource(source: ActionSource, audit: PathAudit): ActionSource {
-  return {
-    name: source.name,
-    reset: (env) => {
-      source.reset?.(env);
-      audit.begin(env);
-    },
-    act: async (env, out) => {
-      await source.act(env, out);
-      audit.minute(env, out);
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import { A_CLAIM, A_IDLE } from './actions';
-import type { ActionSource } from './actionSource';
+import { observedSource, type ActionSource } from './actionSource';
 import type { SprintEnv } from './env';
 import { MAX_MODULES as MM } from './task';
 
@@ -138,12 +138,5 @@ export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCount
 
 /** `source` playing as before, every minute it picks audited into `counts` (auditMinute). */
 export function auditedSource(source: ActionSource, counts: PileCounts): ActionSource {
-  return {
-    name: source.name,
-    reset: (env) => source.reset?.(env),
-    act: async (env, out) => {
-      await source.act(env, out);
-      auditMinute(env, out, counts);
-    },
-  };
+  return observedSource(source, { minute: (env, actions) => auditMinute(env, actions, counts) });
 }

@@ -4,7 +4,8 @@ import { scriptedOrganisation } from './baselines';
 import { SprintEnv } from './env';
 import { runEpisodes } from './evaluate';
 import { evaluationTasks } from './seeds';
-import { emptyTalkCounts, TalkAudit, talkAuditedSource } from './talkAudit';
+import { observedSource } from './actionSource';
+import { emptyTalkCounts, TalkAudit } from './talkAudit';
 import { handTask } from './testing';
 
 describe('the talk audit', () => {
@@ -46,7 +47,7 @@ describe('the talk audit', () => {
     const tasks = evaluationTasks('long-planned', 8);
     const plain = await runEpisodes(scriptedOrganisation, tasks, 8, 1, 72);
     const audit = new TalkAudit(emptyTalkCounts());
-    const audited = await runEpisodes(talkAuditedSource(scriptedOrganisation, audit), tasks, 8, 1, 72);
+    const audited = await runEpisodes(observedSource(scriptedOrganisation, audit), tasks, 8, 1, 72);
     audit.finish();
     expect(audited.stats.map((s) => s.ret)).toEqual(plain.stats.map((s) => s.ret));
     const c = audit.counts;

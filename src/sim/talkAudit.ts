@@ -1,5 +1,5 @@
 import { A_CLAIM, A_DM, A_POST, A_READ } from './actions';
-import type { ActionSource } from './actionSource';
+import type { MinuteObserver } from './actionSource';
 import type { SprintEnv } from './env';
 import { MAX_MODULES as MM } from './task';
 
@@ -38,9 +38,10 @@ interface Delivery {
 
 /**
  * Audits every minute a team plays (`minute` at the start of each with the actions about to be
- * stepped, `finish` once the episode is over). Flat teams only, as the pile audit.
+ * stepped, `finish` once the episode is over; `observedSource` of actionSource.ts does the first two for a
+ * source). Flat teams only, as the pile audit.
  */
-export class TalkAudit {
+export class TalkAudit implements MinuteObserver {
   private env: SprintEnv | null = null;
   private episode = -1; // env.episode of the episode being audited
   private open: Delivery[] = [];
@@ -108,19 +109,4 @@ export class TalkAudit {
     this.env = null;
     this.open = [];
   }
-}
-
-/** `source` playing as before, every minute audited into `audit`; call `audit.finish()` after the episode. */
-export function talkAuditedSource(source: ActionSource, audit: TalkAudit): ActionSource {
-  return {
-    name: source.name,
-    reset: (env) => {
-      source.reset?.(env);
-      audit.begin(env);
-    },
-    act: async (env, out) => {
-      await source.act(env, out);
-      audit.minute(env, out);
-    },
-  };
 }
