@@ -164,6 +164,9 @@ test('a pretrained swarm opens at once in replay and can be trained further', as
   await page.getByTestId('pretrained-coupled').click();
   await expect(page.getByTestId('replay-badge')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('replay-name')).toHaveText('Pretrained swarm: coupled tasks, 8 agents');
+  // The panels of the live settings say what the replayed run was trained with (the live run here has 2 x 1 rollouts).
+  await expect(page.getByTestId('settings-replay-note')).toContainText('trained on coupled tasks with 8 agents');
+  await expect(page.getByTestId('schedule-replay-note')).toContainText('from 8 to 24 minutes over 600 updates');
   // The recorded swarm coordinates: its last updates pass most tests by the deadline.
   const ret = Number(await page.getByTestId('readout').locator('dd').nth(2).textContent());
   expect(ret).toBeGreaterThan(0.5);
@@ -171,6 +174,8 @@ test('a pretrained swarm opens at once in replay and can be trained further', as
 
   await page.getByTestId('replay-continue').click();
   await expect(page.getByTestId('replay-bar')).toHaveCount(0);
+  await expect(page.getByTestId('settings-replay-note')).toHaveCount(0);
+  await expect(page.getByTestId('schedule-replay-note')).toHaveCount(0);
   await expect(page.getByTestId('family')).toHaveValue('coupled');
   // Trained weights from the start: the swarm is measured on 8 fresh tasks at the final deadline
   // before any update (a fresh swarm passes a few per cent of the tests there; this one most).

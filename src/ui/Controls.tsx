@@ -5,6 +5,7 @@ import { FAMILIES } from '../sim/task';
 import { selectActions, selectConfig, selectRunState, useApp } from '../store/store';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { IntegerField, SelectField } from './Fields';
+import { ReplaySettingsNote } from './ReplaySettingsNote';
 import { StructurePicker } from './StructurePicker';
 import { ADVANTAGE_LABELS, gloss } from './glossary';
 
@@ -72,6 +73,7 @@ export function Controls() {
   return (
     <section className="panel controls" aria-labelledby="controls-title" data-testid="controls">
       <h2 id="controls-title">Settings of the run</h2>
+      <ReplaySettingsNote part="settings" />
       <div className="settings">
         <SelectField label="tasks" testId="family" value={c.family} options={FAMILIES} onChange={(family) => controls.configure(familyChange(c, family))} />
         <IntegerField

@@ -8,6 +8,7 @@ import { AppendFold } from './appendFold';
 import { Explain } from './Explain';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { SelectField, Slider } from './Fields';
+import { ReplaySettingsNote } from './ReplaySettingsNote';
 import { chartScales, scheduleSeries, seriesPath, type Frame } from './geometry';
 
 const FRAME: Frame = { width: 320, height: 170, margin: { top: 12, right: 12, bottom: 34, left: 50 } };
@@ -62,6 +63,7 @@ export function ScheduleEditor() {
           from its next update.
         </Explain>
       </h2>
+      <ReplaySettingsNote part="schedule" />
       <svg viewBox={`0 0 ${FRAME.width} ${FRAME.height}`} role="img" aria-label={scheduleLabel(c.tmaxStart, c.tmaxEnd, c.updates)} data-testid="schedule-chart">
         {yTicks.map((t) => (
           <g key={t}>
