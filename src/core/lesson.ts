@@ -419,10 +419,10 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         by: 120,
       },
       {
-        says: 'best-of-N never gets there',
+        says: "best-of-N never gets there (not within the race's 3 × 72 = 216 minutes)",
         measure: { of: 'race', racer: 'best-of-N', tasks: 24 },
         is: 'above',
-        than: 1e9,
+        than: 216,
       },
       { says: 'quoted: scripted organisation 66', measure: { of: 'race', racer: 'scripted organisation', tasks: 24 }, is: 'about', than: 66, by: 3 },
       { says: 'quoted: trained swarm 100.5-117.5', measure: { of: 'race', racer: 'trained swarm', tasks: 24 }, is: 'about', than: 109, by: 10 },
