@@ -27,6 +27,17 @@ describe('npm run race', () => {
     expect(told.stdout).toContain('long-search tasks, 4 agents, 2 tasks each');
   }, 120_000);
 
+  it("gives a run file's swarm three times its own final deadline, as the app does, unless told otherwise", () => {
+    // The shipped long-planned swarm trained to 72 minutes; the family's calibrated deadline is 80.
+    const swarm = ['--swarm', 'public/pretrained/long-planned.swarmrun.json.gz', '--tasks', '1', '--scaling', '8'];
+    const own = run(swarm);
+    expect(own.status, own.stderr).toBe(0);
+    expect(own.stdout).toMatch(/^trained swarm\s+8\s+216\s/m);
+    const other = run([...swarm, '--family', 'long-coupled']);
+    expect(other.status, other.stderr).toBe(0);
+    expect(other.stdout).toMatch(/^trained swarm\s+8\s+240\s/m);
+  }, 120_000);
+
   it('stops with a usage message and exit code 2 on a bad flag', () => {
     const r = run(['--family', 'chaos']);
     expect(r.status).toBe(2);

@@ -5,10 +5,11 @@
  * organisation, then the same against the number of agents. The app's "Three ways to organise"
  * panel shows the same numbers.
  *
- *   npm run race -- [--family long-coupled] [--agents 8] [--threshold 0.9] [--horizon minutes, default 3 x the family's final deadline] [--tasks 32]
+ *   npm run race -- [--family long-coupled] [--agents 8] [--threshold 0.9] [--horizon minutes, default 3 x the final deadline] [--tasks 32]
  *                   [--swarm run-seed1.swarmrun.json.gz | policy-seed1.json] [--scaling 1,2,4,8,16]
  *
- * With a run file as --swarm, the family and the number of agents default to the run's own.
+ * With a run file as --swarm, the family and the number of agents default to the run's own, and the
+ * horizon to three times the run's final deadline (on another family: that family's), as the app races it.
  */
 import { readFileSync } from 'node:fs';
 import { PolicyActor } from '../src/rl/actor';
@@ -85,7 +86,10 @@ async function main(): Promise<void> {
   // A run file's swarm races on its own family and team size unless told otherwise.
   const family = o.family ?? loaded?.config?.family ?? defaultConfig().family;
   const agents = o.agents ?? loaded?.config?.agents ?? 8;
-  const horizon = o.horizon ?? raceHorizon(calibratedSchedule(family).end);
+  // As the app races it: three times the final deadline the swarm trained for (a run file on its own
+  // family), else the family's calibrated one.
+  const ownDeadline = loaded?.config && loaded.config.family === family ? loaded.config.tmaxEnd : null;
+  const horizon = o.horizon ?? raceHorizon(ownDeadline ?? calibratedSchedule(family).end);
   const common = { tasks: family, threshold: o.threshold, horizon, count: o.tasks, seed: 1 };
   const t0 = performance.now();
   const race = await raceOrganisations({ ...common, agents, swarm: policy ? new PolicyActor(policy, 1) : undefined });
