@@ -10,7 +10,7 @@
  * claimed module, a free one, or nothing the rules let it work). Then where the minutes to 90% of
  * the tests went (src/sim/pathAudit.ts): against a bound no team can beat, the minutes modules waited
  * to start once ready, and the minutes they stalled once started, by what their last mover did
- * instead. Last, what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
+ * instead; and the two teams' minutes to 90% compared task by task (src/sim/pairedTimes.ts). Last, what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
  * receiver went on to build on the interface they brought, those it never built on, and those that
  * brought nothing. Prints per-episode means; asserts nothing. Flat teams only.
  */
@@ -24,6 +24,7 @@ import { runEpisodes } from '../src/sim/evaluate';
 import { auditedSource, emptyPileCounts, type PileCounts } from '../src/sim/pileAudit';
 import { observedSource } from '../src/sim/actionSource';
 import { emptyPathCounts, PathAudit, type PathCounts } from '../src/sim/pathAudit';
+import { pairedTimes } from '../src/sim/pairedTimes';
 import { emptyTalkCounts, TalkAudit, type TalkCounts } from '../src/sim/talkAudit';
 import { evaluationTasks } from '../src/sim/seeds';
 import { useBackend } from './lib/backend';
@@ -75,6 +76,8 @@ interface Audit {
   path: PathCounts;
   /** What its deliveries were worth (src/sim/talkAudit.ts), summed over the episodes. */
   talk: TalkCounts;
+  /** Minutes to 90% of the tests on each task, in the tasks' order (null: not reached by the deadline). */
+  t90s: (number | null)[];
 }
 
 async function audit(name: string, source: Parameters<typeof auditedSource>[0], config: Config, tasks: number, seed: number): Promise<Audit> {
@@ -88,7 +91,15 @@ async function audit(name: string, source: Parameters<typeof auditedSource>[0], 
   talk.finish();
   const perEpisode = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / tasks])) as unknown as PileCounts;
   const mean = (f: (s: (typeof run.stats)[number]) => number) => run.stats.reduce((a, s) => a + f(s), 0) / tasks;
-  return { organisation: name, ret: mean((s) => s.ret), duplicate: mean((s) => s.metrics.duplicate), counts: perEpisode, path: path.counts, talk: talk.counts };
+  return {
+    organisation: name,
+    ret: mean((s) => s.ret),
+    duplicate: mean((s) => s.metrics.duplicate),
+    counts: perEpisode,
+    path: path.counts,
+    talk: talk.counts,
+    t90s: run.stats.map((s) => s.t90),
+  };
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : '-');
@@ -212,6 +223,13 @@ async function main(): Promise<void> {
       }),
     ),
   );
+  const paired = pairedTimes(audits[0].t90s, audits[1].t90s);
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+  console.log(
+    paired.both > 0
+      ? `\nTask by task (both played the same tasks): on the ${paired.both} of ${paired.tasks} where both reached 90%, the swarm took ${signed(paired.meanDiff)} minutes against the organisation (95% interval ${signed(paired.meanDiff - paired.halfWidth)} to ${signed(paired.meanDiff + paired.halfWidth)}); it was sooner on ${paired.aSooner}, later on ${paired.bSooner}, in the same minute on ${paired.same}. Only the swarm reached 90% on ${paired.onlyA}, only the organisation on ${paired.onlyB}.`
+      : `\nTask by task: no task where both reached 90% (only the swarm on ${paired.onlyA}, only the organisation on ${paired.onlyB}).`,
+  );
   console.log(
     `\nDeliveries per episode: "built on" when the receiver went on to work a module that needs an interface the delivery brought it (stricter than the needed deliveries of npm run experiment, which count any interface an unfinished module needs):`,
   );
@@ -246,7 +264,7 @@ async function main(): Promise<void> {
   if (o.json) {
     writeFileSync(
       o.json,
-      `${JSON.stringify({ run: o.run, name: checkpoint.name, updates: checkpoint.updates, config: c, tasks: o.tasks, seed, audits }, null, 2)}\n`,
+      `${JSON.stringify({ run: o.run, name: checkpoint.name, updates: checkpoint.updates, config: c, tasks: o.tasks, seed, audits, paired }, null, 2)}\n`,
     );
     console.log(`wrote ${o.json}`);
   }
