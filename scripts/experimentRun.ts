@@ -17,6 +17,7 @@ import type { ExperimentFolder } from './lib/experimentFolder';
 import { ProgressBar, formatDuration } from './lib/progress';
 import { reportProgress } from './lib/childProgress';
 import { TrainingRecording, runFileCheckpoint } from './lib/runfile';
+import { speedSummary } from './lib/speed';
 import { talkSummary } from './lib/talk';
 import { formatTable, toCsv } from './lib/table';
 import { fail, resumeCommand, type Options } from './experimentOptions';
@@ -285,6 +286,7 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
     ]);
   }
   const talkLine = talkSummary(results);
+  const speedLine = speedSummary(results);
   const secs = results.map((r) => r.trainSeconds);
   const rates = results.map((r) => r.updatesPerSecond);
   const structureNote = structureLine(results);
@@ -293,6 +295,7 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
     `Evaluation: ${opts.evalTasks} fresh ${c.family} tasks per seed, deadline ${c.tmaxEnd} min, ${c.agents} agents; ± is the spread (sd) over ${opts.seeds.length} seed(s).`,
     formatTable(header, rows),
     ...(talkLine ? ['', talkLine] : []),
+    ...(speedLine ? ['', speedLine] : []),
     '',
     `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
     `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,

@@ -39,6 +39,8 @@ export interface OrgSummary extends WorkSummary {
   reached90: number;
   /** Mean anytime curve: share of tests passing after each minute. */
   curve: number[];
+  /** Minutes to 90% of tests on each evaluation task, in the tasks' order (null: not reached); absent in records written before it was kept. */
+  t90s?: (number | null)[];
 }
 
 export function summarise(org: Organisation, stats: EpisodeStats[], agents: number): OrgSummary {
@@ -49,6 +51,7 @@ export function summarise(org: Organisation, stats: EpisodeStats[], agents: numb
     t90: reached.length ? mean(reached) : null,
     reached90: reached.length / Math.max(1, stats.length),
     curve: stats[0].curve.map((_, t) => mean(stats.map((s) => s.curve[t]))),
+    t90s: stats.map((s) => s.t90),
   };
 }
 
