@@ -23,5 +23,8 @@ export function speedSummary(results: readonly { seed: number; orgs: readonly Or
     );
   }
   if (!parts.length) return null;
-  return `Minutes to 90%, task by task on the tasks both reached (trained swarm - scripted organisation; below 0: the swarm sooner): ${parts.join('; ')}.`;
+  return [
+    'Minutes to 90%, task by task on the tasks both reached (trained swarm - scripted organisation; below 0: the swarm sooner):',
+    ...parts.map((p) => `  ${p}`),
+  ].join('\n');
 }
