@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ActionSource } from './actionSource';
 import { scriptedOrganisation, singleChain } from './baselines';
 import { runEpisodes } from './evaluate';
 import { pairedTimes } from './pairedTimes';
 import { evaluationTasks } from './seeds';
+import type { Family } from './task';
 
 describe('minutes to the goal compared task by task', () => {
   it('pairs only the tasks both reached, and counts who was sooner', () => {
@@ -22,14 +24,15 @@ describe('minutes to the goal compared task by task', () => {
     expect(() => pairedTimes([1, 2], [1])).toThrow(/same tasks/);
   });
 
+  /** Two teams of 8 played on the same `count` evaluation tasks of `family` at deadline `tmax`, compared. */
+  const played = async (a: ActionSource, b: ActionSource, family: Family, count: number, seed: number, tmax: number) => {
+    const tasks = evaluationTasks(family, count);
+    const times = async (src: ActionSource) => (await runEpisodes(src, tasks, 8, seed, tmax)).stats.map((s) => s.t90);
+    return pairedTimes(await times(a), await times(b));
+  };
+
   it('finds a team against itself level on every task', async () => {
-    const tasks = evaluationTasks('long-coupled', 6);
-    const a = await runEpisodes(scriptedOrganisation, tasks, 8, 5, 80);
-    const b = await runEpisodes(scriptedOrganisation, tasks, 8, 5, 80);
-    const p = pairedTimes(
-      a.stats.map((s) => s.t90),
-      b.stats.map((s) => s.t90),
-    );
+    const p = await played(scriptedOrganisation, scriptedOrganisation, 'long-coupled', 6, 5, 80);
     expect(p.both).toBeGreaterThan(0);
     expect(p.same).toBe(p.both);
     expect(p.meanDiff).toBe(0);
@@ -37,13 +40,7 @@ describe('minutes to the goal compared task by task', () => {
   });
 
   it('finds the scripted organisation sooner than the single chain wherever both get there', async () => {
-    const tasks = evaluationTasks('coupled', 8);
-    const org = await runEpisodes(scriptedOrganisation, tasks, 8, 3, 60);
-    const chain = await runEpisodes(singleChain, tasks, 8, 3, 60);
-    const p = pairedTimes(
-      org.stats.map((s) => s.t90),
-      chain.stats.map((s) => s.t90),
-    );
+    const p = await played(scriptedOrganisation, singleChain, 'coupled', 8, 3, 60);
     // The chain builds the sprint alone: where it gets there at all, it is many minutes behind.
     expect(p.both).toBeGreaterThan(4);
     expect(p.aSooner).toBe(p.both);
