@@ -31,6 +31,7 @@ import { useBackend } from './lib/backend';
 import { intFlag, parseFlags, pathFlag, readCommandLine, UsageError } from './lib/cli';
 import { requireOutput } from './lib/outputFolder';
 import { runFileCheckpoint } from './lib/runfile';
+import { pairedPhrase, SPEED_HEADER } from './lib/speed';
 import { formatTable } from './lib/table';
 
 const USAGE = `usage: npm run pile-audit -- --run <file.swarmrun.json.gz> [--tasks 64] [--seed <n>] [--json <file>]
@@ -224,12 +225,7 @@ async function main(): Promise<void> {
     ),
   );
   const paired = pairedTimes(audits[0].t90s, audits[1].t90s);
-  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-  console.log(
-    paired.both > 0
-      ? `\nTask by task (both played the same tasks): on the ${paired.both} of ${paired.tasks} where both reached 90%, the swarm took ${signed(paired.meanDiff)} minutes against the organisation (95% interval ${signed(paired.meanDiff - paired.halfWidth)} to ${signed(paired.meanDiff + paired.halfWidth)}); it was sooner on ${paired.aSooner}, later on ${paired.bSooner}, in the same minute on ${paired.same}. Only the swarm reached 90% on ${paired.onlyA}, only the organisation on ${paired.onlyB}.`
-      : `\nTask by task: no task where both reached 90% (only the swarm on ${paired.onlyA}, only the organisation on ${paired.onlyB}).`,
-  );
+  console.log(`\n${SPEED_HEADER}\n  ${pairedPhrase(paired)}`);
   console.log(
     `\nDeliveries per episode: "built on" when the receiver went on to work a module that needs an interface the delivery brought it (stricter than the needed deliveries of npm run experiment, which count any interface an unfinished module needs):`,
   );
