@@ -379,6 +379,9 @@ export function DmGraph() {
           <span className="dm-key plain" /> message that unblocked nobody
         </li>
         <li>
+          <span className="dm-key board-square" /> the public board
+        </li>
+        <li>
           <span className="dm-key board" /> board post / read
         </li>
         {orderKinds.map((k) => (
