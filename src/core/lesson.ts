@@ -1,5 +1,5 @@
 /**
- * The guided lesson's seven steps as data: what each sets up (a config to train live, or a shipped
+ * The guided lesson's eight steps as data: what each sets up (a config to train live, or a shipped
  * pretrained run to replay), what it says, what was measured, and the observable statements its text
  * makes (`claims`), each with the metric it rests on and the comparison that makes the text true.
  * `npm run lesson:check` trains every step's own setup on three seeds the app does not show and fails
@@ -18,8 +18,11 @@ export type LessonSetup =
   | { kind: 'pretrained'; family: PretrainedFamily };
 
 /** The steps, by name (the page adds its views to each: ui/lessonSteps.ts). */
-export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'schedule', 'talk', 'race', 'ablations'] as const;
+export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'piles', 'schedule', 'talk', 'race', 'ablations'] as const;
 export type LessonId = (typeof LESSON_IDS)[number];
+
+/** The steps in the order a link without a format (`v`) numbered them: `#lesson=4` there is the schedule step. */
+export const LESSON_V1_IDS: readonly LessonId[] = ['team-reward', 'chaos', 'handoffs', 'schedule', 'talk', 'race', 'ablations'];
 
 export interface LessonContent {
   id: LessonId;
@@ -273,6 +276,54 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         is: 'about',
         than: 0.03,
         by: 0.015,
+      },
+    ],
+  },
+  {
+    id: 'piles',
+    title: 'Too much time: piling on',
+    setup: { kind: 'pretrained', family: 'long-coupled' },
+    text: 'The same kind of swarm, trained the same way on long-coupled tasks, is replayed: about 190 agent-minutes of work in chains, for a team with 640 at its 80-minute deadline, more than three times what the work needs. It passes most of the tests and hands over interfaces as step 3\'s swarm does, but in the swimlanes ("What each agent did") it piles on: collisions (dark orange) add up to about as many agent-minutes as its useful work (blue), 130-240 beside 180-190. With minutes to spare a pile costs the team nothing, so the one team return cannot teach it to stop; planned to capacity, as in step 3, every pile costs a feature its minute, and the swarm learns to split the work.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (long-coupled, 8 agents, 300 RLCR updates, 20 → 80 minutes, the costs of talk on, as npm run pretrain made the shipped run; seeds 101-103): on 16 fresh tasks at 80 minutes 129-240 agent-minutes of collisions beside 180-192 of useful work, 0.93-0.99 of the tests, 12-20 handoffs per rollout. The replay on screen is the shipped run, trained with seed 1, so its numbers differ a little from these seeds'.",
+    claims: [
+      {
+        says: 'collisions (dark orange): about as many agent-minutes as its useful work (at least two thirds of it)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+        is: 'above',
+        than: 120,
+      },
+      {
+        says: 'quoted: collisions 130-240',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+        is: 'about',
+        than: 185,
+        by: 56,
+      },
+      {
+        says: 'quoted: useful work (blue) 180-190',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'useful', tasks: 16 },
+        is: 'about',
+        than: 186,
+        by: 7,
+      },
+      {
+        says: 'it passes most of the tests (more than 0.9 on fresh tasks at 80 minutes)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'above',
+        than: 0.9,
+      },
+      {
+        says: 'it hands over interfaces (more than half of its deliveries needed)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'neededShare', tasks: 16 },
+        is: 'above',
+        than: 0.5,
+      },
+      {
+        says: 'more than three times what the work needs: the scripted organisation idles most of its minutes (over 320 of 640)',
+        measure: { of: 'evaluation', player: 'scripted organisation', stat: 'idle', tasks: 16 },
+        is: 'above',
+        than: 320,
       },
     ],
   },
