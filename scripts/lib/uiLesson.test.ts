@@ -16,9 +16,9 @@ describe('bench:ui --lesson: the steps it times and what they train', () => {
       expect(steps.includes(i + 1), `step ${i + 1} (${s.id})`).toBe(live);
       expect(trainsWhenOpened(s)).toBe(live);
     });
-    // The three live steps the issue names are among them: team reward, chaos, schedule.
-    for (const id of ['team-reward', 'chaos', 'schedule'] as const) expect(steps).toContain(LESSON_CONTENT.indexOf(byId(id)) + 1);
-    expect(() => stepRun(byId('handoffs'))).toThrow(/does not train/);
+    // The live steps that train or step when opened: team reward, chaos, the default sprint learning to split the work, schedule.
+    for (const id of ['team-reward', 'chaos', 'handoffs', 'schedule'] as const) expect(steps).toContain(LESSON_CONTENT.indexOf(byId(id)) + 1);
+    expect(() => stepRun(byId('piles'))).toThrow(/does not train/);
   });
 
   it("derives each step's config as lesson:check's stepConfig does", () => {
