@@ -7,7 +7,7 @@
  * a `--jobs` child's, and writes it into its cache or folder. A worker
  * (`npm run sweep-worker -- --queue redis://...`) checks each job against the config schema and its
  * own code version, then trains it in a child process in a scratch folder (a claim's run with the
- * `--jobs` child `train-one.ts`, an experiment's seed with `scripts/experiment.ts` itself) and sends
+ * `--jobs` child `train-one.ts`, an experiment's seed with `scripts/commands/experiments/experiment.ts` itself) and sends
  * back the files. Both sides stop with one line and exit code 2 when Redis stays away longer than
  * `--redis-wait` seconds.
  */
@@ -419,7 +419,7 @@ export function checkJob(job: Job, code: string): Checked | 'other-code' {
 }
 
 /** The plain experiment's entry, started by a worker for an experiment's seed. */
-const EXPERIMENT_ENTRY = fileURLToPath(new URL('../experiment.ts', import.meta.url));
+const EXPERIMENT_ENTRY = fileURLToPath(new URL('../commands/experiments/experiment.ts', import.meta.url));
 
 /** The worker's training children, stopped when the worker gives up on Redis. */
 const children = new Set<ChildProcess>();
@@ -546,7 +546,7 @@ export async function runWorker(o: WorkerOptions): Promise<void> {
     },
   );
 
-  /** An experiment's seed: `scripts/experiment.ts --seeds N` into `dir`, its four files sent back. */
+  /** An experiment's seed: `scripts/commands/experiments/experiment.ts --seeds N` into `dir`, its four files sent back. */
   async function trainExperimentSeed(
     job: Job,
     { data: d, config, start }: { data: ExperimentJobData; config: Config; start: StartWeights | null },

@@ -182,7 +182,21 @@ describe('claims runner, smoke scale', () => {
   it('runs from the experiment command line (a claim without training), on other seeds', () => {
     const r = spawnSync(
       join('node_modules', '.bin', 'tsx'),
-      ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--backend', 'cpu', '--seeds', '4,5', '--jobs', '2', '--out', join(out, 'cli')],
+      [
+        'scripts/commands/experiments/experiment.ts',
+        '--claim',
+        'C8',
+        '--claim-scale',
+        'smoke',
+        '--backend',
+        'cpu',
+        '--seeds',
+        '4,5',
+        '--jobs',
+        '2',
+        '--out',
+        join(out, 'cli'),
+      ],
       { encoding: 'utf8' },
     );
     expect(r.status, r.stderr).toBe(0);
@@ -197,9 +211,13 @@ describe('claims runner, smoke scale', () => {
   });
 
   it('stops with exit code 2 on a bad seed list', () => {
-    const r = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      join('node_modules', '.bin', 'tsx'),
+      ['scripts/commands/experiments/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: --seeds: "1,,2" is not a comma-separated list of seeds .*: an empty entry\n/);
   });

@@ -563,7 +563,7 @@ export interface TrainOneOptions {
 }
 
 /** The child-process entry point of `--jobs`, beside this file. */
-export const TRAIN_ONE_ENTRY = fileURLToPath(new URL('./train-one.ts', import.meta.url));
+export const TRAIN_ONE_ENTRY = fileURLToPath(new URL('../commands/experiments/train-one.ts', import.meta.url));
 
 /** The command-line arguments of `train-one.ts` for `o` (read back by `parseTrainOneArgs`). */
 export function trainOneArgv(o: TrainOneOptions): string[] {
@@ -933,7 +933,7 @@ export function parseClaimArgs(argv: string[]): ClaimArgs {
   };
 }
 
-/** The `--claim` mode of `scripts/experiment.ts`: exits 2 on a bad command line. */
+/** The `--claim` mode of `scripts/commands/experiments/experiment.ts`: exits 2 on a bad command line. */
 export async function runClaimsFromArgs(argv: string[]): Promise<void> {
   if (argv.includes('--help')) {
     process.stdout.write(claimsUsage() + '\n');

@@ -9,7 +9,7 @@ import { JobProgress, SweepTracker, type SweepStatus } from './sweepStatus';
 import { BadJob, checkExperimentJob, configText, experimentArgv, experimentSeedKey } from './experimentJobs';
 import type { ExperimentJobData } from './sweep';
 import { defaultConfig } from '../../src/rl/config';
-import { readOptions } from '../experimentOptions';
+import { readOptions } from '../lib/experiment/options';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-sweep-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
