@@ -7,7 +7,7 @@
 import { ExperimentFolder, experimentSettings } from '../../lib/experimentFolder';
 import { requireOutput } from '../../lib/outputFolder';
 import { fail, fileHash, readOptions } from '../../lib/experiment/options';
-import type { SeedResult } from '../../lib/experiment/run';
+import type { SeedResult } from '../../lib/experiment/seedResult';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

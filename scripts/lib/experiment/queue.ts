@@ -14,7 +14,7 @@ import { coordinate, type QueueTask } from '../../claims/queue';
 import { CACHE_VERSION } from '../../claims/runner';
 import { codeVersion, ExperimentResult, type ExperimentJobData } from '../../claims/sweep';
 import type { Options } from './options';
-import type { SeedResult } from './run';
+import type { SeedResult } from './seedResult';
 
 /** Trains `seeds` of the experiment `opts` on its queue into `folder` (each seed's files, then its record; `kept(seed)` after). */
 export async function trainSeedsOnQueue(

@@ -21,6 +21,7 @@ import { speedSummary } from '../speed';
 import { talkSummary } from '../talk';
 import { formatTable, toCsv } from '../table';
 import { fail, resumeCommand, type Options } from './options';
+import type { SeedResult } from './seedResult';
 
 function loadPolicy(path: string): SwarmPolicy {
   let text: string;
@@ -89,15 +90,6 @@ const CURVE_COLUMNS: (keyof UpdateMetrics)[] = [
   'interrupted',
   'conflicts',
 ];
-
-/** One seed's outcome, as the summary and the folder's record keep it. */
-export interface SeedResult {
-  seed: number;
-  trainSeconds: number;
-  updatesPerSecond: number;
-  curve: UpdateMetrics[];
-  orgs: OrgSummary[];
-}
 
 async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed: number, index: number): Promise<SeedResult> {
   const config = { ...opts.config, seed };
