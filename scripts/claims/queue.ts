@@ -25,7 +25,9 @@ import { formatDuration } from '../lib/progress';
 import type { NodeBackend } from '../lib/nodeBackends';
 import { CONDITIONS, SUITE_NAMES, useSuite, type SuiteName } from './definitions';
 import { BadJob, checkExperimentJob, configText, experimentArgv, seedFiles, type StartWeights } from './experimentJobs';
-import { CACHE_VERSION, ConditionStore, SCALE_NAMES, SCALES, TRAIN_ONE_ENTRY, trainOneArgv, type ScaleName } from './runner';
+import { CACHE_VERSION, SCALE_NAMES, SCALES, type ScaleName } from './scale';
+import { ConditionStore } from './conditionStore';
+import { TRAIN_ONE_ENTRY, trainOneArgv } from './trainOne';
 import { runJobs, type TrainJob } from './schedule';
 import {
   checkPolicyText,

@@ -5,21 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIMS, CONDITIONS, useSuite } from './definitions';
-import {
-  claimsUsage,
-  ConditionStore,
-  conditionsFor,
-  fullConfig,
-  parseClaimArgs,
-  parseTrainOneArgs,
-  runClaims,
-  SCALE_NAMES,
-  SCALES,
-  scaleWithSeeds,
-  trainOneArgv,
-  trainOneFromArgs,
-  writeSummary,
-} from './runner';
+import { claimsUsage, parseClaimArgs } from './commandLine';
+import { writeSummary } from './report';
+import { runClaims } from './runner';
+import { conditionsFor, fullConfig, SCALE_NAMES, SCALES, scaleWithSeeds } from './scale';
+import { ConditionStore } from './conditionStore';
+import { parseTrainOneArgs, trainOneArgv, trainOneFromArgs } from './trainOne';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-claims-'));
 

@@ -11,7 +11,7 @@ import type { SeedResult } from '../../lib/experiment/seedResult';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.some((a) => a === '--claim' || a.startsWith('--claim='))) return (await import('../../claims/runner')).runClaimsFromArgs(argv);
+  if (argv.some((a) => a === '--claim' || a.startsWith('--claim='))) return (await import('../../claims/commandLine')).runClaimsFromArgs(argv);
   const sweep = argv.find((a) => ['--shard', '--report-only'].includes(a.split('=')[0]));
   if (sweep) fail([`${sweep.split('=')[0]} works with --claim only (a plain experiment spreads its seeds with --queue)`]);
   const opts = readOptions(argv);

@@ -6,6 +6,6 @@
  * --seed <n> --backend wasm|cpu [--key <expected cache key>] [--quiet]`; exit code 0 done (or already
  * cached), 1 failed (also when its cache key is not the expected one), 2 bad flags.
  */
-import { trainOneFromArgs } from '../../claims/runner';
+import { trainOneFromArgs } from '../../claims/trainOne';
 
 process.exitCode = await trainOneFromArgs(process.argv.slice(2));

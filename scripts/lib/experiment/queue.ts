@@ -11,7 +11,7 @@ import { cacheKey, writeAtomic } from '../cache';
 import { experimentSettings, type ExperimentFolder } from '../experimentFolder';
 import { bytesHash, checkExperimentResult, configText, seedFiles } from '../../claims/experimentJobs';
 import { coordinate, type QueueTask } from '../../claims/queue';
-import { CACHE_VERSION } from '../../claims/runner';
+import { CACHE_VERSION } from '../../claims/scale';
 import { codeVersion, ExperimentResult, type ExperimentJobData } from '../../claims/sweep';
 import type { Options } from './options';
 import type { SeedResult } from './seedResult';
