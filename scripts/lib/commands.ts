@@ -1,6 +1,7 @@
 /**
  * Every command of the command line, by concern: its name, its file (scripts/commands/<concern>/<name>.ts),
- * what it does in one line and its `npm run` script. `npm run swarm` lists them and runs one by name.
+ * what it does in one line and its `npm run` script. `npm run swarm` lists them and runs one by name;
+ * the import check (`npm run import-cycles`) refuses a test or a library module that imports one.
  * A new command is a file in its concern's folder plus an entry here (CONTRIBUTING.md).
  */
 
@@ -88,6 +89,7 @@ export const COMMANDS: readonly Command[] = [
   },
   { name: 'build-kernels', concern: 'checks', npm: 'build:kernels', summary: "assemble the learn step's wasm kernels into src/rl/wasmKernelsBinary.ts" },
   { name: 'update-memory', concern: 'checks', summary: "the memory one training update takes, beside the settings check's estimate" },
+  { name: 'import-cycles', concern: 'checks', npm: 'import-cycles', summary: 'import cycles in src, scripts and e2e, and imports of a command file' },
 ];
 
 /** A command's file, relative to the repository root. */
