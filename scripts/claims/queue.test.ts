@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobId, printable, type QueueStatus } from './queue';
+import { jobId, printable } from './queueBase';
+import type { QueueStatus } from './queueList';
 import type { SweepJobData } from './sweep';
 import type { SweepStatus } from './sweepStatus';
 

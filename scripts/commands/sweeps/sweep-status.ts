@@ -29,7 +29,7 @@ const args = readCommandLine('sweep-status', USAGE, (argv) => {
 });
 
 try {
-  const { queueStatus } = await import('../../claims/queue');
+  const { queueStatus } = await import('../../claims/queueList');
   const s = await queueStatus(args.address, args.queueName);
   if (args.json) process.stdout.write(JSON.stringify(s, null, 1) + '\n');
   else {

@@ -54,7 +54,7 @@ function parse(argv: string[]): Args | 'help' {
 
 const args = readCommandLine('sweep-worker', USAGE, parse);
 try {
-  const { runWorker } = await import('../../claims/queue');
+  const { runWorker } = await import('../../claims/queueWorker');
   await runWorker({ ...args, log: (line) => process.stderr.write(`sweep-worker: ${line}\n`) });
 } catch (e) {
   if (!(e instanceof QueueFault)) throw e;
