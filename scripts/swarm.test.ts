@@ -1,7 +1,19 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandFile, COMMANDS, CONCERNS } from './lib/commands';
+import { commandFile, COMMANDS, CONCERNS, type Command } from './lib/commands';
+
+/** `npm run swarm -- ...args`, without waiting for it (the commands' checks run side by side). */
+function swarmAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/swarm.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 const swarm = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/swarm.ts', ...args], { encoding: 'utf8' });
 
@@ -45,6 +57,27 @@ describe('npm run swarm', () => {
     expect(policy.status).toBe(0);
     expect(policy.stdout).toMatch(/^usage: npm run bench:policy -- /);
   });
+
+  it('runs every command: --help prints its usage with exit code 0, an unknown flag is one line naming it and exit code 2', async () => {
+    // Four at a time: each is a Node process loading its command.
+    type Run = Awaited<ReturnType<typeof swarmAsync>>;
+    const results: { c: Command; help: Run; bad: Run }[] = [];
+    const queue = [...COMMANDS];
+    const next = async (): Promise<void> => {
+      const c = queue.shift();
+      if (!c) return;
+      results.push({ c, help: await swarmAsync([c.name, '--help']), bad: await swarmAsync([c.name, '--bogus']) });
+      return next();
+    };
+    await Promise.all([next(), next(), next(), next()]);
+    expect(results.length).toBe(COMMANDS.length);
+    for (const { c, help, bad } of results) {
+      expect(help.status, `${c.name} --help\n${help.stderr}`).toBe(0);
+      expect(help.stdout, c.name).toMatch(/^usage: /i);
+      expect(bad.status, `${c.name} --bogus\n${bad.stderr}`).toBe(2);
+      expect(bad.stderr.split('\n')[0], c.name).toMatch(/: unknown flag --bogus$/);
+    }
+  }, 180_000);
 
   it("passes the flags on: a command's bad flag is its one-line message and exit code 2", () => {
     const r = swarm(['calibrate', '--agentz', '3']);

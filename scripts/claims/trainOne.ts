@@ -3,7 +3,7 @@
  * (scripts/commands/experiments/train-one.ts), written by the runner and read back by the child.
  */
 import { fileURLToPath } from 'node:url';
-import { parseFlags, UsageError } from '../lib/cli';
+import { parseFlags, readFlags, UsageError } from '../lib/cli';
 import { NODE_BACKENDS, useBackend, type NodeBackend } from '../lib/backend';
 import { ACTIVE_SUITE, CONDITIONS, DEFAULT_SUITE, SUITE_NAMES, useSuite, type SuiteName } from './definitions';
 import { parseSeeds, SCALE_NAMES, SCALES, type ScaleName } from './scale';
@@ -86,12 +86,20 @@ export function parseTrainOneArgs(argv: string[]): TrainOneOptions {
   };
 }
 
+/** The help of `train-one`. */
+export const TRAIN_ONE_USAGE = `usage: npm run swarm -- train-one --scale ${SCALE_NAMES.join('|')} --out <folder> --condition <id> --seed <n> --backend ${NODE_BACKENDS.join('|')} [--suite ${SUITE_NAMES.join('|')}] [--key <cache key>] [--quiet]
+  trains one condition and seed of a claims run into <out>/cache; started by npm run experiment -- --claim ... --jobs N`;
+
 /**
  * `train-one.ts`: trains one condition and seed into `<out>/cache` with `ConditionStore.train` (its
  * parent must be cached) unless it is cached already. Returns the exit code: 0 done, 1 failed, 2 bad
  * command line; the message goes to stderr.
  */
 export async function trainOneFromArgs(argv: string[]): Promise<number> {
+  if (readFlags(argv, { help: { type: 'boolean' } }).values.help) {
+    process.stdout.write(TRAIN_ONE_USAGE + '\n');
+    return 0;
+  }
   let o: TrainOneOptions;
   try {
     o = parseTrainOneArgs(argv);
