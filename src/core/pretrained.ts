@@ -1,7 +1,7 @@
 /**
  * The pretrained swarms the app ships: one run file per task family in `public/pretrained/`,
  * named `<family>.swarmrun.json.gz`. The page offers them in this order (the default first);
- * scripts/pretrained.test.ts checks that every file is there and reads as a run of its family.
+ * scripts/commands/experiments/pretrained.test.ts checks that every file is there and reads as a run of its family.
  */
 import { defaultConfig, FORMER_DEFAULTS, type Config } from '../rl/config';
 import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
