@@ -32,7 +32,7 @@ export type ScaleName = (typeof SCALE_NAMES)[number];
 const smallDeadline = (t: number) => Math.max(3, Math.round(t / 4));
 
 /**
- * The budgets. `full`: every condition as declared in `definitions.ts` (see docs/EXPERIMENTS.md for
+ * The budgets. `full`: every condition as declared in `definitions/` (see docs/EXPERIMENTS.md for
  * the settings and their cost), 64 evaluation tasks. `smoke`: the same claims on a toy scale (2
  * agents, 2 updates, deadlines / 4, a tiny network): seconds, for tests of the machinery only.
  */

@@ -81,7 +81,7 @@ function parseOptions(argv: string[]): Options | 'help' {
   };
 }
 
-/** Records long tasks and rAF timestamps from before the app's scripts run (plain text: see bench-ui.ts). */
+/** Records long tasks and rAF timestamps from before the app's scripts run (plain text: see scripts/lib/benchUi/frames.ts). */
 const PROBE_SCRIPT = `(() => {
   const probe = { longTasks: [], frames: [] };
   window.__soak = probe;
