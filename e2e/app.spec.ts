@@ -36,11 +36,20 @@ test('a schedule slider redraws the curve and changes the deadline the trainer u
   await expect(page.getByTestId('readout')).toContainText('13 min', { timeout: 60_000 });
 });
 
-test('the app opens on long-coupled tasks; picking a first-round family brings its schedule', async ({ page }) => {
-  await page.goto('/#backend=cpu');
-  await expect(page.getByTestId('family')).toHaveValue('long-coupled');
+test('the app opens on long-planned tasks at 20 -> 72; an old link opens long-coupled at 20 -> 80; picking a family brings its schedule', async ({ page }) => {
+  await page.goto('/#v=2&backend=cpu');
+  await expect(page.getByTestId('family')).toHaveValue('long-planned');
   await expect(page.getByTestId('tmax-start')).toHaveValue('20');
+  await expect(page.getByTestId('tmax-end')).toHaveValue('72');
+  // A link from before the link format (no v) opens what it always opened.
+  await page.goto('about:blank');
+  await page.goto('/#backend=cpu&seed=1');
+  await expect(page.getByTestId('family')).toHaveValue('long-coupled');
   await expect(page.getByTestId('tmax-end')).toHaveValue('80');
+  await page.getByTestId('family').selectOption('long-planned');
+  await expect(page.getByTestId('tmax-end')).toHaveValue('72');
+  // The link is rewritten in today's format: the default sprint needs no family in it.
+  await expect.poll(() => new URL(page.url()).hash).toBe('#v=2&seed=1&backend=cpu');
   await page.getByTestId('family').selectOption('coupled');
   await expect(page.getByTestId('tmax-start')).toHaveValue('8');
   await expect(page.getByTestId('tmax-end')).toHaveValue('24');

@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test';
 /**
  * A small, fast run: 3 agents, 1 task x 2 rollouts per update, on the first round's coupled tasks
  * (8 -> 24 minutes; episodes end when every test passes), so episodes and the organisations race
- * stay short. The default long-coupled family has its own test (app.spec.ts).
+ * stay short. The default long-planned family has its own test (app.spec.ts).
  */
 export const SMALL = 'family=coupled&tmaxStart=8&tmaxEnd=24&agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
 

@@ -42,27 +42,28 @@ test.describe('presenter mode at 1024x768', () => {
 
   test('a lesson step gives its view at least half of the stage, with 16 px text', async ({ page }) => {
     test.setTimeout(180_000);
-    // Step 3 (the DM graph of a replayed swarm), step 5 (the work panel, lifted from below the stage),
-    // steps 4 and 7 (the schedule and the ablations, lifted from the drawer above the curve).
+    // Step 3 (the DM graph of the swarm training live), step 4 (the swimlanes of a replayed swarm), step 6 (the
+    // work panel, lifted from below the stage), steps 5 and 8 (the schedule and the ablations, lifted from the drawer above the curve).
     for (const [step, focus] of [
       [3, 'dm-graph'],
-      [5, 'work-curves'],
-      [4, 'schedule'],
-      [7, 'ablations'],
+      [4, 'swimlanes'],
+      [6, 'work-curves'],
+      [5, 'schedule'],
+      [8, 'ablations'],
     ] as const) {
       await page.goto('about:blank');
-      await page.goto(`/#backend=wasm&presenter&lesson=${step}`);
+      await page.goto(`/#v=2&backend=wasm&presenter&lesson=${step}`);
       await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${step} of`));
-      if (step === 3 || step === 5) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
-      if (step === 4) await expect.poll(() => updateCount(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+      if (step === 4 || step === 6) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+      if (step === 3 || step === 5) await expect.poll(() => updateCount(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
       await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', focus);
       await expect(
         page
           .getByTestId(focus)
-          .locator(step === 7 ? 'fieldset' : 'svg')
+          .locator(step === 8 ? 'fieldset' : 'svg')
           .first(),
       ).toBeVisible({ timeout: 30_000 });
-      if (step === 4) await page.getByTestId('play').click();
+      if (step === 3 || step === 5) await page.getByTestId('play').click();
       const report = await probe(page);
       expect(report.focusPlace).toBe('stage');
       expect(report.focusShare).toBeGreaterThanOrEqual(0.5);
@@ -76,7 +77,7 @@ test.describe('presenter mode at 1024x768', () => {
       }
       // The step bubbles are all in sight.
       for (const bubble of await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').all()) await expect(bubble).toBeInViewport();
-      if (step === 4 || step === 7) {
+      if (step === 5 || step === 8) {
         // The drawer stays shut; the curve the text asks the class to watch is on the stage, whole, with its readout.
         await expect(page.getByTestId('drawer')).not.toHaveClass(/open/);
         await expect(page.getByTestId('curves')).toBeInViewport({ ratio: 1 });
@@ -85,7 +86,7 @@ test.describe('presenter mode at 1024x768', () => {
     }
     // Without presenter mode the stage keeps its five views side by side (the fold is presenter mode's).
     await page.goto('about:blank');
-    await page.goto('/#backend=wasm&lesson=3');
+    await page.goto('/#v=2&backend=wasm&lesson=4');
     await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
     expect((await probe(page)).focusShare).toBeLessThan(0.5);
   });

@@ -40,29 +40,31 @@ test('the lesson keys work wherever focus is: after clicking Train, on a slider,
   await expect(title).toHaveText(/^Step 3 of/);
   await page.keyboard.press('PageDown');
   await expect(title).toHaveText(/^Step 4 of/);
-  // Step 4 opens the drawer with the schedule: a click on a slider, then the arrows move the lesson, not the slider.
+  await page.keyboard.press('PageDown');
+  await expect(title).toHaveText(/^Step 5 of/);
+  // Step 5 opens the drawer with the schedule: a click on a slider, then the arrows move the lesson, not the slider.
   const start = page.getByTestId('tmax-start');
   await expect(start).toBeVisible();
   await start.focus();
   const before = await start.inputValue();
   await page.keyboard.press('ArrowLeft');
-  await expect(title).toHaveText(/^Step 3 of/);
+  await expect(title).toHaveText(/^Step 4 of/);
   expect(await start.inputValue()).toBe(before);
   // Space from the page's body moves on; Shift+Space goes back.
   await page.locator('body').click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('Space');
-  await expect(title).toHaveText(/^Step 4 of/);
+  await expect(title).toHaveText(/^Step 5 of/);
   await page.keyboard.press('Shift+Space');
-  await expect(title).toHaveText(/^Step 3 of/);
+  await expect(title).toHaveText(/^Step 4 of/);
   // In a text field the keys edit: the drawer's "agents" number field keeps its arrows and the lesson stays.
   await page.getByTestId('lesson-next').click();
-  await expect(title).toHaveText(/^Step 4 of/);
+  await expect(title).toHaveText(/^Step 5 of/);
   const field = page.getByTestId('agents');
   await field.focus();
   await expect(field).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('PageDown');
-  expect(await stepShown(page)).toBe(4);
+  expect(await stepShown(page)).toBe(5);
   expect(errors).toEqual([]);
 });
 
@@ -89,29 +91,30 @@ test("opening the lesson while a run trains restarts it cleanly with the step's 
   expect(errors).toEqual([]);
 });
 
-test("each step sets up its own state: step 4's fixed deadline does not label step 5's replay; step 7 is a fresh run Train can start, and an ablation labels no old curve", async ({
+test("each step sets up its own state: step 5's fixed deadline does not label step 6's replay; step 8 is a fresh run Train can start, and an ablation labels no old curve", async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const errors = watchErrors(page);
+  // A link from before the contrast step: its step 4 was the schedule, step 5 now.
   await page.goto(`/#backend=wasm&seed=5&lesson=4`);
   await ready(page);
-  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 4 of/);
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 5 of/);
   await expect.poll(() => updates(page), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
   // The class drags "start" up to the end: a fixed deadline, which the badge names.
   const end = await page.getByTestId('tmax-end').inputValue();
   await setRange(page, 'tmax-start', end);
   await expect(page.getByTestId('ablation-badge')).toContainText(`fixed Tmax ${end}`);
   await page.getByTestId('lesson-next').click();
-  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 5 of/);
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 6 of/);
   await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('ablation-badge')).toHaveCount(0);
-  // Step 7 ("switch one thing on and press Train"): a fresh run, nothing on the curve, Train enabled.
+  // Step 8 ("switch one thing on and press Train"): a fresh run, nothing on the curve, Train enabled.
   await page
     .getByRole('navigation', { name: 'Lesson steps' })
-    .getByRole('link', { name: /^Step 7:/ })
+    .getByRole('link', { name: /^Step 8:/ })
     .click();
-  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 7 of/);
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 8 of/);
   await expect(page.getByTestId('replay-bar')).toHaveCount(0);
   await expect(page.getByTestId('update-count')).toHaveText('–');
   await expect(page.getByTestId('ablation-badge')).toHaveCount(0);

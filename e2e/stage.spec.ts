@@ -135,7 +135,7 @@ test('the lesson runs through every step by keyboard, each with its own view hig
   const title = page.getByTestId('lesson-title');
   const steps = await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').count();
   expect(steps).toBeGreaterThanOrEqual(5);
-  expect(steps).toBeLessThanOrEqual(7);
+  expect(steps).toBeLessThanOrEqual(8);
   for (let n = 1; n <= steps; n++) {
     await expect(title).toHaveText(new RegExp(`^Step ${n} of ${steps}: `));
     await expect(title).toBeFocused();
@@ -149,7 +149,7 @@ test('the lesson runs through every step by keyboard, each with its own view hig
       await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
       expect(await seriousViolations(page)).toEqual([]);
     }
-    if (n === 3) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+    if (n === 4) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
     if (n < steps) await page.keyboard.press('ArrowRight');
   }
   // Back a step, then Esc closes the lesson and gives the focus back to its button.
@@ -162,11 +162,27 @@ test('the lesson runs through every step by keyboard, each with its own view hig
   expect(errors).toEqual([]);
 });
 
-test('a lesson step opens from its link', async ({ page }) => {
-  await page.goto('/#backend=wasm&lesson=3');
-  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 3 of \d: /);
+test('a lesson step opens from its link: the contrast step replays the long-coupled swarm that piles on', async ({ page }) => {
+  await page.goto('/#v=2&backend=wasm&lesson=4');
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 4 of \d: Too much time: piling on/);
   await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', 'swimlanes');
+  // The replayed run is the shipped long-coupled swarm, whatever the default sprint is.
+  await expect(page.getByTestId('replay-name')).toHaveText('Pretrained swarm: long-coupled tasks, 8 agents');
+  await expect(page.getByTestId('swimlanes').locator('svg').first()).toBeVisible();
+});
+
+test('an old lesson link opens the step of the same name: #lesson=3 is step 3, which now trains the default sprint live', async ({ page }) => {
+  await page.goto('/#backend=wasm&lesson=3');
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 3 of \d: Watch it learn to split the work/);
   await expect(page.getByTestId('app-root')).toHaveAttribute('data-focus', 'dm-graph');
+  await expect(page.getByTestId('family')).toHaveValue('long-planned');
+  await expect(page.getByTestId('replay-bar')).toHaveCount(0);
+  await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  // An old link's step 4 was the schedule, step 5 now.
+  await page.goto('about:blank');
+  await page.goto('/#backend=wasm&lesson=4');
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 5 of \d: Drag the deadline schedule/);
 });
 
 // SCREENSHOTS=1 only: the stage while training, presenter mode and every lesson step at the three

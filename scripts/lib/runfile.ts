@@ -64,6 +64,9 @@ export class TrainingRecording {
       muted: v.muted,
       neededShare: v.neededShare,
       messages: v.messages,
+      useful: v.useful,
+      duplicate: v.duplicate,
+      scripted: v.scripted,
     };
     this.recorder.addTalk(record);
     return record;

@@ -8,11 +8,11 @@ import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
 export const PRETRAINED = [
+  'long-planned',
   'long-coupled',
   'long-parallel',
   'long-search',
   'long-mixed',
-  'long-planned',
   'coupled',
   'parallel',
   'search',
@@ -35,34 +35,23 @@ export function pretrainedPrior(family: Family): number {
 }
 
 /**
- * Shipped swarms trained longer than the defaults, and at which final deadline. long-planned's swarm
- * learns to keep to its own feature only with about six times the default budget: at 1800 updates
- * and a final deadline of 72 minutes it is level with the scripted organisation on minutes to 90% of
- * the tests, with duplicates under a tenth of its useful work (docs/EXPERIMENTS.md, "Eleventh set");
- * at the default 300 it piles on twice as much and is 4-6 minutes slower.
- */
-const PRETRAINED_BUDGET: Partial<Record<Family, { updates: number; tmaxEnd: number }>> = {
-  'long-planned': { updates: 1800, tmaxEnd: 72 },
-};
-
-/**
  * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
- * first-round family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline schedule, a short imitation prior for a first-round family, and 300 RLCR updates for a long
- * family, 600 for a first-round one, except where `PRETRAINED_BUDGET` says more (the file's `config`
- * records the same).
+ * first-round family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
+ * schedule, a short imitation prior for a first-round family, and the default 300 RLCR updates for a
+ * long family, 600 for a first-round one (the file's `config` records the same). long-planned's is
+ * the app's default run with seed 1: what Train trains.
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
   const { start, end } = calibratedSchedule(family);
   const base = defaultConfig();
-  const budget = PRETRAINED_BUDGET[family];
   return {
     ...base,
     // The first-round families' swarms were made before the costs of talk became the default.
     ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
     family,
     tmaxStart: start,
-    tmaxEnd: budget?.tmaxEnd ?? end,
-    updates: overrides.updates ?? budget?.updates ?? (isLongFamily(family) ? base.updates : 600),
+    tmaxEnd: end,
+    updates: overrides.updates ?? (isLongFamily(family) ? base.updates : 600),
     prior: overrides.prior ?? pretrainedPrior(family),
     seed: overrides.seed ?? base.seed,
   };

@@ -121,11 +121,14 @@ export const STRUCTURE_RANGES: Record<StructureMetric, Range> = {
 const SHAPING_MAX = (SCHEMA.shaping as { max: number }).max;
 
 /** The range of a talk measurement's numbers (rl/muted `talkValue`); the format allows NaN for each (not measured). */
-export const TALK_RANGES: Record<'ret' | 'muted' | 'neededShare' | 'messages', Range> = {
+export const TALK_RANGES: Record<'ret' | 'muted' | 'neededShare' | 'messages' | 'useful' | 'duplicate' | 'scripted', Range> = {
   ret: { ...RETURN, nan: true },
   muted: { ...RETURN, nan: true },
   neededShare: { ...SHARE, nan: true },
   messages: { ...AGENT_MINUTES, nan: true },
+  useful: { ...AGENT_MINUTES, nan: true },
+  duplicate: { ...AGENT_MINUTES, nan: true },
+  scripted: { ...RETURN, nan: true },
 };
 
 /**

@@ -181,6 +181,9 @@ const talkSchema = z.strictObject({
   muted: real(),
   neededShare: real(),
   messages: real(),
+  useful: real().optional(),
+  duplicate: real().optional(),
+  scripted: real().optional(),
 });
 
 const runSchema = z

@@ -103,6 +103,12 @@ export interface TalkRecord {
   neededShare: number;
   /** Messages (DMs + posts) per episode, talking. */
   messages: number;
+  /** Useful agent-minutes per episode, talking (work that advanced a module). Absent in runs recorded before it was kept. */
+  useful?: number;
+  /** Duplicate agent-minutes per episode, talking (a second agent on a module in the same minute). Absent before it was kept. */
+  duplicate?: number;
+  /** The scripted organisation's mean return on the same tasks, seed and deadline: what coordination is measured against (sim/coordination.ts). Absent before it was kept. */
+  scripted?: number;
 }
 
 /** A training run as stored in a run file (format `swarm-run`, version 2). */

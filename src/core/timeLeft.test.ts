@@ -20,7 +20,7 @@ function simulate(model: TimeLeftModel, a: number, b: number, upTo: number, sett
 describe('the work of an update', () => {
   it('is agents x deadline x rollouts, growing with the schedule', () => {
     expect(updateWork(c, 0)).toBe(8 * 20 * 32);
-    expect(updateWork(c, 299)).toBe(8 * 80 * 32);
+    expect(updateWork(c, 299)).toBe(8 * c.tmaxEnd * 32);
     expect(workBetween(c, 0, 2)).toBe(updateWork(c, 0) + updateWork(c, 1));
     expect(workBetween(c, 5, 5)).toBe(0);
   });

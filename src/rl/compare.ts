@@ -123,11 +123,18 @@ export interface TalkValue {
   neededShare: number;
   /** Messages (DMs + posts) per episode. */
   messages: number;
+  /** Useful agent-minutes per episode, talking. */
+  useful: number;
+  /** Duplicate agent-minutes per episode, talking. */
+  duplicate: number;
+  /** The scripted organisation's mean return on the same tasks, seed and deadline (what coordination is measured against). */
+  scripted: number;
 }
 
 /**
  * Plays `policy` on `tasks` fresh evaluation tasks twice, talking and muted, with the same seed (so
- * the same work draws) and returns what its talk is worth.
+ * the same work draws) and returns what its talk is worth, with the scripted organisation's return
+ * on the same tasks beside it.
  */
 export async function talkValue(
   policy: SwarmPolicy,
@@ -135,7 +142,18 @@ export async function talkValue(
 ): Promise<TalkValue> {
   const talking = await evaluatePolicy(policy, 'trained swarm', opts);
   const muted = await evaluatePolicy(policy, 'trained swarm, muted', { ...opts, muted: true });
-  return { ret: talking.ret, muted: muted.ret, gain: talking.ret - muted.ret, neededShare: talking.neededShare, messages: talking.messages };
+  const tasks = tasksWithCosts(evaluationTasks(opts.family, opts.tasks), opts.costs);
+  const scripted = mean((await runEpisodes(scriptedOrganisation, tasks, opts.agents, opts.seed, opts.tmax)).stats.map((s) => s.ret));
+  return {
+    ret: talking.ret,
+    muted: muted.ret,
+    gain: talking.ret - muted.ret,
+    neededShare: talking.neededShare,
+    messages: talking.messages,
+    useful: talking.useful,
+    duplicate: talking.duplicate,
+    scripted,
+  };
 }
 
 /**

@@ -83,8 +83,8 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   family: {
     kind: 'enum',
     values: FAMILIES,
-    default: 'long-coupled',
-    help: "task family: long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), long-planned (a coupled sprint planned to the team's capacity), or the first-round parallel, coupled, search, mixed",
+    default: 'long-planned',
+    help: "task family: long-planned (a coupled sprint planned to the team's capacity), long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed",
   },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
@@ -119,7 +119,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   clip: { kind: 'float', min: 0.01, max: 1, default: 0.2, help: 'PPO ratio clip' },
   gradClip: { kind: 'float', min: 0, max: 100, default: 1, help: 'global gradient-norm clip (0 = off)' },
   tmaxStart: { kind: 'int', min: 1, max: 200, default: 20, help: 'deadline (minutes) at the start of training' },
-  tmaxEnd: { kind: 'int', min: 1, max: 200, default: 80, help: 'deadline at the end of training (the evaluation deadline)' },
+  tmaxEnd: { kind: 'int', min: 1, max: 200, default: 72, help: 'deadline at the end of training (the evaluation deadline)' },
   tmaxShape: { kind: 'enum', values: SCHEDULE_SHAPES, default: 'linear', help: 'growth of the deadline: linear, exponential or step' },
   tmaxWarmup: { kind: 'int', min: 0, max: 1000000, default: 0, help: 'updates held at the start deadline' },
   tmaxSteps: { kind: 'int', min: 1, max: 50, default: 4, help: 'stairs of the step shape' },
@@ -240,6 +240,13 @@ export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 export const FORMER_DEFAULTS: Partial<Config> = Object.fromEntries(
   CONFIG_KEYS.filter((k) => SCHEMA[k].absent !== undefined).map((k) => [k, SCHEMA[k].absent]),
 ) as Partial<Config>;
+
+/**
+ * The defaults that a link written before links carried their format (`v=2`, store/urlConfig.ts)
+ * was read over, where they differ from today's: the default sprint was long-coupled at 20 -> 80
+ * minutes. An old link keeps opening the run it opened.
+ */
+export const LINK_V1_DEFAULTS: Partial<Config> = { family: 'long-coupled', tmaxEnd: 80 };
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [

@@ -56,8 +56,17 @@ describe('the muted swarm', () => {
     expect(muted.messages).toBe(0);
     expect(muted.handoffs).toBe(0);
     expect(talking.messages).toBeGreaterThan(0);
-    expect(v).toEqual({ ret: talking.ret, muted: muted.ret, gain: talking.ret - muted.ret, neededShare: talking.neededShare, messages: talking.messages });
-    for (const share of [v.ret, v.muted, v.neededShare]) {
+    expect(v).toEqual({
+      ret: talking.ret,
+      muted: muted.ret,
+      gain: talking.ret - muted.ret,
+      neededShare: talking.neededShare,
+      messages: talking.messages,
+      useful: talking.useful,
+      duplicate: talking.duplicate,
+      scripted: expect.any(Number),
+    });
+    for (const share of [v.ret, v.muted, v.neededShare, v.scripted]) {
       expect(share).toBeGreaterThanOrEqual(0);
       expect(share).toBeLessThanOrEqual(1);
     }

@@ -3,7 +3,7 @@ import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { UpdateMetrics } from '../rl/metrics';
 import type { BackendChoice, BackendReport, EncodedRun, RaceReport, RaceRequest, RunState, TalkReport, TrainingFault, UpdateMessage } from '../worker/protocol';
-import type { RunFile } from '../core/runFormat';
+import type { RunFile, TalkRecord } from '../core/runFormat';
 import { withConfigChange } from '../core/recorder';
 import { episodeLength } from './playback';
 import type { DeletedRun, RunId, RunSummary } from './runDatabase';
@@ -393,6 +393,9 @@ export const selectRunState = (s: AppState) => s.runState;
 export const selectBackend = (s: AppState) => s.backend;
 export const selectLast = (s: AppState) => s.last;
 export const selectTalk = (s: AppState) => s.talk;
+const NO_TALK: TalkRecord[] = [];
+/** The talk measurements of the run on screen: the replayed run's recorded ones (none in an older file), else the live run's. */
+export const selectShownTalk = (s: AppState): readonly TalkRecord[] => (s.replay ? (s.replay.run.talk ?? NO_TALK) : s.talk);
 export const selectError = (s: AppState) => s.error;
 export const selectStoppedBy = (s: AppState) => s.stoppedBy;
 export const selectEpisode = (s: AppState) => s.episode;

@@ -3,7 +3,7 @@ import type { TalkRecord } from '../core/runFormat';
 import { fakeRun } from '../core/testing';
 import type { TalkReport } from '../worker/protocol';
 import { useApp } from './store';
-import { MAX_TALK, replayTalk, talkAt, withTalk } from './talkHistory';
+import { firstCoordinated, MAX_TALK, replayTalk, talkAt, talkCoordination, withTalk } from './talkHistory';
 
 const report = (updates: number, ret = 0.5): TalkReport => ({ updates, tmax: 24, tasks: 8, ret, muted: 0.4, neededShare: 0.3, messages: 5, ms: 100 });
 const updatesOf = (h: readonly TalkRecord[]) => h.map((r) => r.updates);
@@ -61,5 +61,39 @@ describe('store talk slice', () => {
     expect(talkAt(useApp.getState().talk)?.ret).toBe(0.7);
     useApp.getState().clearRun();
     expect(useApp.getState().talk).toEqual([]);
+  });
+});
+
+describe('coordination in the talk history', () => {
+  const measured = (updates: number, ret: number, duplicate: number, neededShare: number): TalkRecord => ({
+    updates,
+    tmax: 72,
+    tasks: 8,
+    ret,
+    muted: 0.5,
+    neededShare,
+    messages: 10,
+    useful: 400,
+    duplicate,
+    scripted: 0.95,
+  });
+
+  it('finds the first measurement that meets all three conditions', () => {
+    const h = [
+      measured(10, 0.5, 200, 0.2),
+      measured(20, 0.94, 100, 0.8),
+      measured(30, 0.94, 40, 0.3),
+      measured(40, 0.94, 40, 0.8),
+      measured(50, 0.95, 20, 0.9),
+    ];
+    expect(firstCoordinated(h)?.updates).toBe(40);
+    expect(talkCoordination(h[1])).toMatchObject({ returnMet: true, splitMet: false, talkMet: true });
+  });
+
+  it('cannot tell from a measurement recorded before the work and the reference were kept, or a NaN one', () => {
+    const old: TalkRecord = { updates: 10, tmax: 80, tasks: 8, ret: 0.99, muted: 0.4, neededShare: 0.9, messages: 5 };
+    expect(talkCoordination(old)).toBeNull();
+    expect(talkCoordination({ ...measured(10, 0.95, 0, 0.9), ret: NaN })).toBeNull();
+    expect(firstCoordinated([old])).toBeUndefined();
   });
 });

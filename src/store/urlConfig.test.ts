@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../rl/config';
-import { configFromHash, hashFromConfig } from './urlConfig';
+import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
+import { defaultConfig, LINK_V1_DEFAULTS } from '../rl/config';
+import { configFromHash, hashFromConfig, LINK_VERSION } from './urlConfig';
+
+/** The config an old link (no `v`) is read over. */
+const v1 = () => ({ ...defaultConfig(), ...LINK_V1_DEFAULTS });
 
 describe('config in the URL hash', () => {
   it('round-trips a config, seed included', () => {
@@ -13,12 +17,38 @@ describe('config in the URL hash', () => {
   });
 
   it('opens a hostile link clamped, with a notice per problem', () => {
-    const { config, issues } = configFromHash('#agents=100000&lr=NaN&family=<script>alert(1)</script>&bogus=1&%E0%A4%A=2');
+    const { config, issues } = configFromHash(`#v=${LINK_VERSION}&agents=100000&lr=NaN&family=<script>alert(1)</script>&bogus=1&%E0%A4%A=2`);
     expect(config.agents).toBe(16);
     expect(config.lr).toBe(defaultConfig().lr);
     expect(config.family).toBe(defaultConfig().family);
     expect(issues.map((i) => i.key)).toEqual(expect.arrayContaining(['agents', 'lr', 'family', 'bogus']));
     expect(issues).toHaveLength(5);
+  });
+
+  it('writes its link format, and reads a link without one over the defaults it was written under', () => {
+    expect(hashFromConfig(defaultConfig())).toBe(`#v=${LINK_VERSION}&seed=${defaultConfig().seed}`);
+    expect(configFromHash(hashFromConfig(defaultConfig())).config).toEqual(defaultConfig());
+    // An old link to the default run still opens long-coupled at 20 -> 80 minutes.
+    const old = configFromHash('#seed=1');
+    expect(old.issues).toEqual([]);
+    expect(old.config).toMatchObject({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80, updates: 300 });
+    expect(old.config.family).not.toBe(defaultConfig().family);
+    // An old link that named long-planned meant its schedule of then, 20 -> 80.
+    expect(configFromHash('#family=long-planned&seed=3').config).toMatchObject({ family: 'long-planned', tmaxEnd: 80, seed: 3 });
+    // A new one means today's, 20 -> 72.
+    expect(configFromHash(`#v=${LINK_VERSION}&seed=3`).config).toMatchObject({ family: 'long-planned', tmaxEnd: 72, seed: 3 });
+    // The lesson had seven steps: an old link's step 4 (the schedule) is step 5 now, and every old step keeps its name.
+    expect(configFromHash('#lesson=4').view.lesson).toBe(LESSON_IDS.indexOf('schedule') + 1);
+    LESSON_V1_IDS.forEach((id, i) => expect(LESSON_IDS[(configFromHash(`#lesson=${i + 1}`).view.lesson ?? 0) - 1]).toBe(id));
+    expect(configFromHash(`#v=${LINK_VERSION}&lesson=4`).view.lesson).toBe(4);
+    // An old link round-trips to a new one that opens the same run.
+    expect(configFromHash(hashFromConfig(old.config)).config).toEqual(old.config);
+  });
+
+  it("reads an unknown link format as today's, with a notice", () => {
+    const r = configFromHash('#v=9&agents=3');
+    expect(r.config).toEqual({ ...defaultConfig(), agents: 3 });
+    expect(r.issues.map((i) => i.key)).toEqual(['v']);
   });
 
   it('carries a hand-chosen backend beside the config', () => {
@@ -52,7 +82,7 @@ describe('config in the URL hash', () => {
 
   it('treats Object.prototype names as unknown settings and changes nothing through them', () => {
     const { config, issues } = configFromHash('#__proto__=1&constructor=2&toString=3&hasOwnProperty=4&backend=auto');
-    expect(config).toEqual(defaultConfig());
+    expect(config).toEqual(v1());
     expect(issues.map((i) => i.message)).toEqual([
       'unknown setting "__proto__"',
       'unknown setting "constructor"',

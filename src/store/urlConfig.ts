@@ -1,9 +1,17 @@
-import { configFromStrings, configToStrings, defaultConfig, type Config, type ConfigIssue } from '../rl/config';
+import { configFromStrings, configToStrings, defaultConfig, LINK_V1_DEFAULTS, type Config, type ConfigIssue } from '../rl/config';
+import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings } from './view';
 
 /** Longest hash the app reads; anything longer is treated as garbage. */
 const MAX_HASH = 4000;
+
+/**
+ * The link format the app writes (`v=2`). A link without `v` was written when the default sprint was
+ * another (rl/config `LINK_V1_DEFAULTS`): its settings are read over those defaults, so it opens
+ * the run it always opened.
+ */
+export const LINK_VERSION = 2;
 
 /**
  * Reads a config from a URL hash like `#family=search&agents=4`. Unknown keys are dropped, bad values
@@ -46,16 +54,28 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
     }
   }
   const v = viewFromValues(viewValues);
-  const r = configFromStrings(values, 'clamp');
+  let base = defaultConfig();
+  if (Object.hasOwn(values, 'v')) {
+    if (values.v !== String(LINK_VERSION))
+      issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (${LINK_VERSION}); read as ${LINK_VERSION}` });
+    delete values.v;
+  } else {
+    base = { ...base, ...LINK_V1_DEFAULTS };
+    // The lesson had seven steps then: step N of an old link is the step of the same name now.
+    const id = v.view.lesson === null ? undefined : LESSON_V1_IDS[v.view.lesson - 1];
+    if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
+  }
+  const r = configFromStrings(values, 'clamp', base);
   return { config: r.config, issues: [...issues, ...v.issues, ...r.issues], backend, view: v.view };
 }
 
 /**
- * The hash that reproduces `config` (only fields that differ from the defaults, plus the seed), the
- * backend if one was chosen by hand, and how the page is shown (presenter, embed, lesson step).
+ * The hash that reproduces `config` (the link format, only fields that differ from the defaults,
+ * plus the seed), the backend if one was chosen by hand, and how the page is shown (presenter,
+ * embed, lesson step).
  */
 export function hashFromConfig(config: Config, backend: BackendChoice = 'auto', view: ViewSettings = defaultView()): string {
-  const values: Record<string, string> = { ...configToStrings(config), seed: String(config.seed) };
+  const values: Record<string, string> = { v: String(LINK_VERSION), ...configToStrings(config), seed: String(config.seed) };
   if (backend !== 'auto') values.backend = backend;
   Object.assign(values, viewToValues(view));
   return (

@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { RunFile } from '../core/runFormat';
 import type { References } from '../rl/compare';
 import type { Config } from '../rl/config';
 import type { StructureMetric, UpdateMetrics } from '../rl/metrics';
-import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, useApp } from '../store/store';
+import { selectChangeRecord, selectConfig, selectMetrics, selectReferences, selectReplay, selectRuns, selectShownTalk, useApp } from '../store/store';
+import { firstCoordinated } from '../store/talkHistory';
+import { coordinationMark, type CoordinationMark } from './coordinationText';
 import { activeAblations } from './AblationsPanel';
 import { SelectField } from './Fields';
 import { runs as library } from '../app/page';
@@ -120,13 +122,20 @@ function replayedConfig(run: RunFile, index: number): Config {
   return run.configChanges.filter((c) => c.update <= update).at(-1)?.config ?? run.config;
 }
 
-function curveLabel(shown: UpdateMetrics | undefined, ref: References | undefined, relative: boolean, marks: readonly CurveMarker[]): string {
+function curveLabel(
+  shown: UpdateMetrics | undefined,
+  ref: References | undefined,
+  relative: boolean,
+  marks: readonly CurveMarker[],
+  coordinated: CoordinationMark | null,
+): string {
   if (!shown) return 'No updates yet';
   const lead = ref ? `, ${(shown.ret - ref.scripted >= 0 ? '+' : '') + (shown.ret - ref.scripted).toFixed(2)} against the scripted organisation` : '';
   const head = relative
     ? `After update ${shown.update + 1} the swarm's return is ${shown.ret.toFixed(2)}${lead}`
     : `Return at the deadline ${shown.ret.toFixed(2)} after update ${shown.update + 1}${lead}`;
-  return marks.length ? `${head}. Marked: ${marks.map((m) => `update ${m.update + 1}, ${m.label}`).join('; ')}.` : head;
+  const marked = marks.length ? `${head}. Marked: ${marks.map((m) => `update ${m.update + 1}, ${m.label}`).join('; ')}.` : head;
+  return coordinated ? `${marked}${marks.length ? '' : '.'} ${coordinated.title}` : marked;
 }
 
 /** Return at the deadline per update, with the reference organisations at each update's deadline. */
@@ -143,6 +152,10 @@ export function Curves() {
   const view = useApp((s) => s.view.curve);
   const setView = useApp((s) => s.setView);
   const markers = useMarkers(metrics);
+  // Where the run (live or replayed) first met the definition of coordination (sim/coordination.ts).
+  const talk = useApp(selectShownTalk);
+  const firstCoord = useMemo(() => firstCoordinated(talk), [talk]);
+  const coordinated = coordinationMark(firstCoord, metrics);
   // Kept up to date with each new update (from scratch for another run, view or set of references).
   const [lineFold] = useState(() => new AppendFold<UpdateMetrics, Lines>());
   const lines = lineFold.of(metrics, [view, refs], newLines, (l, m, i) => addUpdate(l, m, i, view, refs));
@@ -167,10 +180,18 @@ export function Curves() {
   const yDigits = tickDigits(yTicks);
   const scaleKey = `${x.domain()}|${x.range()}|${y.domain()}|${y.range()}`;
   const placed = markers.map((m) => ({ ...m, i: markerIndex(metrics, m.update) })).filter((m) => m.i >= 0);
+  // The coordination marker's label is placed first, so a setting's marker beside it never hides it.
   const markLanes = placeLabels(
-    placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, labelPx) })),
+    [
+      ...placed.map((m) => ({ x: x(m.i), width: textWidth(m.label, labelPx) })),
+      ...(coordinated ? [{ x: x(coordinated.index), width: textWidth(`✓ ${coordinated.label}`, labelPx) + 4 }] : []),
+    ],
     2,
+    3,
+    coordinated ? [placed.length] : [],
   );
+  const coordLane = coordinated ? markLanes[placed.length] : -1;
+  const anchor = (px: number) => (px > FRAME.width - 120 ? 'end' : px < 120 ? 'start' : 'middle');
   // Hovering shows an update; in a replay the scrubber's update is shown otherwise.
   // A hovered update the run no longer has (the metrics changed under a still pointer) counts as none.
   const hovered = hover !== null && hover < metrics.length ? hover : null;
@@ -192,7 +213,7 @@ export function Curves() {
         ref={boxRef}
         viewBox={`0 0 ${FRAME.width} ${FRAME.height}`}
         role="img"
-        aria-label={curveLabel(shown, ref, relative, placed)}
+        aria-label={curveLabel(shown, ref, relative, placed, coordinated)}
         data-testid="curve-svg"
         onMouseMove={(e) => {
           const box = e.currentTarget.getBoundingClientRect();
@@ -229,18 +250,26 @@ export function Curves() {
           <g key={`${m.kind}${m.update}${k}`} className={`curve-marker ${m.kind}`} data-testid="curve-marker">
             <line x1={x(m.i)} x2={x(m.i)} y1={lane(markLanes[k]) + 4} y2={FRAME.height - FRAME.margin.bottom} />
             {markLanes[k] >= 0 && (
-              <text
-                className="marker-label"
-                x={x(m.i)}
-                y={lane(markLanes[k])}
-                textAnchor={x(m.i) > FRAME.width - 120 ? 'end' : x(m.i) < 120 ? 'start' : 'middle'}
-              >
+              <text className="marker-label" x={x(m.i)} y={lane(markLanes[k])} textAnchor={anchor(x(m.i))}>
                 {m.label}
               </text>
             )}
             <title>{`update ${m.update + 1}: ${m.label}`}</title>
           </g>
         ))}
+        {coordinated && (
+          <g className="curve-marker coordination" data-testid="coordination-marker" data-updates={coordinated.updates}>
+            <line x1={x(coordinated.index)} x2={x(coordinated.index)} y1={lane(Math.max(0, coordLane)) + 4} y2={FRAME.height - FRAME.margin.bottom} />
+            {/* A wider, unseen line under the pointer, so its tooltip is easy to reach. */}
+            <line className="hit" x1={x(coordinated.index)} x2={x(coordinated.index)} y1={FRAME.margin.top} y2={FRAME.height - FRAME.margin.bottom} />
+            {coordLane >= 0 && (
+              <text className="marker-label" x={x(coordinated.index)} y={lane(coordLane)} textAnchor={anchor(x(coordinated.index))}>
+                {`✓ ${coordinated.label}`}
+              </text>
+            )}
+            <title>{coordinated.title}</title>
+          </g>
+        )}
         {overlay && !relative && <ChunkedPath className="series-overlay" line={overlayLine} x={x} y={y} scaleKey={scaleKey} testId="overlay-path" />}
         <ChunkedPath className="series-return" line={lines.ret} x={x} y={y} scaleKey={scaleKey} testId="return-path" />
         {/* The references are drawn over the swarm's line, dashed, so a swarm level with the scripted organisation leaves both in sight. */}

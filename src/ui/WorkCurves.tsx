@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { UpdateMetrics } from '../rl/metrics';
-import { selectMetrics, selectReplay, selectTalk, useApp } from '../store/store';
+import { selectMetrics, selectReplay, selectShownTalk, selectTalk, useApp } from '../store/store';
 import { replayTalk, talkAt } from '../store/talkHistory';
 import { Explain } from './Explain';
 import { AppendFold } from './appendFold';
@@ -8,6 +8,8 @@ import { chartScales, seriesPath, type Frame } from './geometry';
 import { MinMaxSeries } from './minMaxSeries';
 import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { neededSentence, talkSentence, talkTone } from './talkText';
+import { coordinationWords } from './coordinationText';
+import { MAX_DUPLICATE_SHARE, MIN_NEEDED_SHARE, RETURN_MARGIN } from '../sim/coordination';
 
 // The top margin leaves room for the top tick at 16.5 px when presenter mode draws the chart small (it was cut off at 6).
 const MINI: Frame = { width: 220, height: 80, margin: { top: 12, right: 6, bottom: 14, left: 30 } };
@@ -152,6 +154,65 @@ function TalkValue() {
   );
 }
 
+/**
+ * The measurement on screen against the definition of coordination (sim/coordination.ts): each
+ * condition met or not, in words, and the update of the first measurement that met all three (named
+ * from then on, even when a later one misses one). data-coordinated-update (updates done at that
+ * first measurement) and the data-* figures unrounded are for tests and benchmarks.
+ */
+function CoordinationLine() {
+  const talk = useApp(selectTalk);
+  const history = useApp(selectShownTalk);
+  const replay = useApp(selectReplay);
+  const r = replay ? replayTalk(replay.run, replay.index) : talkAt(talk);
+  if (!r) return null;
+  const w = coordinationWords(history, r);
+  const c = w.coordination;
+  return (
+    <div
+      className={`coordination ${w.first !== null ? 'reached' : ''}`}
+      data-testid="coordination"
+      data-coordinated-update={w.first ?? undefined}
+      data-updates={w.updates}
+      data-met={w.met === null ? undefined : String(w.met)}
+      data-ret={c ? r.ret : undefined}
+      data-target={c ? c.target : undefined}
+      data-duplicate-share={c ? c.duplicateShare : undefined}
+      data-needed-share={c ? r.neededShare : undefined}
+    >
+      <h3>
+        Coordination{' '}
+        <Explain>
+          The swarm coordinates when, played on the same fresh tasks at the final deadline, it meets all three: a return of at least the scripted
+          organisation&apos;s on the same tasks minus {RETURN_MARGIN}; duplicate work (a second agent on a module in the same minute) at most{' '}
+          {Math.round(MAX_DUPLICATE_SHARE * 100)}% of its useful work; and at least {Math.round(MIN_NEEDED_SHARE * 100)}% of its deliveries bringing an
+          interface the receiver needed. The first measurement that meets all three is marked on the training curve.
+        </Explain>
+      </h3>
+      <p className={`coordination-headline${w.met === null && w.first === null ? ' unknown' : ''}`} data-testid="coordination-headline">
+        {w.headline}
+      </p>
+      {w.conditions.length > 0 && (
+        <ul className="coordination-conditions">
+          {w.conditions.map((k) => (
+            <li
+              key={k.key}
+              className={k.met ? 'met' : 'missed'}
+              data-testid={`coordination-${k.key}`}
+              data-met={String(k.met)}
+              data-value={k.value}
+              data-shown={k.shown}
+            >
+              <span className="verdict">{k.met ? '✓ met' : '✗ not met'}</span>{' '}
+              <span className="condition">{k.text.charAt(0).toUpperCase() + k.text.slice(1)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** How the swarm spends its minutes, per update: the skills that move before the return does. */
 export function WorkCurves() {
   const [panel, shown] = usePanelShown();
@@ -170,6 +231,7 @@ export function WorkCurves() {
         </Explain>
       </h2>
       <TalkValue />
+      <CoordinationLine />
       <p className="minis-note" data-testid="minis-note">
         Below, per episode of each update&apos;s training rollouts, at that update&apos;s own deadline: not the fresh tasks at the final deadline measured
         above, so the two shares of needed deliveries differ.

@@ -55,6 +55,18 @@ describe('placeLabels', () => {
         expect(Math.abs(items[a].x - items[b].x)).toBeGreaterThanOrEqual((items[a].width + items[b].width) / 2);
       }
   });
+
+  it('places the labels it is told to first, and the rest around them', () => {
+    const items = [
+      { x: 10, width: 20 },
+      { x: 20, width: 20 },
+      { x: 25, width: 20 },
+      { x: 60, width: 20 },
+    ];
+    // Without priority the third label is dropped; placed first it keeps the top row.
+    expect(placeLabels(items, 2, 3, [2])).toEqual([1, -1, 0, 0]);
+    expect(placeLabels(items, 2, 3, [])).toEqual(placeLabels(items, 2));
+  });
 });
 
 /**

@@ -67,18 +67,27 @@ export function scheduleSeries(c: Config): [number, number][] {
 /**
  * Puts labels centred at `x` (each `width` wide) into the first of `lanes` rows where it overlaps
  * no label already there (with `gap` between); a label that fits in no row gets lane -1 and should be
- * left out (its mark and tooltip still say it). Labels are placed left to right.
+ * left out (its mark and tooltip still say it). The labels at positions `first` are placed before
+ * the others (a label that must show: the curve's coordination marker), then the rest left to right.
  */
-export function placeLabels(items: readonly { x: number; width: number }[], lanes: number, gap = 3): number[] {
-  const ends: number[] = new Array(Math.max(0, lanes)).fill(-Infinity);
-  const order = items.map((_, i) => i).sort((a, b) => items[a].x - items[b].x);
+export function placeLabels(items: readonly { x: number; width: number }[], lanes: number, gap = 3, first: readonly number[] = []): number[] {
+  const rows: [number, number][][] = Array.from({ length: Math.max(0, lanes) }, () => []);
+  const ahead = new Set(first.filter((i) => i >= 0 && i < items.length));
+  const order = [
+    ...ahead,
+    ...items
+      .map((_, i) => i)
+      .filter((i) => !ahead.has(i))
+      .sort((a, b) => items[a].x - items[b].x),
+  ];
   const out = new Array<number>(items.length).fill(-1);
   for (const i of order) {
     const left = items[i].x - items[i].width / 2;
-    const lane = ends.findIndex((end) => left >= end + gap);
+    const right = items[i].x + items[i].width / 2;
+    const lane = rows.findIndex((row) => row.every(([l, r]) => left >= r + gap || right + gap <= l));
     if (lane < 0) continue;
     out[i] = lane;
-    ends[lane] = items[i].x + items[i].width / 2;
+    rows[lane].push([left, right]);
   }
   return out;
 }

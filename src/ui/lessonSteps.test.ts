@@ -6,9 +6,9 @@ import { clampStep, LESSON, stepLink } from './lessonSteps';
 const sentences = (t: string) => t.split(/[.!?](?:\s|$)/).filter((s) => s.trim()).length;
 
 describe('the guided lesson', () => {
-  it('has five to seven steps, each with two or three sentences on what to look for', () => {
+  it('has five to eight steps, each with two or three sentences on what to look for', () => {
     expect(LESSON.length).toBeGreaterThanOrEqual(5);
-    expect(LESSON.length).toBeLessThanOrEqual(7);
+    expect(LESSON.length).toBeLessThanOrEqual(8);
     for (const s of LESSON) {
       expect(sentences(s.text), s.title).toBeGreaterThanOrEqual(2);
       expect(sentences(s.text), s.title).toBeLessThanOrEqual(3);
@@ -42,7 +42,7 @@ describe('the guided lesson', () => {
   });
 
   it('links each step, clamped to the lesson', () => {
-    expect(stepLink(3)).toBe('#lesson=3');
+    expect(stepLink(3)).toBe('#v=2&lesson=3');
     expect(clampStep(0)).toBe(1);
     expect(clampStep(99)).toBe(LESSON.length);
   });

@@ -4,6 +4,7 @@
  * view and whether it opens the drawer.
  */
 import { LESSON_CONTENT, type LessonContent, type LessonId, type LessonSetup } from '../core/lesson';
+import { LINK_VERSION } from '../store/urlConfig';
 import type { CurveView, FocusView } from '../store/view';
 
 export type { LessonSetup };
@@ -27,6 +28,7 @@ const PRESENTATION: Record<LessonId, LessonPresentation> = {
   'team-reward': { focus: 'curve' },
   chaos: { focus: 'swimlanes' },
   handoffs: { focus: 'dm' },
+  piles: { focus: 'swimlanes' },
   schedule: { focus: 'schedule', drawer: true, curve: 'relative' },
   talk: { focus: 'work', below: true },
   race: { focus: 'organisations', below: true },
@@ -42,5 +44,5 @@ export function clampStep(step: number): number {
 
 /** The link that opens a lesson step (the page's other settings are the step's own). */
 export function stepLink(step: number): string {
-  return `#lesson=${clampStep(step)}`;
+  return `#v=${LINK_VERSION}&lesson=${clampStep(step)}`;
 }

@@ -459,6 +459,9 @@ export class TrainerService implements TrainerApi {
         muted: v.muted,
         neededShare: v.neededShare,
         messages: v.messages,
+        useful: v.useful,
+        duplicate: v.duplicate,
+        scripted: v.scripted,
       };
       this.recorder?.addTalk(record);
       this.deliver(send, { ...record, ms });

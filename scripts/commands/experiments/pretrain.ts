@@ -4,9 +4,9 @@
  * a first-round family, a short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
  * so each file stays small). The settings are `pretrainedConfig` (src/core/pretrained.ts): 600 updates
  * at 8 -> 24 minutes for the first-round families (coupled, parallel, search, mixed), the defaults
- * (300 updates, 20 -> 80 minutes, the costs of talk, no prior) for the long ones, but long-planned's
- * 1800 updates at 20 -> 72 minutes (`PRETRAINED_BUDGET`); `--updates` and `--prior` set the same
- * number for every family.
+ * (300 updates, the family's calibrated schedule: 20 -> 72 minutes for long-planned, 20 -> 80 for the
+ * other long families; the costs of talk, no prior) for the long ones; `--updates` and `--prior` set
+ * the same number for every family.
  *
  *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
@@ -22,7 +22,7 @@ import { requireOutput } from '../../lib/outputFolder';
 import { ProgressBar } from '../../lib/progress';
 import { TrainingRecording } from '../../lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family (long-planned: 1800), 600 for a first-round one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a first-round one)] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a first-round one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a first-round one)] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];

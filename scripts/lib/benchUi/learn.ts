@@ -1,6 +1,20 @@
 /** `bench:ui --learn`: the time to coordination in the page, and with --to-end the error of its time left. */
 import { costsOf } from '../../../src/rl/config';
-import { parseDuration, parseTalkSentence, secondsAtUpdate, timeLeftErrors, type TimeLeftError, type TimeLeftReading } from '../uiLearn';
+import {
+  coordinationByUpdate,
+  coordinationDefinition,
+  COORDINATION,
+  evaluationLine,
+  firstShownCoordination,
+  parseDuration,
+  parseTalkSentence,
+  secondsAtUpdate,
+  timeLeftErrors,
+  type CoordinationReading,
+  type PageCoordination,
+  type TimeLeftError,
+  type TimeLeftReading,
+} from '../uiLearn';
 import { MARGIN, type Options } from './options';
 import { hashConfig, openBenchPage, r1 } from './page';
 
@@ -12,13 +26,14 @@ const TIME_LEFT_AT = [10, 30, 60];
 /**
  * Runs in the page before any of its scripts (--learn): every 50 ms it notes what the user sees
  * change: the Train button enabled, the backend badge settled, a first click on Train, the update
- * readout, the time left, the run state and the *What talk is worth* evaluation. Times are the
+ * readout, the time left, the run state, the *What talk is worth* evaluation and the coordination
+ * line beside it (each condition as shown) with the curve's coordination marker. Times are the
  * page's performance.now() (ms from navigation).
  */
 const LEARN_PROBE_SCRIPT = `(() => {
-  const p = { trainEnabled: null, backendReady: null, click: null, firstPoint: null, counts: [], etas: [], talks: [], state: '', finished: null };
+  const p = { trainEnabled: null, backendReady: null, click: null, firstPoint: null, counts: [], etas: [], talks: [], coordination: [], state: '', finished: null };
   window.__benchLearn = p;
-  let count = '', eta = '', talk = '';
+  let count = '', eta = '', talk = '', coord = '';
   const q = (id) => document.querySelector('[data-testid=' + id + ']');
   document.addEventListener('click', (e) => {
     if (p.click === null && e.target && e.target.closest && e.target.closest('[data-testid=play]')) p.click = performance.now();
@@ -46,6 +61,21 @@ const LEARN_PROBE_SCRIPT = `(() => {
       const key = (tv.dataset.ret || '') + '|' + (tv.dataset.updates || '') + '|' + text;
       if (key !== talk) { talk = key; p.talks.push({ t, ret: tv.dataset.ret === undefined ? null : Number(tv.dataset.ret), updates: tv.dataset.updates === undefined ? null : Number(tv.dataset.updates), text }); }
     }
+    const cl = q('coordination');
+    const mk = q('coordination-marker');
+    if (cl || mk) {
+      const d = cl ? cl.dataset : {};
+      const a = (v) => (v === undefined ? null : v);
+      const r = {
+        t, updates: a(d.updates), coordinatedUpdate: a(d.coordinatedUpdate), met: a(d.met), ret: a(d.ret), target: a(d.target),
+        duplicateShare: a(d.duplicateShare), neededShare: a(d.neededShare),
+        headline: cl ? ((cl.querySelector('[data-testid=coordination-headline]') || {}).textContent || '').trim() : '',
+        rows: cl ? [...cl.querySelectorAll('li[data-testid^="coordination-"]')].map((li) => ({ key: li.dataset.testid.slice(13), met: a(li.dataset.met), shown: a(li.dataset.shown) })) : [],
+        marker: mk ? a(mk.dataset.updates) : null,
+      };
+      const key = JSON.stringify({ ...r, t: 0 });
+      if (key !== coord) { coord = key; p.coordination.push(r); }
+    }
     const s = ((q('run-state') || {}).textContent || '').trim();
     if (s !== p.state) { p.state = s; if (s === 'finished' && p.finished === null) p.finished = t; }
   };
@@ -60,6 +90,8 @@ interface LearnProbe {
   counts: { t: number; count: number }[];
   etas: { t: number; text: string }[];
   talks: { t: number; ret: number | null; updates: number | null; text: string }[];
+  /** The work panel's coordination line and the curve's marker, whenever either changed. */
+  coordination: CoordinationReading[];
   state: string;
   finished: number | null;
 }
@@ -73,7 +105,9 @@ export interface LearnReport {
   resources: { name: string; startMs: number; endMs: number; kB: number }[];
   crossOriginIsolated: boolean;
   config: { family: string; agents: number; seed: number; updates: number; tmaxStart: number; tmaxEnd: number };
-  /** The scripted organisation's return at the final deadline on 16 evaluation tasks (as bench:learn), and the target. */
+  /** The definition of coordination the page applies (src/sim/coordination.ts), its constants and in words. */
+  definition: typeof COORDINATION & { text: string };
+  /** For reference: the scripted organisation's return at the final deadline on 16 evaluation tasks (as bench:learn) minus the margin; the page measures its own on each evaluation's tasks. */
   scripted: number;
   target: number;
   /** Milliseconds from navigation: Train enabled, the backend chosen, Train pressed, the first curve point. */
@@ -84,10 +118,27 @@ export interface LearnReport {
     firstPointMs: number | null;
     firstPointAfterClickMs: number | null;
   };
-  /** The page's evaluations: seconds of training (from pressing Train) when shown, the update they measured, the talking return. */
-  evaluations: { shownAt: number; updates: number; ret: number }[];
-  /** The first evaluation at or above the target: `seconds` is when the run showed its update, `shownAt` when the evaluation appeared. */
-  reached: { seconds: number | null; shownAt: number; updates: number; ret: number } | null;
+  /**
+   * The page's evaluations: seconds of training (from pressing Train) when shown, the update they
+   * measured, the talking return, and the coordination line beside it (each condition as shown; null
+   * when the probe saw none for that update).
+   */
+  evaluations: { shownAt: number; updates: number; ret: number; coordination: PageCoordination | null }[];
+  /**
+   * When the page first showed coordination (the work panel's line naming an update, or the curve's
+   * marker): `seconds` is when the run showed that update, `shownAt` when the page showed coordination,
+   * with the evaluation's figures as the page held them.
+   */
+  reached: {
+    seconds: number | null;
+    shownAt: number;
+    updates: number;
+    by: 'line' | 'marker';
+    ret: number | null;
+    duplicateShare: number | null;
+    neededShare: number | null;
+    shown: PageCoordination['shown'];
+  } | null;
   best: number | null;
   /** Training seconds the benchmark watched, updates shown then, updates/s over them. */
   trainedSeconds: number;
@@ -96,7 +147,7 @@ export interface LearnReport {
   /** The run reached its last update; `endSeconds` is then (seconds of training). */
   finished: boolean;
   endSeconds: number | null;
-  stoppedBy: 'target' | 'finished' | 'max-seconds';
+  stoppedBy: 'coordinated' | 'finished' | 'max-seconds';
   /** With a finished run: the page's time left at 10, 30 and 60 s of training against the time really left. */
   timeLeft: TimeLeftError[] | null;
   timeLeftReadings: TimeLeftReading[];
@@ -106,10 +157,11 @@ export interface LearnReport {
 
 /**
  * --learn: opens the built app, presses Train as soon as it can be pressed, and watches what the page
- * shows until its own final-deadline evaluation of the swarm (What talk is worth: the talking return
- * on 8 fresh tasks at the final deadline, measured by the worker every 10 updates or more) reaches the
- * scripted organisation's return minus MARGIN, the run finishes (with --to-end, that is what it waits
- * for), or `maxSeconds` of training pass.
+ * shows until the page itself shows coordination (src/sim/coordination.ts): its own final-deadline
+ * evaluation of the swarm (What talk is worth, on 8 fresh tasks at the final deadline, measured by the
+ * worker every 10 updates or more) meets all three conditions, so the work panel's coordination line
+ * names an update or the curve carries its marker; or until the run finishes (with --to-end, that is
+ * what it waits for), or `maxSeconds` of training pass.
  */
 export async function measureLearn(opts: Options): Promise<LearnReport> {
   const c = hashConfig(opts.hash);
@@ -117,9 +169,7 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
   const scripted = (await referenceReturns(c.family, c.agents, c.tmaxEnd, 16, costsOf(c))).scripted;
   const target = scripted - MARGIN;
   const { page, url } = await openBenchPage(opts, LEARN_PROBE_SCRIPT);
-  console.log(
-    `target: the scripted organisation's return at ${c.tmaxEnd} minutes on 16 evaluation tasks (${scripted.toFixed(3)}) - ${MARGIN} = ${target.toFixed(3)}`,
-  );
+  console.log(`coordination, as the page shows it: ${coordinationDefinition(c.tmaxEnd)}`);
   await page.goto(url, { waitUntil: 'commit' });
   // As a teacher would: press Train the moment it can be pressed.
   await page.locator('[data-testid=play]').click();
@@ -137,9 +187,10 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
     const out: LearnReport['evaluations'] = [];
     for (const x of probe.talks) {
       const parsed = x.ret !== null && x.updates !== null ? { ret: x.ret, updates: x.updates } : parseTalkSentence(x.text);
-      if (parsed && !out.some((e) => e.updates === parsed.updates)) out.push({ shownAt: sec(x.t), ...parsed });
+      if (parsed && !out.some((e) => e.updates === parsed.updates)) out.push({ shownAt: sec(x.t), ...parsed, coordination: null });
     }
-    return out;
+    const lines = coordinationByUpdate(probe.coordination);
+    return out.map((e) => ({ ...e, coordination: lines.get(e.updates) ?? null }));
   };
   let stoppedBy: LearnReport['stoppedBy'] = 'max-seconds';
   let lastLog = -1;
@@ -152,16 +203,14 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
     if (Math.floor(now / 15) !== lastLog) {
       lastLog = Math.floor(now / 15);
       const e = evals.at(-1);
-      console.log(
-        `  ${now.toFixed(0).padStart(4)} s: update ${last}, time left ${p.etas.at(-1)?.text ?? '–'}${e ? `, evaluation ${e.ret.toFixed(3)} at update ${e.updates}` : ''}`,
-      );
+      console.log(`  ${now.toFixed(0).padStart(4)} s: update ${last}, time left ${p.etas.at(-1)?.text ?? '–'}${e ? `; ${evaluationLine(e)}` : ''}`);
     }
     if (p.finished !== null) {
       stoppedBy = 'finished';
       break;
     }
-    if (!opts.toEnd && evals.some((e) => e.ret >= target)) {
-      stoppedBy = 'target';
+    if (!opts.toEnd && firstShownCoordination(p.coordination)) {
+      stoppedBy = 'coordinated';
       break;
     }
     if (now >= opts.maxSeconds) break;
@@ -183,7 +232,8 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
   if ((await page.locator('[data-testid=run-state]').textContent())?.trim() === 'running') await page.locator('[data-testid=play]').click();
   const timeline = p.counts.map((x) => ({ t: sec(x.t), count: x.count }));
   const evaluations = evaluationsOf(p);
-  const hit = evaluations.find((e) => e.ret >= target);
+  const hit = firstShownCoordination(p.coordination);
+  const hitLine = hit ? coordinationByUpdate(p.coordination).get(hit.updates) : undefined;
   const endSeconds = p.finished === null ? null : sec(p.finished);
   const trainedSeconds = endSeconds ?? stopAt;
   const updates = timeline.at(-1)?.count ?? 0;
@@ -196,6 +246,7 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
     resources,
     crossOriginIsolated: isolated,
     config: { family: c.family, agents: c.agents, seed: c.seed, updates: c.prior + c.updates, tmaxStart: c.tmaxStart, tmaxEnd: c.tmaxEnd },
+    definition: { ...COORDINATION, text: coordinationDefinition(c.tmaxEnd) },
     scripted,
     target,
     startup: {
@@ -206,7 +257,18 @@ export async function measureLearn(opts: Options): Promise<LearnReport> {
       firstPointAfterClickMs: p.firstPoint === null ? null : Math.round(p.firstPoint - click),
     },
     evaluations,
-    reached: hit ? { seconds: secondsAtUpdate(timeline, hit.updates), shownAt: hit.shownAt, updates: hit.updates, ret: hit.ret } : null,
+    reached: hit
+      ? {
+          seconds: secondsAtUpdate(timeline, hit.updates),
+          shownAt: sec(hit.t),
+          updates: hit.updates,
+          by: hit.by,
+          ret: hitLine?.ret ?? null,
+          duplicateShare: hitLine?.duplicateShare ?? null,
+          neededShare: hitLine?.neededShare ?? null,
+          shown: hitLine?.shown ?? {},
+        }
+      : null,
     best: evaluations.length ? Math.max(...evaluations.map((e) => e.ret)) : null,
     trainedSeconds: r1(trainedSeconds),
     updates,
@@ -231,11 +293,13 @@ export function printLearn(r: LearnReport): void {
     `scripts           ${r.resources.map((x) => `${x.name} ${x.startMs}-${x.endMs} ms`).join(', ')}`,
     `config            ${r.config.family}, ${r.config.agents} agents, seed ${r.config.seed}, ${r.config.updates} updates, deadline ${r.config.tmaxStart} -> ${r.config.tmaxEnd}`,
     `start-up          Train enabled ${s(r.startup.trainEnabledMs)}, backend chosen ${s(r.startup.backendReadyMs)}, Train pressed ${s(r.startup.clickMs)}, first curve point ${s(r.startup.firstPointMs)} after navigation (${s(r.startup.firstPointAfterClickMs)} after pressing Train)`,
-    `target            ${r.target.toFixed(3)} (scripted organisation ${r.scripted.toFixed(3)} - ${MARGIN}, 16 tasks at ${r.config.tmaxEnd} minutes); the page evaluates on 8 fresh tasks`,
-    `evaluations       ${r.evaluations.map((e) => `${e.ret.toFixed(3)}@${e.updates}`).join(', ') || 'none shown'}`,
+    `coordination      ${r.definition.text} (src/sim/coordination.ts)`,
+    `reference         scripted organisation ${r.scripted.toFixed(3)} on 16 tasks at ${r.config.tmaxEnd} minutes - ${MARGIN} = ${r.target.toFixed(3)} (the page measures its own on each evaluation's 8 tasks)`,
+    `evaluations       ${r.evaluations.length ? '' : 'none shown'}`,
+    ...r.evaluations.map((e) => `  ${evaluationLine(e)}`),
     r.reached
-      ? `reached           ${r.reached.ret.toFixed(3)} at update ${r.reached.updates}: ${r.reached.seconds?.toFixed(1)} s of training (shown at ${r.reached.shownAt.toFixed(1)} s)`
-      : `reached           NEVER within ${r.stoppedBy === 'finished' ? "the run's updates" : `${r.trainedSeconds} s`}: best ${r.best === null ? 'none' : r.best.toFixed(3)}`,
+      ? `coordinated       at update ${r.reached.updates} (the page's ${r.reached.by === 'line' ? 'work panel line' : 'curve marker'}): ${r.reached.seconds?.toFixed(1)} s of training (shown at ${r.reached.shownAt.toFixed(1)} s); return ${r.reached.shown.return?.text ?? '–'}, duplicates ${r.reached.shown.duplicates?.text ?? '–'} of useful work, ${r.reached.shown.needed?.text ?? '–'} of deliveries needed`
+      : `coordinated       NEVER within ${r.stoppedBy === 'finished' ? "the run's updates" : `${r.trainedSeconds} s`}: best return ${r.best === null ? 'none' : r.best.toFixed(3)}`,
     `trained           ${r.trainedSeconds} s, ${r.updates} updates, ${r.updatesPerSecond} updates/s${r.finished ? ` (the run finished at ${r.endSeconds} s)` : ''}`,
   ];
   if (r.timeLeft)

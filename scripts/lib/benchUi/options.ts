@@ -2,12 +2,13 @@
 import { intFlag, intListFlag, numberFlag, parseFlags, pathFlag, UsageError } from '../cli';
 import { LESSON_CONTENT } from '../../../src/core/lesson';
 import { liveSteps } from '../uiLesson';
+import { COORDINATION } from '../uiLearn';
 
 const DEFAULT_PORT = 4191;
 const DEFAULT_SECONDS = 60;
 const DEFAULT_HASH = 'seed=1';
-/** --learn: how far below the scripted organisation the swarm may stay and still count as coordinated (as bench:learn). */
-export const MARGIN = 0.02;
+/** --learn: how far below the scripted organisation the swarm may stay and still count as coordinated (src/sim/coordination.ts). */
+export const MARGIN = COORDINATION.returnMargin;
 /** --learn: the default cap on seconds of training. */
 const DEFAULT_MAX_SECONDS = 300;
 /** --lesson: the default cap on seconds per step, from opening it. */
@@ -24,8 +25,10 @@ export const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] 
   --json <file>   also write the numbers to <file> as JSON
   --trace <file>  record a Chromium performance trace of the window to <file> and break its long tasks down
   --learn         instead: open the page, press Train as soon as it can be pressed, and report the start-up times,
-                  and the seconds of training until the page's own final-deadline evaluation of the swarm (What talk
-                  is worth, talking) reaches the scripted organisation's return minus ${MARGIN} (the bench:learn target)
+                  and the seconds of training until the page itself shows coordination (the curve's marker, the work
+                  panel's line): its own final-deadline evaluation of the swarm meets all three conditions of
+                  src/sim/coordination.ts (return at least the scripted organisation's minus ${MARGIN}, duplicate work at
+                  most ${COORDINATION.maxDuplicateShare * 100}% of useful work, at least ${COORDINATION.minNeededShare * 100}% of deliveries needed)
   --to-end        with --learn: go on training until the run's last update, and report the error of the page's time left
   --max-seconds <n>  with --learn: give up after n seconds of training (default: ${DEFAULT_MAX_SECONDS});
                   with --lesson: give up on a step n seconds after opening it (default: ${DEFAULT_LESSON_MAX_SECONDS})
