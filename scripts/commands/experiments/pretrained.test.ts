@@ -2,9 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeRunFile } from '../../../src/core/runFile';
 import { PRETRAINED, pretrainedConfig } from '../../../src/core/pretrained';
-import { describeRun } from '../../../src/core/runName';
-import { defaultConfig } from '../../../src/rl/config';
-import { configFromHash, hashFromConfig } from '../../../src/store/urlConfig';
 
 describe('the pretrained swarms the app offers', () => {
   for (const family of PRETRAINED) {
@@ -22,15 +19,4 @@ describe('the pretrained swarms the app offers', () => {
       expect(r.run.metrics.length).toBe(r.run.totalUpdates);
     });
   }
-});
-
-describe('a run file made when long-coupled was the default', () => {
-  it('still opens long-coupled at 20 -> 80 minutes, and a link made from it opens the same settings', () => {
-    const r = decodeRunFile(new Uint8Array(readFileSync('public/pretrained/long-coupled.swarmrun.json.gz')));
-    if (!r.ok) throw new Error(r.error);
-    expect(r.run.config).toMatchObject({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80, updates: 300 });
-    expect(r.run.config.family).not.toBe(defaultConfig().family);
-    expect(describeRun(r.run.config)).toMatch(/^long-coupled, 8 agents/);
-    expect(configFromHash(hashFromConfig(r.run.config)).config).toEqual(r.run.config);
-  });
 });
