@@ -90,6 +90,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'build-kernels', concern: 'checks', npm: 'build:kernels', summary: "assemble the learn step's wasm kernels into src/rl/wasmKernelsBinary.ts" },
   { name: 'update-memory', concern: 'checks', summary: "the memory one training update takes, beside the settings check's estimate" },
   { name: 'import-cycles', concern: 'checks', npm: 'import-cycles', summary: 'import cycles in src, scripts and e2e, and imports of a command file' },
+  { name: 'results', concern: 'checks', npm: 'results', summary: "docs/RESULTS.md's marked figures against the JSON files they come from (--check, --write)" },
 ];
 
 /** A command's file, relative to the repository root. */
