@@ -98,9 +98,33 @@ describe('the figures of a page', () => {
       "1: no <!-- /result --> after this figure's opening comment",
       '3: unknown format "round:2" (fixed:N, percent:N, int or raw)',
       '4: "rows[0]..scripted" is not a path (at "..scripted")',
-      '5: not a figure: write <!-- result: FILE#PATH | FORMAT -->',
+      '5: no file: write FILE#PATH, or <!-- results from: FILE --> above the figure',
       "6: the figure's text runs over a line break (is <!-- /result --> missing?)",
     ]);
+  });
+});
+
+describe('a file named once for the figures after it', () => {
+  it('gives them their file, up to the next one, and a figure may still name its own', () => {
+    const page = [
+      '<!-- results from: results/headline/calibrate.json -->',
+      `| ${fig('rows[deadline=72].scripted | fixed:3', '0.954')} | ${fig('share | percent:0', '86%')} |`,
+      '<!-- results from: results/headline/other.json -->',
+      fig('results/headline/calibrate.json#family', 'long-planned'),
+      fig('rows[0].scripted | fixed:3', '0.505'),
+    ].join('\n');
+    const { markers } = parseMarkers(page);
+    expect(markers.map((m) => `${m.line} ${m.file}#${m.path}`)).toEqual([
+      '2 results/headline/calibrate.json#rows[deadline=72].scripted',
+      '2 results/headline/calibrate.json#share',
+      '4 results/headline/calibrate.json#family',
+      '5 results/headline/other.json#rows[0].scripted',
+    ]);
+    expect(checkMarkers(page, read).problems.map((p) => `${p.line}: ${p.message}`)).toEqual(['5: results/headline/other.json: no such file']);
+  });
+
+  it('is refused when it names no single file', () => {
+    expect(parseMarkers('<!-- results from: a.json#rows -->').problems.map((p) => p.message)).toEqual(['not a file: write <!-- results from: FILE -->']);
   });
 });
 
@@ -129,3 +153,18 @@ describe('a path and a format', () => {
   });
 });
 
+describe('markers shown as code', () => {
+  it('are text, not figures: in a code span or a fenced block', () => {
+    const page = [
+      'Write `<!-- result: FILE#PATH | fixed:3 -->0.954<!-- /result -->` around a figure, e.g.',
+      '',
+      '```md',
+      '<!-- result: results/headline/gone.json#x | fixed:3 -->1<!-- /result -->',
+      '```',
+      '',
+      `and ${fig('results/headline/calibrate.json#share | fixed:2', '0.86')}.`,
+    ].join('\n');
+    expect(checkMarkers(page, read)).toEqual({ count: 1, problems: [] });
+    expect(parseMarkers(page).markers[0].line).toBe(7);
+  });
+});

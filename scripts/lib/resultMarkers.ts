@@ -12,6 +12,9 @@
  *   `%`), `int` (rounded to a whole number), `raw` (as JSON writes the value; the default). A null
  *   value is written `-`.
  *
+ * `<!-- results from: FILE -->` names the file of the figures after it (up to the next such line),
+ * which then give only the path: `<!-- result: rows[deadline=72].scripted | fixed:3 -->0.954<!-- /result -->`.
+ *
  * `checkMarkers` compares every figure of a page with its file, `writeMarkers` rewrites the figures
  * from their files. Both read files through `read`, so they are tested without a disk.
  */
@@ -44,19 +47,27 @@ export interface MarkerProblem {
   message: string;
 }
 
-const OPEN = /<!--\s*result:\s*(.*?)\s*-->/g;
+const OPEN = /<!--\s*result(s from)?:\s*(.*?)\s*-->/g;
 const CLOSE = '<!-- /result -->';
 
 /** The figures of `page`; a comment that is not a well-formed figure is a problem, not a figure. */
 export function parseMarkers(page: string): { markers: Marker[]; problems: MarkerProblem[] } {
   const markers: Marker[] = [];
   const problems: MarkerProblem[] = [];
-  for (const m of page.matchAll(OPEN)) {
+  let from: string | undefined;
+  // Markers shown as code (a fenced block or a `code span`, as where the syntax is explained) are text, not figures.
+  const prose = maskCode(page);
+  for (const m of prose.matchAll(OPEN)) {
     const line = lineOf(page, m.index);
-    const spec = m[1];
+    const spec = m[2];
+    if (m[1]) {
+      if (/^[^#|\s]+$/.test(spec)) from = spec;
+      else problems.push({ line, figure: spec, message: 'not a file: write <!-- results from: FILE -->' });
+      continue;
+    }
     const start = m.index + m[0].length;
-    const end = page.indexOf(CLOSE, start);
-    const next = page.slice(start).search(/<!--\s*result:/);
+    const end = prose.indexOf(CLOSE, start);
+    const next = prose.slice(start).search(/<!--\s*results?( from)?:/);
     if (end < 0 || (next >= 0 && start + next < end)) {
       problems.push({ line, figure: spec, message: `no ${CLOSE} after this figure's opening comment` });
       continue;
@@ -66,12 +77,17 @@ export function parseMarkers(page: string): { markers: Marker[]; problems: Marke
       problems.push({ line, figure: spec, message: `the figure's text runs over a line break (is ${CLOSE} missing?)` });
       continue;
     }
-    const parsed = /^([^#|\s]+)#([^|\s]+)\s*(?:\|\s*(\S+))?$/.exec(spec);
+    const parsed = /^(?:([^#|\s]+)#)?([^#|\s]+)\s*(?:\|\s*(\S+))?$/.exec(spec);
     if (!parsed) {
       problems.push({ line, figure: spec, message: 'not a figure: write <!-- result: FILE#PATH | FORMAT -->' });
       continue;
     }
-    const [, file, path, format = 'raw'] = parsed;
+    const [, named, path, format = 'raw'] = parsed;
+    const file = named ?? from;
+    if (file === undefined) {
+      problems.push({ line, figure: spec, message: 'no file: write FILE#PATH, or <!-- results from: FILE --> above the figure' });
+      continue;
+    }
     const steps = parsePath(path);
     const formatProblem = typeof steps === 'string' ? steps : checkFormat(format);
     if (formatProblem) {
@@ -81,6 +97,12 @@ export function parseMarkers(page: string): { markers: Marker[]; problems: Marke
     markers.push({ line, file, path, format, text, start, end });
   }
   return { markers, problems };
+}
+
+/** `page` with its fenced code blocks and code spans blanked (the same length and line breaks). */
+export function maskCode(page: string): string {
+  const blank = (text: string) => text.replace(/[^\n]/g, ' ');
+  return page.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, blank).replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, blank);
 }
 
 /** The 1-based line of offset `at` in `text`. */
