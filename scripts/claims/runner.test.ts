@@ -28,7 +28,7 @@ describe('claim definitions', () => {
     expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 20 });
   });
 
-  it("runs the first round's setting with --claim-suite short, into its own folder, with the same condition ids", () => {
+  it("runs the short families' setting with --claim-suite short, into its own folder, with the same condition ids", () => {
     try {
       expect(parseClaimArgs(['--claim', 'C5', '--claim-suite', 'short'])).toMatchObject({ out: join('results', 'claims-short') });
       expect(fullConfig('critic-lambda')).toMatchObject({ family: 'coupled', agents: 8, critic: true, lambda: 0.95, tmaxStart: 24, updates: 100, prior: 0 });
@@ -38,7 +38,7 @@ describe('claim definitions', () => {
         'penalty-40',
       );
       expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, second-round, short/);
-      // The first round's and the second round's settings keep the rules they were measured under.
+      // The short and second-round suites keep the rules they were measured under.
       expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
       expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'second-round'])).toMatchObject({ out: join('results', 'claims-second-round') });
       expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', interruptions: false, broadcasts: false, entropy: 0.0002, entropyEnd: 1 });

@@ -23,9 +23,9 @@ export const PRETRAINED = [
 export type PretrainedFamily = (typeof PRETRAINED)[number];
 
 /**
- * Imitation updates of the scripted organisation before RLCR in a shipped first-round pretrained
- * run. The long families' swarms have none since the costs of talk became the default: under them
- * a swarm trained on from the prior ended lower than one trained from scratch (docs/EXPERIMENTS.md).
+ * Imitation updates of the scripted organisation before RLCR in a shipped pretrained run of a
+ * short family. The long families' swarms have none since the costs of talk became the default: under them
+ * a swarm trained on from the prior ended lower than one trained from scratch (docs/HISTORY.md, "second set of rules", 2026-12-02).
  */
 export const PRETRAINED_PRIOR = 100;
 

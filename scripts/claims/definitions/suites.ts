@@ -7,8 +7,8 @@ import type { Condition } from './types';
  * A setting the nine claims run on: the task families, deadlines and budgets. `long` (the default)
  * runs them on the long-horizon families under the handoff rule and today's defaults (the costs of
  * talk, the annealed entropy bonus); `second-round` on the same families under the rules before
- * those (no cost, a constant bonus: the second and third rounds' verdicts); `short` is the first
- * round's setting. The older ones are kept so their results stay reproducible (`--claim-suite`).
+ * those (no cost, a constant bonus: the verdicts of 2026-11-30); `short` is the short
+ * families' setting, the first claim suite. The older ones are kept so their results stay reproducible (`--claim-suite`).
  */
 export interface Suite {
   name: SuiteName;

@@ -1,7 +1,7 @@
 /**
  * The policy's gradient step, side by side, in one process, alternating, on the same decision rows,
- * three ways: the first round's (`referenceLogProbs`: the forward pass over flat observations, one
- * slice and log-sum-exp per action kind, differentiated by TF.js's tape), the third round's
+ * three ways: the first engine's (`referenceLogProbs`, 2026-11-29: the forward pass over flat observations, one
+ * slice and log-sum-exp per action kind, differentiated by TF.js's tape), that of 2026-11-30
  * (`SwarmPolicy.heads` over rows packed once in JavaScript, differentiated by the tape), and today's
  * (`lossAndGradients`: the same heads with the hand-written backward pass the trainer uses), and
  * today's again with the wasm kernels turned off (`rl/wasmKernels.ts`: TF.js's ops instead). Each
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const taped = (f: () => tf.Scalar) => timed(() => tf.variableGrads(f, vars));
   const ways: [string, () => number][] = [
     [
-      'flat observations, a slice per kind (first round)',
+      'flat observations, a slice per kind (2026-11-29)',
       taped(() => {
         const logp = referenceLogProbs(policy, obsT, maskT, AGENTS);
         const p = tf.exp(logp);
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       }),
     ],
     [
-      "heads over packed rows, TF.js's tape (third round)",
+      "heads over packed rows, TF.js's tape (2026-11-30)",
       taped(() => {
         const heads = policy.heads(rows);
         return loss(chosenLogProb(heads, choices), headsEntropy(heads));
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   ways.forEach(([name], w) => console.log(`  ${name.padEnd(52)} ${median(times[w]).toFixed(1)} ms`));
   const now = times[2];
   console.log(
-    `  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the first round's and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the third round's (medians of the per-run ratios)`,
+    `  today's step is ${median(times[0].map((t, i) => t / now[i])).toFixed(2)}x as fast as the one of 2026-11-29 and ${median(times[1].map((t, i) => t / now[i])).toFixed(2)}x as fast as the one of 2026-11-30 (medians of the per-run ratios)`,
   );
   if (wasmKernelsActive())
     console.log(

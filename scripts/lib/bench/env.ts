@@ -39,7 +39,7 @@ interface EnvResult {
   /** Rollouts that passed all their tests before the deadline under the random actions. */
   finishedRollouts: number;
   withObservations: EnvVariant;
-  /** The same with the plain per-feature encoder of the first two rounds (observeReference.ts), timed beside it. */
+  /** The same with the plain per-feature encoder used until 2026-12-01 (observeReference.ts), timed beside it. */
   withReferenceObservations: EnvVariant;
   /**
    * The step plus the shared-block encoder training stores (observeShared.ts): per rollout the shared
