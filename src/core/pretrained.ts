@@ -36,9 +36,9 @@ export function pretrainedPrior(family: Family): number {
 
 /**
  * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
- * first-round family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
- * schedule, a short imitation prior for a first-round family, and the default 300 RLCR updates for a
- * long family, 600 for a first-round one (the file's `config` records the same). long-planned's is
+ * short family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
+ * schedule, a short imitation prior for a short family, and the default 300 RLCR updates for a
+ * long family, 600 for a short one (the file's `config` records the same). long-planned's is
  * the app's default run with seed 1: what Train trains.
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
@@ -46,7 +46,7 @@ export function pretrainedConfig(family: Family, overrides: { updates?: number; 
   const base = defaultConfig();
   return {
     ...base,
-    // The first-round families' swarms were made before the costs of talk became the default.
+    // The short families' swarms were made before the costs of talk became the default.
     ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
     family,
     tmaxStart: start,

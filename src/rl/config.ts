@@ -84,7 +84,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     kind: 'enum',
     values: FAMILIES,
     default: 'long-planned',
-    help: "task family: long-planned (a coupled sprint planned to the team's capacity), long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed",
+    help: "task family: long-planned (a coupled sprint planned to the team's capacity), long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the short parallel, coupled, search, mixed (the first ones, 24 minutes)",
   },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },

@@ -1,9 +1,9 @@
 /**
  * Trains the pretrained swarms the app ships (`public/pretrained/<family>.swarmrun.json.gz`): one
  * run per task family with the default settings, the family's calibrated deadline schedule and, for
- * a first-round family, a short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
+ * a short family, a short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
  * so each file stays small). The settings are `pretrainedConfig` (src/core/pretrained.ts): 600 updates
- * at 8 -> 24 minutes for the first-round families (coupled, parallel, search, mixed), the defaults
+ * at 8 -> 24 minutes for the short families (coupled, parallel, search, mixed), the defaults
  * (300 updates, the family's calibrated schedule: 20 -> 72 minutes for long-planned, 20 -> 80 for the
  * other long families; the costs of talk, no prior) for the long ones; `--updates` and `--prior` set
  * the same number for every family.
@@ -22,7 +22,7 @@ import { requireOutput } from '../../lib/outputFolder';
 import { ProgressBar } from '../../lib/progress';
 import { TrainingRecording } from '../../lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a first-round one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a first-round one)] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a short one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a short one)] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];
