@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * A small, fast run: 3 agents, 1 task x 2 rollouts per update, on the first round's coupled tasks
+ * A small, fast run: 3 agents, 1 task x 2 rollouts per update, on the short coupled tasks
  * (8 -> 24 minutes; episodes end when every test passes), so episodes and the organisations race
  * stay short. The default long-planned family has its own test (app.spec.ts).
  */

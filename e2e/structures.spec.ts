@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 
-/** A small, fast run: the first round's coupled tasks (8 -> 24 minutes), 1 task x 2 rollouts per update, whole episodes shown at once. */
+/** A small, fast run: the short coupled tasks (8 -> 24 minutes), 1 task x 2 rollouts per update, whole episodes shown at once. */
 const SMALL = 'family=coupled&tmaxStart=8&tmaxEnd=24&tasksPerUpdate=1&groupSize=2&updates=200&seed=5&backend=cpu';
 
 async function ready(page: Page): Promise<void> {

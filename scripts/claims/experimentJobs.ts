@@ -1,7 +1,7 @@
 /**
  * A plain multi-seed experiment on the sweep queue (issue 27), free of TF.js and BullMQ: the job of one
  * seed (what the coordinator sends, what a worker checks before it trains), the command line a worker
- * trains it with (the experiment's own, `scripts/experiment.ts --seeds N` into a scratch folder, so a
+ * trains it with (the experiment's own, `scripts/commands/experiments/experiment.ts --seeds N` into a scratch folder, so a
  * queued seed is trained by exactly the code of a local run), and the check of a worker's result
  * before its files enter the experiment's folder.
  */
@@ -70,7 +70,7 @@ export function checkExperimentJob(
   return { data: d, config, start };
 }
 
-/** The command line of `scripts/experiment.ts` that trains the job's seed into `out` (every config key spelled out), from `startFile` if given. */
+/** The command line of `scripts/commands/experiments/experiment.ts` that trains the job's seed into `out` (every config key spelled out), from `startFile` if given. */
 export function experimentArgv(d: ExperimentJobData, config: Config, out: string, startFile: string | null = null): string[] {
   const flags = CONFIG_KEYS.map((k) => (SCHEMA[k].kind === 'bool' ? (config[k] ? `--${kebab(k)}` : `--no-${kebab(k)}`) : `--${kebab(k)}=${String(config[k])}`));
   return [

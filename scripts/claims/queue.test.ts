@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobId, printable, type QueueStatus } from './queue';
+import { jobId, printable } from './queueBase';
+import type { QueueStatus } from './queueList';
 import type { SweepJobData } from './sweep';
 import type { SweepStatus } from './sweepStatus';
 
@@ -20,9 +21,9 @@ const HAVE_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 if (!HAVE_REDIS) console.warn('queue.test: skipped, redis-server is not installed (apt-get install redis-server; .ci/run installs it)');
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const EXPERIMENT = join(root, 'scripts/experiment.ts');
-const WORKER = join(root, 'scripts/sweep-worker.ts');
-const STATUS = join(root, 'scripts/sweep-status.ts');
+const EXPERIMENT = join(root, 'scripts/commands/experiments/experiment.ts');
+const WORKER = join(root, 'scripts/commands/sweeps/sweep-worker.ts');
+const STATUS = join(root, 'scripts/commands/sweeps/sweep-status.ts');
 const SMOKE = ['--claim', 'C1', '--claim-scale', 'smoke', '--quiet'];
 /** A plain two-seed experiment at a tiny scale (a few seconds a seed) whose numbers are not all zero. */
 const TINY = [

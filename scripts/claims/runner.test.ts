@@ -5,21 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIMS, CONDITIONS, useSuite } from './definitions';
-import {
-  claimsUsage,
-  ConditionStore,
-  conditionsFor,
-  fullConfig,
-  parseClaimArgs,
-  parseTrainOneArgs,
-  runClaims,
-  SCALE_NAMES,
-  SCALES,
-  scaleWithSeeds,
-  trainOneArgv,
-  trainOneFromArgs,
-  writeSummary,
-} from './runner';
+import { claimsUsage, parseClaimArgs } from './commandLine';
+import { writeSummary } from './report';
+import { runClaims } from './runner';
+import { conditionsFor, fullConfig, SCALE_NAMES, SCALES, scaleWithSeeds } from './scale';
+import { ConditionStore } from './conditionStore';
+import { parseTrainOneArgs, trainOneArgv, trainOneFromArgs } from './trainOne';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-claims-'));
 
@@ -37,7 +28,7 @@ describe('claim definitions', () => {
     expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 20 });
   });
 
-  it("runs the first round's setting with --claim-suite short, into its own folder, with the same condition ids", () => {
+  it("runs the short families' setting with --claim-suite short, into its own folder, with the same condition ids", () => {
     try {
       expect(parseClaimArgs(['--claim', 'C5', '--claim-suite', 'short'])).toMatchObject({ out: join('results', 'claims-short') });
       expect(fullConfig('critic-lambda')).toMatchObject({ family: 'coupled', agents: 8, critic: true, lambda: 0.95, tmaxStart: 24, updates: 100, prior: 0 });
@@ -47,7 +38,7 @@ describe('claim definitions', () => {
         'penalty-40',
       );
       expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, second-round, short/);
-      // The first round's and the second round's settings keep the rules they were measured under.
+      // The short and second-round suites keep the rules they were measured under.
       expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
       expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'second-round'])).toMatchObject({ out: join('results', 'claims-second-round') });
       expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', interruptions: false, broadcasts: false, entropy: 0.0002, entropyEnd: 1 });
@@ -182,7 +173,21 @@ describe('claims runner, smoke scale', () => {
   it('runs from the experiment command line (a claim without training), on other seeds', () => {
     const r = spawnSync(
       join('node_modules', '.bin', 'tsx'),
-      ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--backend', 'cpu', '--seeds', '4,5', '--jobs', '2', '--out', join(out, 'cli')],
+      [
+        'scripts/commands/experiments/experiment.ts',
+        '--claim',
+        'C8',
+        '--claim-scale',
+        'smoke',
+        '--backend',
+        'cpu',
+        '--seeds',
+        '4,5',
+        '--jobs',
+        '2',
+        '--out',
+        join(out, 'cli'),
+      ],
       { encoding: 'utf8' },
     );
     expect(r.status, r.stderr).toBe(0);
@@ -197,9 +202,13 @@ describe('claims runner, smoke scale', () => {
   });
 
   it('stops with exit code 2 on a bad seed list', () => {
-    const r = spawnSync(join('node_modules', '.bin', 'tsx'), ['scripts/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      join('node_modules', '.bin', 'tsx'),
+      ['scripts/commands/experiments/experiment.ts', '--claim', 'C8', '--claim-scale', 'smoke', '--seeds', '1,,2'],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: --seeds: "1,,2" is not a comma-separated list of seeds .*: an empty entry\n/);
   });

@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLAIM_IDS } from './definitions';
-import { CACHE_VERSION, ConditionStore, parseClaimArgs, runList, SCALES } from './runner';
+import { parseClaimArgs } from './commandLine';
+import { runList } from './runner';
+import { CACHE_VERSION, SCALES } from './scale';
+import { ConditionStore } from './conditionStore';
 import { checkRunRecord, codeVersion, parseQueueUrl, parseShard, QueueFault, redact, shardRuns } from './sweep';
 import { JobProgress, SweepTracker, type SweepStatus } from './sweepStatus';
 import { BadJob, checkExperimentJob, configText, experimentArgv, experimentSeedKey } from './experimentJobs';
 import type { ExperimentJobData } from './sweep';
 import { defaultConfig } from '../../src/rl/config';
-import { readOptions } from '../experimentOptions';
+import { readOptions } from '../lib/experiment/options';
 
 const out = mkdtempSync(join(tmpdir(), 'swarm-sweep-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

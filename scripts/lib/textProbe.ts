@@ -1,7 +1,7 @@
 /**
  * What a reader at the back of a room sees of the page: the rendered size of every visible piece of
  * text and the share of the stage the lesson's focused view takes. Shared by `npm run text-size`
- * (scripts/text-size.ts) and the e2e tests (e2e/presenter.spec.ts).
+ * (scripts/commands/checks/text-size.ts) and the e2e tests (e2e/presenter.spec.ts).
  *
  * The probe runs in the page. It is plain JavaScript text rather than a function: tsx's transform
  * would wrap named inner functions in a `__name` helper that does not exist in the page.

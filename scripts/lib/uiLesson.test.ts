@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LESSON_CONTENT, type LessonContent, type LessonId } from '../../src/core/lesson';
 import type { LessonMeasure } from '../../src/core/lessonClaims';
-import { stepConfig } from '../lessonCheckRun';
+import { stepConfig } from './lessonCheck/run';
 import { describeRun, liveSteps, measureUpdate, neededUpdate, stepDrag, stepRun, trainsWhenOpened } from './uiLesson';
 
 const byId = (id: LessonId): LessonContent => LESSON_CONTENT.find((s) => s.id === id)!;

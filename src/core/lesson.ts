@@ -36,9 +36,9 @@ export interface LessonContent {
   claims: readonly LessonClaim[];
 }
 
-/** A small, fast live run for the class: first-round coupled tasks, 4 agents, 8 -> 24 minutes (about 10 s of training). */
+/** A small, fast live run for the class: the short coupled tasks, 4 agents, 8 -> 24 minutes (about 10 s of training). */
 export const SMALL: Partial<Config> = {
-  // The first round's small tasks, under the rules they were made for (no costs of talk, a constant entropy bonus).
+  // The short families' small tasks, under the rules they were made for (no costs of talk, a constant entropy bonus).
   ...FORMER_DEFAULTS,
   family: 'coupled',
   tmaxStart: 8,

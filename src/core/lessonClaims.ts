@@ -1,7 +1,7 @@
 /**
  * What a lesson step claims the class will see, as data, and the pure judgement of a claim against
  * measured numbers. The steps declare their claims beside their text (core/lesson.ts);
- * `npm run lesson:check` (scripts/lesson-check.ts) trains each step's own setup on seeds the app does
+ * `npm run lesson:check` (scripts/commands/experiments/lesson-check.ts) trains each step's own setup on seeds the app does
  * not show, measures every claim's `measure` (and `than`, when it is a measure too) and judges it here.
  */
 import type { Config } from '../rl/config';

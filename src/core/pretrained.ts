@@ -1,7 +1,7 @@
 /**
  * The pretrained swarms the app ships: one run file per task family in `public/pretrained/`,
  * named `<family>.swarmrun.json.gz`. The page offers them in this order (the default first);
- * scripts/pretrained.test.ts checks that every file is there and reads as a run of its family.
+ * scripts/commands/experiments/pretrained.test.ts checks that every file is there and reads as a run of its family.
  */
 import { defaultConfig, FORMER_DEFAULTS, type Config } from '../rl/config';
 import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
@@ -23,9 +23,9 @@ export const PRETRAINED = [
 export type PretrainedFamily = (typeof PRETRAINED)[number];
 
 /**
- * Imitation updates of the scripted organisation before RLCR in a shipped first-round pretrained
- * run. The long families' swarms have none since the costs of talk became the default: under them
- * a swarm trained on from the prior ended lower than one trained from scratch (docs/EXPERIMENTS.md).
+ * Imitation updates of the scripted organisation before RLCR in a shipped pretrained run of a
+ * short family. The long families' swarms have none since the costs of talk became the default: under them
+ * a swarm trained on from the prior ended lower than one trained from scratch (docs/HISTORY.md, "second set of rules", 2026-12-02).
  */
 export const PRETRAINED_PRIOR = 100;
 
@@ -36,9 +36,9 @@ export function pretrainedPrior(family: Family): number {
 
 /**
  * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
- * first-round family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
- * schedule, a short imitation prior for a first-round family, and the default 300 RLCR updates for a
- * long family, 600 for a first-round one (the file's `config` records the same). long-planned's is
+ * short family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
+ * schedule, a short imitation prior for a short family, and the default 300 RLCR updates for a
+ * long family, 600 for a short one (the file's `config` records the same). long-planned's is
  * the app's default run with seed 1: what Train trains.
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
@@ -46,7 +46,7 @@ export function pretrainedConfig(family: Family, overrides: { updates?: number; 
   const base = defaultConfig();
   return {
     ...base,
-    // The first-round families' swarms were made before the costs of talk became the default.
+    // The short families' swarms were made before the costs of talk became the default.
     ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
     family,
     tmaxStart: start,

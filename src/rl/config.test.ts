@@ -44,7 +44,7 @@ describe('config schema', () => {
     expect(config).toEqual(c);
   });
 
-  it('trains at a learning rate of 0.005; the first-round rules and an old file without the field keep 0.003', () => {
+  it("trains at a learning rate of 0.005; the short families' rules and an old file without the field keep 0.003", () => {
     expect(defaultConfig().lr).toBe(0.005);
     expect(FORMER_DEFAULTS.lr).toBe(0.003);
   });

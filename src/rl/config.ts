@@ -84,7 +84,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     kind: 'enum',
     values: FAMILIES,
     default: 'long-planned',
-    help: "task family: long-planned (a coupled sprint planned to the team's capacity), long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the first-round parallel, coupled, search, mixed",
+    help: "task family: long-planned (a coupled sprint planned to the team's capacity), long-coupled, long-parallel, long-search, long-mixed (long horizon, interfaces travel by hand), or the short parallel, coupled, search, mixed (the first ones, 24 minutes)",
   },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
@@ -105,7 +105,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     min: 0,
     max: 1,
     default: 0.0002,
-    help: "entropy bonus (scale it to the advantages: 0.001 suited the first round's 24-minute episodes)",
+    help: "entropy bonus (scale it to the advantages: 0.001 suited the short families' 24-minute episodes)",
   },
   entropyEnd: {
     kind: 'float',
@@ -235,7 +235,7 @@ export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
 
 /**
  * The settings whose default changed, at their former values (each field's `absent`): the rules
- * the first-round families, their pretrained swarms and the first round's claims were made under.
+ * the short families, their pretrained swarms and the first claim suite (`--claim-suite short`) were made under.
  */
 export const FORMER_DEFAULTS: Partial<Config> = Object.fromEntries(
   CONFIG_KEYS.filter((k) => SCHEMA[k].absent !== undefined).map((k) => [k, SCHEMA[k].absent]),
@@ -401,7 +401,7 @@ export function configToStrings(c: Config): Record<string, string> {
 
 /**
  * The settings a change of task family makes: the family, and its calibrated deadline schedule when
- * the run still has the old family's (a first-round family at 20 -> 80 minutes, or a long one at
+ * the run still has the old family's (a short family at 20 -> 80 minutes, or a long one at
  * 8 -> 24, would teach nothing); a schedule the user chose stays.
  */
 export function familyChange(c: Pick<Config, 'family' | 'tmaxStart' | 'tmaxEnd'>, family: Family): Partial<Config> {

@@ -3,7 +3,7 @@ import * as tf from '@tensorflow/tfjs';
 /**
  * x · w with a hand-written gradient that transposes explicitly before multiplying.
  * TF.js's own gradient uses matMul's transpose flags, which the wasm backend runs about ten times
- * slower than a transpose followed by a plain product (docs/RESULTS.md has the measurement).
+ * slower than a transpose followed by a plain product (docs/HISTORY.md has the measurement).
  */
 export const dense = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, save: tf.GradSaveFunc) => {
   save([x, w]);

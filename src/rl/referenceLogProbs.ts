@@ -3,7 +3,7 @@ import { KIND_SEGMENTS, type SwarmPolicy } from './policy';
 
 /**
  * `SwarmPolicy.logProbs` written the plain way, one slice and log-sum-exp per action kind: how the
- * first round computed it. Kept as the reference the padded version is tested and benchmarked
+ * first engine computed it (2026-11-29). Kept as the reference the padded version is tested and benchmarked
  * against (policy.test.ts, `npm run bench:kinds`). Call inside tf.tidy.
  */
 export function referenceLogProbs(p: SwarmPolicy, obs: tf.Tensor2D, mask: tf.Tensor2D, agents: number): tf.Tensor2D {

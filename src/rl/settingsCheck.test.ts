@@ -25,7 +25,7 @@ describe('checkSettings', () => {
   });
 
   it('matches the measured peaks within a third (one update, wasm, Node)', () => {
-    // Measured (scripts/update-memory.ts): 16 agents, 8 rollouts, 200 minutes, 64/32: 1.80 GiB; 2 rollouts, 100 minutes, 512/256: 1.29 GiB.
+    // Measured (scripts/commands/checks/update-memory.ts): 16 agents, 8 rollouts, 200 minutes, 64/32: 1.80 GiB; 2 rollouts, 100 minutes, 512/256: 1.29 GiB.
     const a = estimateUpdateBytes({ agents: 16, tasksPerUpdate: 2, groupSize: 4, tmaxStart: 200, tmaxEnd: 200, hidden: 64, scorer: 32 });
     const b = estimateUpdateBytes({ agents: 16, tasksPerUpdate: 1, groupSize: 2, tmaxStart: 100, tmaxEnd: 100, hidden: 512, scorer: 256 });
     expect(a / (1.8 * 2 ** 30)).toBeGreaterThan(0.75);

@@ -22,9 +22,9 @@ export function decisionsPerUpdate(c: Pick<Config, 'tasksPerUpdate' | 'groupSize
 /**
  * Estimated peak memory of one update, in bytes: 200 MB of runtime, plus per decision 23 KB and
  * 44 bytes per unit of width (hidden + (modules + agents) x scorer). The constants are fitted to the
- * peak resident memory of one update on the wasm backend in Node (docs/RESULTS.md, "Hardening"):
+ * peak resident memory of one update on the wasm backend in Node (docs/HISTORY.md, "Hardening (issue 26)"):
  * about 64 KB a decision at hidden 64 / scorer 32, 350 KB at 512 / 256, 16 agents (measured with
- * scripts/update-memory.ts).
+ * scripts/commands/checks/update-memory.ts).
  */
 export function estimateUpdateBytes(c: Pick<Config, 'tasksPerUpdate' | 'groupSize' | 'agents' | 'tmaxStart' | 'tmaxEnd' | 'hidden' | 'scorer'>): number {
   const width = c.hidden + (MAX_MODULES + Math.min(c.agents, MAX_AGENTS)) * c.scorer;

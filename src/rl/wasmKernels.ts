@@ -136,7 +136,7 @@ const float = (...ts: tf.Tensor[]) => ts.every((t) => t.dtype === 'float32');
  * on wasm the kernel (blocks of 64 rows, each column of a block written as one run); elsewhere in two
  * passes over blocks of rows: each block of up to 256 rows transposed on its own, then the blocks'
  * columns laid side by side. tfjs-backend-wasm 4.22 walks a transpose in output order, so in one pass
- * it reads the whole input once per output row (docs/RESULTS.md, "Transposes in two passes").
+ * it reads the whole input once per output row (docs/HISTORY.md, "Transposes in two passes").
  */
 export function transposeTall(x: tf.Tensor2D): tf.Tensor2D {
   const [rows, cols] = x.shape;

@@ -27,7 +27,7 @@ describe('the handoff rule (Task.handoff)', () => {
     expect([knows(env, 0, 0), knows(env, 1, 0)]).toEqual([true, false]);
   });
 
-  it('without the rule, every agent who worked on the module learns it (the first-round families)', () => {
+  it('without the rule, every agent who worked on the module learns it (the short families)', () => {
     const env = new SprintEnv(1, 3);
     env.reset([chain(false)], 0, 20);
     step(env, [work(0), A_IDLE, A_IDLE]);

@@ -11,7 +11,7 @@ const claimedDeps = new Int32Array(MAX_AGENTS);
 
 /**
  * `encodeObservations` written the plain way, feature by feature for every agent and module: how the
- * first two rounds encoded. Kept as the reference the fast encoder is tested against, and timed
+ * encoder worked until 2026-12-01. Kept as the reference the fast encoder is tested against, and timed
  * beside it by `npm run bench`.
  */
 export function encodeObservationsReference(env: SprintEnv, out: Float32Array, offset = 0): void {

@@ -133,7 +133,7 @@ export function raceHorizon(finalDeadline: number): number {
   return 3 * finalDeadline;
 }
 
-/** A task list's final deadline when a race is given no horizon: the first-round families' calibrated one. */
+/** A task list's final deadline when a race is given no horizon: the short families' calibrated one. */
 const TASK_LIST_DEADLINE = 24;
 
 function result(org: RaceOrganisation, stats: EpisodeStats[], parallel: number, horizon: number, threshold: number): RaceResult {

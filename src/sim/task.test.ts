@@ -54,7 +54,7 @@ describe('generateTask', () => {
 });
 
 describe('the long families', () => {
-  it('follow the handoff rule; the first-round families do not', () => {
+  it('follow the handoff rule; the short families do not', () => {
     for (const f of LONG_FAMILIES) expect(generateTask(f, 3).handoff).toBe(true);
     for (const f of SHORT_FAMILIES) expect(generateTask(f, 3).handoff).toBe(false);
   });
@@ -82,7 +82,7 @@ describe('the long families', () => {
     expect(deepTests / deep).toBeGreaterThan(2.5 * (rootTests / roots));
   });
 
-  it('make modules several times larger than the first-round ones', () => {
+  it('make modules several times larger than the short ones', () => {
     const meanWork = (f: (typeof FAMILIES)[number]) => {
       let s = 0;
       let n = 0;
@@ -120,7 +120,7 @@ describe('the long horizon', () => {
     // The scripted organisation needs most of the deadline to reach 90% of the tests.
     const t90 = stats.map((x) => x.t90 ?? end);
     expect(t90.reduce((a, b) => a + b, 0) / t90.length).toBeGreaterThan(0.7 * end);
-    // The first-round coupled family is done in a third of that.
+    // The short coupled family is done in a third of that.
     const short = await runEpisodes(
       scriptedOrganisation,
       Array.from({ length: 16 }, (_, i) => generateTask('coupled', 1_000_000_000 + i)),

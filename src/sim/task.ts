@@ -23,7 +23,7 @@ export const MAX_AGENTS = 16;
 export const FAMILIES = ['parallel', 'coupled', 'search', 'mixed', 'long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'long-planned'] as const;
 export type Family = (typeof FAMILIES)[number];
 
-/** The first-round families (short horizon, interfaces shared by everyone who worked on a module). */
+/** The short families, the first ones (short horizon, interfaces shared by everyone who worked on a module). */
 export const SHORT_FAMILIES = ['parallel', 'coupled', 'search', 'mixed'] as const satisfies readonly Family[];
 /** The long-horizon families under the handoff rule. */
 export const LONG_FAMILIES = ['long-coupled', 'long-parallel', 'long-search', 'long-mixed', 'long-planned'] as const satisfies readonly Family[];
@@ -80,7 +80,7 @@ export interface Task {
   /**
    * The handoff rule. When true, finishing a module teaches its interface only to the agent whose
    * minute finished it (teammates who worked on it earlier or collided learn nothing); everyone else
-   * needs a DM or the board. When false (the first-round families), every agent who ever worked on
+   * needs a DM or the board. When false (the short families), every agent who ever worked on
    * the module learns its interface when it is finished.
    */
   handoff: boolean;

@@ -222,7 +222,7 @@ export function OrganisationsPanel() {
     setBusy(true);
     setError(null);
     try {
-      // Equal compute over three times the racing swarm's final deadline (72 minutes at the first round's 24).
+      // Equal compute over three times the racing swarm's final deadline (72 minutes at the short families' 24).
       setReport(await controls.race({ threshold: Number(threshold), tasks: Number(tasks), agentCounts: [1, 2, 4, 8, 16] }));
     } catch (e) {
       setError(`The race could not run: ${e instanceof Error ? e.message : String(e)}`);

@@ -26,7 +26,7 @@ describe('the guided lesson', () => {
 
   it('explains each term a student does not know where it first appears', () => {
     const all = LESSON.map((s) => s.text).join(' ');
-    // ("imitation prior" left the lesson with the fourth round's pretrained swarm, trained without one; the glossary explains it.)
+    // ("imitation prior" left the lesson with the pretrained swarm trained under the costs of talk, without one; the glossary explains it.)
     for (const term of ['best-of-N', 'single chain', 'RLCR update', 'Tmax', 'rollout', 'return', 'interface', 'advantage']) {
       const at = all.indexOf(term);
       expect(at, term).toBeGreaterThanOrEqual(0);

@@ -74,7 +74,7 @@ export interface TalkOptions {
  * Every 10 updates on 8 tasks: one measurement costs a small share of the training time next to
  * the 10 updates it follows; the 5% cap stretches the interval on tiny runs, where a measurement
  * is long beside an update. (It was every 25: the page then showed a swarm that had learnt to
- * coordinate up to 25 updates late, docs/RESULTS.md "Time to coordination in the page".)
+ * coordinate up to 25 updates late, docs/HISTORY.md "The page's evaluation every 10 updates instead of 25".)
  */
 export const TALK_DEFAULTS: TalkOptions = { every: 10, tasks: 8, share: 0.05 };
 

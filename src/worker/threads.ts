@@ -31,9 +31,9 @@ function coresText(n: number): string {
  * need SharedArrayBuffer); with `auto`, one per logical core but one, which is left to the page's
  * main thread (its views render while the worker trains), up to MAX_AUTO_THREADS; a number asks for
  * that many, but never more than the cores the browser reports (`cores`): more threads than cores
- * wait on each other (docs/RESULTS.md, issue 26: on 2 cores, 64 asked for started 8 threads at a
+ * wait on each other (docs/HISTORY.md, issue 26: on 2 cores, 64 asked for started 8 threads at a
  * median 1,008 ms an update; capped at 2, 379 ms). On the 2-core development machine one thread
- * trained faster than two (`npm run bench:ui`, docs/RESULTS.md: 4.59 against 3.81 updates/s).
+ * trained faster than two (`npm run bench:ui`, docs/HISTORY.md: 4.59 against 3.81 updates/s).
  */
 export function planThreads(request: ThreadRequest, isolated: boolean, cores: number): ThreadPlan {
   const asked = request === 'auto' ? null : Math.min(MAX_THREADS, Math.max(1, Math.round(request)));

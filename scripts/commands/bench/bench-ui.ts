@@ -1,0 +1,77 @@
+/**
+ * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash seed=1] [--threads auto]
+ * [--after-updates 0] [--port 4191] [--no-build] [--json <file>] [--trace <file>]`;
+ * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/commands/bench/soak-ui.ts instead;
+ * `npm run bench:ui -- --learn [--to-end] [--max-seconds 300] [--json <file>]` measures the time to
+ * coordination in the page instead (see measureLearn);
+ * `npm run bench:ui -- --lesson [STEPS] [--max-seconds 1800] [--json <file>]` opens each live lesson
+ * step (default: every step that trains or runs its update when opened) at its link and times it
+ * until the page has shown what its text says (see measureLesson): the config it trains, the update
+ * by which the page has shown everything its claims measure (scripts/lib/uiLesson.ts), the seconds
+ * from opening the step until the update readout showed it, updates/s, and for a step whose claims
+ * assume a slider dragged while it trains (step 4's deadline start), the drag made in the page when
+ * the readout reaches that update and the update the page's curve marker says it took effect at.
+ *
+ * Builds the app, serves it with `vite preview` (cross-origin isolated, as the app is served) on
+ * port 4191, opens it in headless Chromium and trains with every view live; with --after-updates it
+ * first trains until the run has that many updates, so the views carry a long run. While it trains
+ * for the measured seconds, the page records main-thread long tasks (the 'longtask'
+ * PerformanceObserver, over 50 ms) and the intervals between requestAnimationFrame callbacks.
+ * Prints the backend and its threads, the training throughput (measured here and as the page's own
+ * updates/s and time-left readout shows it), the long tasks and the frame-time percentiles, and
+ * checks them against the goal: no long tasks and a p95 frame time <= 20 ms. With --trace it also
+ * records a Chromium performance trace of the window (open it in DevTools' Performance panel) and
+ * breaks each long task down into script, garbage collection, style and layout, paint, and the
+ * functions sampled most in it; tracing slows the page, so count long tasks without it.
+ *
+ * Headless Chromium may throttle or skip rAF; the script reports what it saw and says so when
+ * no frames were recorded instead of inventing numbers. It exits 0 whether the goal is met or
+ * not (it measures, it does not gate), 1 on errors (with --lesson: a step that failed) and 2 on a
+ * bad command line (with --lesson: a step that does not train when opened).
+ */
+import { writeFileSync } from 'node:fs';
+import { readCommandLine } from '../../lib/cli';
+import { requireOutput } from '../../lib/outputFolder';
+import { PreviewHarness, runToExit } from '../../lib/previewHarness';
+import { parseOptions, USAGE } from '../../lib/benchUi/options';
+import { useHarness } from '../../lib/benchUi/page';
+import { measure, print, type Report } from '../../lib/benchUi/frames';
+import { measureLearn, printLearn, type LearnReport } from '../../lib/benchUi/learn';
+import { measureLesson, printLesson, type LessonReport } from '../../lib/benchUi/lesson';
+
+/** The preview server and browser of this run (built once the port is known; the measurements open their pages through it). */
+let harness: PreviewHarness | undefined;
+
+async function main(): Promise<number> {
+  const opts = readCommandLine('bench:ui', USAGE, parseOptions);
+  if (opts.json) requireOutput('bench:ui', 'json', opts.json, 'file');
+  if (opts.trace) requireOutput('bench:ui', 'trace', opts.trace, 'file');
+  harness = new PreviewHarness(opts.port);
+  useHarness(harness);
+  harness.stopOnSignals();
+  try {
+    await harness.prepare(opts.build);
+    await harness.serve();
+    const report = opts.lesson ? await measureLesson(opts) : opts.learn ? await measureLearn(opts) : await measure(opts);
+    if (opts.lesson) printLesson(report as LessonReport);
+    else if (opts.learn) printLearn(report as LearnReport);
+    else print(report as Report);
+    if (opts.json) {
+      writeFileSync(opts.json, JSON.stringify(report, null, 2) + '\n');
+      console.log(`\nwrote ${opts.json}`);
+    }
+    return opts.lesson && (report as LessonReport).steps.some((x) => x.error) ? 1 : 0;
+  } catch (err) {
+    console.error(`bench:ui failed: ${(err as Error).stack ?? err}`);
+    return 1;
+  } finally {
+    await harness.close();
+  }
+}
+
+// `--soak MINUTES`: the soak benchmark (scripts/commands/bench/soak-ui.ts) instead of this one.
+if (process.argv.slice(2).some((a) => a === '--soak' || a.startsWith('--soak='))) {
+  await import('./soak-ui');
+} else {
+  runToExit(main, () => harness);
+}
