@@ -8,7 +8,7 @@ import type { LessonDrag } from '../../../src/core/lessonClaims';
 import { formatTable } from '../table';
 import { describeRun, neededUpdate, stepDrag, stepRun, type NeededUpdate } from '../uiLesson';
 import type { Options } from './options';
-import { harness, hashConfig, newBenchPage, r1, updateIndex, type BenchBrowser } from './page';
+import { currentFormat, harness, hashConfig, newBenchPage, r1, updateIndex, type BenchBrowser } from './page';
 
 /** --lesson: how long the page may take to say when a drag took effect (its marker on the curve). */
 const MARKER_TIMEOUT_S = 120;
@@ -198,7 +198,7 @@ async function measureLessonStep(opts: Options, browser: BenchBrowser, n: number
   const needed = neededUpdate(step, seed);
   const asked: LessonDrag | null = stepDrag(step);
   const c = r.config;
-  const { page, url } = await newBenchPage(browser, opts, LESSON_PROBE_SCRIPT, `${opts.hash ? `${opts.hash}&` : ''}lesson=${n}`);
+  const { page, url } = await newBenchPage(browser, opts, LESSON_PROBE_SCRIPT, `${currentFormat(opts.hash)}&lesson=${n}`);
   console.log(`\nstep ${n} (${step.title}): ${describeRun(r)}; needs update ${needed.update} ("${needed.says}")`);
   console.log(`opening ${url}`);
   const report: LessonStepReport = {

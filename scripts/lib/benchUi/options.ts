@@ -6,7 +6,7 @@ import { COORDINATION } from '../uiLearn';
 
 const DEFAULT_PORT = 4191;
 const DEFAULT_SECONDS = 60;
-const DEFAULT_HASH = 'seed=1';
+const DEFAULT_HASH = 'v=2&seed=1';
 /** --learn: how far below the scripted organisation the swarm may stay and still count as coordinated (src/sim/coordination.ts). */
 export const MARGIN = COORDINATION.returnMargin;
 /** --learn: the default cap on seconds of training. */

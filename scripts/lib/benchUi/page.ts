@@ -1,7 +1,7 @@
 /** What bench:ui's measurements share: the preview server and browser of the run, a page opened on a probe, the update readout, the config a hash selects. */
 import type { Page } from '@playwright/test';
 import type { PreviewHarness } from '../previewHarness';
-import { configFromStrings, SCHEMA, type Config } from '../../../src/rl/config';
+import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, SCHEMA, type Config } from '../../../src/rl/config';
 import type { Options } from './options';
 
 /** The preview server and browser of this run (built once the port is known). */
@@ -48,9 +48,21 @@ export async function openBenchPage(opts: Options, probe: string) {
   return { browser, page, url };
 }
 
-/** The run's settings as the page reads them from `hash` (view keys and the backend ignored). */
+/**
+ * The run's settings as the page reads them from `hash` (view keys and the backend ignored): over
+ * today's defaults when the hash carries the link format (`v=...`), over those of a link written
+ * before it otherwise (`LINK_V1_DEFAULTS`), as src/store/urlConfig.ts reads a link.
+ */
 export function hashConfig(hash: string): Config {
   const values: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(hash.replaceAll('+', '%2B'))) if (Object.hasOwn(SCHEMA, k)) values[k] = v;
-  return configFromStrings(values, 'clamp').config;
+  const params = new URLSearchParams(hash.replaceAll('+', '%2B'));
+  for (const [k, v] of params) if (Object.hasOwn(SCHEMA, k)) values[k] = v;
+  const base = params.has('v') ? defaultConfig() : { ...defaultConfig(), ...LINK_V1_DEFAULTS };
+  return configFromStrings(values, 'clamp', base).config;
+}
+
+/** `hash` with today's link format, so the page reads its lesson step numbers as this build numbers them. */
+export function currentFormat(hash: string): string {
+  const params = new URLSearchParams(hash.replaceAll('+', '%2B'));
+  return params.has('v') ? hash : `v=2${hash ? `&${hash}` : ''}`;
 }
