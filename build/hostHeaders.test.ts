@@ -14,8 +14,8 @@ describe('the headers a host sends', () => {
     expect(headers).toEqual(hostHeaders);
   });
 
-  it("are the same in the README's nginx lines", () => {
-    const nginx = [...read('README.md').matchAll(/^add_header (\S+) "([^"]*)" always;$/gm)].map((m) => [m[1], m[2]]);
+  it("are the same in docs/HOSTING.md's nginx lines", () => {
+    const nginx = [...read('docs/HOSTING.md').matchAll(/^add_header (\S+) "([^"]*)" always;$/gm)].map((m) => [m[1], m[2]]);
     expect(Object.fromEntries(nginx)).toEqual(hostHeaders);
   });
 
