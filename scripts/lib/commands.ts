@@ -76,7 +76,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'bench-learn',
     concern: 'bench',
     npm: 'bench:learn',
-    summary: "time to coordination: training seconds until the swarm reaches the scripted organisation's return",
+    summary: 'time to coordination: training seconds until the swarm meets src/sim/coordination.ts (its return, split of the work and talk)',
   },
   { name: 'bench-policy', concern: 'bench', npm: 'bench:policy', summary: "the policy's gradient step three ways, side by side on the same rows" },
   { name: 'soak-ui', concern: 'bench', summary: 'soak: the page trains for minutes with every view live, its memory and timing sampled' },

@@ -1,12 +1,14 @@
 /**
- * Time to coordination: `npm run bench:learn [-- --family long-coupled] [--agents 8] [--seed 1]
+ * Time to coordination: `npm run bench:learn [-- --family long-planned] [--agents 8] [--seed 1]
  * [--set 'lr=0.006&updates=150'] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]`.
  *
  * Trains the default swarm (the app's default config, or another task family with its calibrated
  * deadline schedule) on the wasm backend and, every `--every` seconds of training, plays it on fresh
  * evaluation tasks at the final deadline. It prints the training seconds (evaluations not counted)
- * and updates until the swarm's return first reaches the scripted organisation's on the same tasks
- * minus 0.02, or says that it never did within the budget or the run's updates. The figure the
+ * and updates until the swarm first meets the definition of coordination (src/sim/coordination.ts:
+ * a return within 0.02 of the scripted organisation's on the same tasks, duplicates at most 15% of
+ * useful work, at least half the deliveries needed), or says that it never did within the budget or
+ * the run's updates. The figure the
  * project's performance goal is written in (docs/RESULTS.md). It prints numbers; it asserts nothing.
  * With `--threads N` (default: one per core, at most one per task group) an update's task groups
  * train on N threads at once (scripts/lib/shardThreads.ts).
@@ -26,7 +28,7 @@ import { requireOutput } from '../../lib/outputFolder';
 import { startThreaded } from '../../lib/shardThreads';
 import { autoThreads, threadsProblem } from '../../lib/threads';
 
-const USAGE = `usage: npm run bench:learn -- [--family long-coupled] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]
+const USAGE = `usage: npm run bench:learn -- [--family long-planned] [--agents 8] [--seed 1] [--set <settings>] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
   --agents <n>        agents in the swarm, 1-16 (default 8)
   --seed <n>          training seed (default 1)
