@@ -231,7 +231,6 @@ export function WorkCurves() {
         </Explain>
       </h2>
       <TalkValue />
-      <CoordinationLine />
       <p className="minis-note" data-testid="minis-note">
         Below, per episode of each update&apos;s training rollouts, at that update&apos;s own deadline: not the fresh tasks at the final deadline measured
         above, so the two shares of needed deliveries differ.
@@ -241,6 +240,7 @@ export function WorkCurves() {
           <Mini key={s.key} series={minis[s.key]} updates={metrics.length} s={s} />
         ))}
       </div>
+      <CoordinationLine />
     </section>
   );
 }
