@@ -2,7 +2,7 @@ import { defaultConfig, type Config } from '../rl/config';
 import type { PolicyJSON } from '../rl/policy';
 import type { SimEvent } from '../sim/events';
 import { RunRecorder, type RecordedUpdate, type RecorderOptions } from './recorder';
-import type { RunFile } from './runFormat';
+import type { RunFile, TalkRecord } from './runFormat';
 
 /** A small config for run-file tests. */
 export function testConfig(over: Partial<Config> = {}): Config {
@@ -78,4 +78,12 @@ export function fakeRun(updates = 10, options: RecorderOptions = {}): RunFile {
   }
   rec.addCheckpoint(updates, fakeWeights(updates));
   return rec.snapshot();
+}
+
+/**
+ * A talk measurement after `updates` updates that coordination can judge: 400 useful agent-minutes,
+ * `duplicate` of them duplicated, against a scripted organisation at 0.95 (the return's target 0.93).
+ */
+export function measuredTalk(updates: number, ret: number, duplicate: number, neededShare: number, tmax = 24): TalkRecord {
+  return { updates, tmax, tasks: 8, ret, muted: 0.5, neededShare, messages: 10, useful: 400, duplicate, scripted: 0.95 };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TalkRecord } from '../core/runFormat';
-import { fakeRun } from '../core/testing';
+import { fakeRun, measuredTalk } from '../core/testing';
 import type { TalkReport } from '../worker/protocol';
 import { useApp } from './store';
 import { firstCoordinated, MAX_TALK, replayTalk, talkAt, talkCoordination, withTalk } from './talkHistory';
@@ -65,18 +65,7 @@ describe('store talk slice', () => {
 });
 
 describe('coordination in the talk history', () => {
-  const measured = (updates: number, ret: number, duplicate: number, neededShare: number): TalkRecord => ({
-    updates,
-    tmax: 72,
-    tasks: 8,
-    ret,
-    muted: 0.5,
-    neededShare,
-    messages: 10,
-    useful: 400,
-    duplicate,
-    scripted: 0.95,
-  });
+  const measured = (updates: number, ret: number, duplicate: number, neededShare: number) => measuredTalk(updates, ret, duplicate, neededShare, 72);
 
   it('finds the first measurement that meets all three conditions', () => {
     const h = [

@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TalkRecord } from '../core/runFormat';
-import { fakeRun, fakeUpdate } from '../core/testing';
+import { fakeRun, fakeUpdate, measuredTalk } from '../core/testing';
 import { selectMetrics, selectShownTalk, useApp } from '../store/store';
 import { firstCoordinated } from '../store/talkHistory';
 import { apart, coordinationMark, coordinationWords } from './coordinationText';
 
-/** A measurement after `updates` updates: 400 useful agent-minutes, against a scripted organisation at 0.95 (target 0.93). */
-const measured = (updates: number, ret: number, duplicate: number, neededShare: number): TalkRecord => ({
-  updates,
-  tmax: 24,
-  tasks: 8,
-  ret,
-  muted: 0.5,
-  neededShare,
-  messages: 10,
-  useful: 400,
-  duplicate,
-  scripted: 0.95,
-});
+const measured = measuredTalk;
 
 const metrics = (n: number) => Array.from({ length: n }, (_, u) => fakeUpdate(u, n).metrics);
 
