@@ -24,8 +24,8 @@ describe('claim definitions', () => {
     for (const c of CLAIMS) for (const id of c.conditions) expect(CONDITIONS[id], `${c.id}: ${id}`).toBeDefined();
     const order = conditionsFor(['C5']);
     expect(order.indexOf('coupled')).toBeLessThan(order.indexOf('critic-lambda'));
-    expect(fullConfig('critic-lambda')).toMatchObject({ family: 'long-coupled', agents: 8, critic: true, lambda: 0.95, tmaxStart: 80, updates: 50, prior: 0 });
-    expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 20 });
+    expect(fullConfig('critic-lambda')).toMatchObject({ family: 'long-planned', agents: 8, critic: true, lambda: 0.95, tmaxStart: 72, updates: 50, prior: 0 });
+    expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 18 });
   });
 
   it("runs the short families' setting with --claim-suite short, into its own folder, with the same condition ids", () => {
@@ -37,23 +37,28 @@ describe('claim definitions', () => {
       expect(parseTrainOneArgs(trainOneArgv({ scale: 'full', out: 'o', condition: 'penalty-40', seed: 1, backend: 'cpu', quiet: true })).condition).toBe(
         'penalty-40',
       );
-      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of long, second-round, short/);
+      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of planned, long, second-round, short/);
       // The short and second-round suites keep the rules they were measured under.
       expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
       expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'second-round'])).toMatchObject({ out: join('results', 'claims-second-round') });
       expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', interruptions: false, broadcasts: false, entropy: 0.0002, entropyEnd: 1 });
+      // The long suite: long-coupled at 20 -> 80, the default sprint before long-planned, into its own folder.
+      expect(parseClaimArgs(['--claim', 'C4', '--claim-suite', 'long'])).toMatchObject({ out: join('results', 'claims-long') });
+      expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80, interruptions: true });
+      expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-80', 'penalty-80', 'penalty-160']);
     } finally {
-      useSuite('long');
+      useSuite('planned');
     }
     expect(fullConfig('coupled')).toMatchObject({
-      family: 'long-coupled',
+      family: 'long-planned',
       tmaxStart: 20,
-      tmaxEnd: 80,
+      tmaxEnd: 72,
       interruptions: true,
       broadcasts: true,
       entropyEnd: 0.25,
     });
-    expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-80', 'penalty-80', 'penalty-160']);
+    expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-72', 'penalty-72', 'penalty-144']);
+    expect(fullConfig('penalty-144')).toMatchObject({ family: 'long-planned', agents: 8, updates: 200, tmaxStart: 144, tmaxEnd: 144, latencyPenalty: 1 });
   });
 
   it('reads the command line', () => {
