@@ -37,7 +37,9 @@ describe('claim definitions', () => {
       expect(parseTrainOneArgs(trainOneArgv({ scale: 'full', out: 'o', condition: 'penalty-40', seed: 1, backend: 'cpu', quiet: true })).condition).toBe(
         'penalty-40',
       );
-      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(/--claim-suite: "medium" is not one of planned, long, second-round, short/);
+      expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(
+        /--claim-suite: "medium" is not one of planned, long, second-round, short/,
+      );
       // The short and second-round suites keep the rules they were measured under.
       expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
       expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'second-round'])).toMatchObject({ out: join('results', 'claims-second-round') });
