@@ -42,7 +42,7 @@ export interface Range {
   nan?: true;
 }
 
-/** The anytime return: the share of the task's tests passing (sim/env `returnOf`), never penalised in a file. */
+/** The return: the share of the task's tests passing (sim/env `returnOf`), less the monitor's cost at the deadline (`finalReturn`, at least 0). */
 const RETURN: Range = { min: 0, max: () => 1, why: () => 'a return is the share of tests passing, 0 to 1' };
 /** A share of something (0 when there was nothing to share). */
 const SHARE: Range = { min: 0, max: () => 1, why: () => 'a share, 0 to 1' };
@@ -63,7 +63,8 @@ const DIAGNOSTIC: Range = { min: -Infinity, max: () => Infinity, why: () => 'any
  * `summariseWork`: per-episode means over the update's rollouts, so each bound on one rollout bounds
  * the mean). A field added to UpdateMetrics fails to compile until it is listed here. The latency
  * penalty (rl/advantages `latencyPenalised`: R - c * s * tEnd / Tmax, at least -c) shapes only the
- * advantages; `ret` is recorded before it, so it is a plain return.
+ * advantages; `ret` is recorded before it, so it is a plain return. The unofficial board's monitor
+ * (sim/env `finalReturn`) takes its cost out of `ret`, never below 0.
  */
 export const METRIC_RANGES: Record<Exclude<keyof UpdateMetrics, 'update' | 'phase' | 'tmax' | 'structure'>, Range> = {
   ret: RETURN,
@@ -91,6 +92,12 @@ export const METRIC_RANGES: Record<Exclude<keyof UpdateMetrics, 'update' | 'phas
   wastedMessages: AGENT_MINUTES,
   interrupted: AGENT_MINUTES,
   conflicts: AGENT_MINUTES,
+  // The channels (sim/channels): an unofficial post and an attempt each take their sender's minute;
+  // a caught post is one of the unofficial posts.
+  sidePosts: AGENT_MINUTES,
+  sideShare: SHARE,
+  caught: AGENT_MINUTES,
+  attempts: AGENT_MINUTES,
   entropy: DIAGNOSTIC,
   loss: DIAGNOSTIC,
   gradNorm: DIAGNOSTIC,

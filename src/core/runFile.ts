@@ -41,7 +41,23 @@ export type DecodeErrorCode = 'empty' | 'too-large' | 'corrupt' | 'format' | 've
  * Every event kind a run file may hold, for validation. When sim/events.ts gains a kind, add it
  * here too: the check below fails to compile until every EventKind is listed.
  */
-export const EVENT_KINDS = ['work', 'collide', 'blocked', 'wasted', 'claim', 'dm', 'post', 'read', 'idle', 'complete', 'hire', 'fire', 'assign'] as const;
+export const EVENT_KINDS = [
+  'work',
+  'collide',
+  'blocked',
+  'wasted',
+  'claim',
+  'dm',
+  'post',
+  'read',
+  'idle',
+  'complete',
+  'hire',
+  'fire',
+  'assign',
+  'attempt',
+  'side',
+] as const;
 type UnlistedEventKind = Exclude<EventKind, (typeof EVENT_KINDS)[number]>;
 const everyEventKindListed: [UnlistedEventKind] extends [never] ? true : UnlistedEventKind = true;
 void everyEventKindListed;
@@ -112,6 +128,11 @@ const metricsSchema = z.strictObject({
   wastedMessages: real().optional(),
   interrupted: real().optional(),
   conflicts: real().optional(),
+  /** Added with the channels and the unofficial board (docs/RUNFILE.md); absent in runs recorded before. */
+  sidePosts: real().optional(),
+  sideShare: real().optional(),
+  caught: real().optional(),
+  attempts: real().optional(),
   entropy: real(),
   loss: real(),
   gradNorm: real(),
@@ -130,6 +151,8 @@ const eventSchema = z.strictObject({
   module: int().min(-1),
   target: int().min(-1),
   useful: z.boolean(),
+  carried: count().optional(),
+  caught: z.boolean().optional(),
 });
 
 const moduleSchema = z.strictObject({ tests: count(), dep: int().min(-1), work: z.number(), luck: z.boolean() });

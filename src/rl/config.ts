@@ -1,3 +1,4 @@
+import { CHANNEL_SETTINGS, channelPolicyOf, SIDE_BOARD_MODES, type ChannelSetting, type SideBoardMode } from '../sim/channels';
 import type { SprintCosts } from '../sim/costs';
 import { STRUCTURES, WORKER_POLICIES, type StructureKind, type WorkerPolicy } from '../sim/structure';
 import { calibratedSchedule, FAMILIES, MAX_AGENTS, type Family } from '../sim/task';
@@ -67,6 +68,14 @@ export interface Config {
   teamStart: number;
   /** The team schedule: the RLCR update from which the whole team plays. */
   teamRamp: number;
+  /** Who may talk where (sim/channels.ts): the structure's own policy (`preset`) or one for any structure. */
+  channels: ChannelSetting;
+  /** The unofficial board (sim/channels.ts): off, open (nobody watches) or monitored. */
+  sideBoard: SideBoardMode;
+  /** Monitored unofficial board: the chance that a post is caught. */
+  catchRate: number;
+  /** Monitored unofficial board: the return a caught post costs the team at the deadline. */
+  catchCost: number;
 }
 
 /**
@@ -229,6 +238,27 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     default: 150,
     help: 'teamStart: the RLCR update from which the whole team plays',
   },
+  channels: {
+    kind: 'enum',
+    values: CHANNEL_SETTINGS,
+    default: 'preset',
+    absent: 'open',
+    help: "who may talk where: preset (the structure's own: flat and islands open, ceo and orchestrator hub), open (everyone DMs everyone, posts and reads), hub (DMs only to or from agent 0), command (hub, and only agent 0 posts) or board (no DMs); a message outside it is an attempt: the minute is lost, nothing is delivered",
+  },
+  sideBoard: {
+    kind: 'enum',
+    values: SIDE_BOARD_MODES,
+    default: 'off',
+    help: 'an unofficial board no policy lists (an agent posts on it with a DM to itself; it reaches every teammate and interrupts nobody): off, open (nobody watches) or monitored (posts are caught at --catch-rate and each costs --catch-cost of the return)',
+  },
+  catchRate: { kind: 'float', min: 0, max: 1, default: 0.5, help: 'monitored unofficial board: the chance that a post is caught' },
+  catchCost: {
+    kind: 'float',
+    min: 0,
+    max: 1,
+    default: 0.05,
+    help: 'monitored unofficial board: the return each caught post costs the team at the deadline (the return it is trained on; never below 0)',
+  },
 };
 
 export const CONFIG_KEYS = Object.keys(SCHEMA) as (keyof Config)[];
@@ -267,6 +297,10 @@ export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'broadcasts',
   'merges',
   'effort',
+  'channels',
+  'sideBoard',
+  'catchRate',
+  'catchCost',
 ];
 
 /** True when going from `before` to `after` changes a structural setting: the change needs a fresh trainer (a new run). */
@@ -279,9 +313,15 @@ export function defaultConfig(): Config {
 }
 
 /** The run's optional costs of talk and piling on, as the environment takes them (Task.costs). */
-export function costsOf(c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges' | 'effort'>): SprintCosts {
+export function costsOf(
+  c: Pick<Config, 'interruptions' | 'conflicts' | 'broadcasts' | 'merges' | 'effort'> &
+    Partial<Pick<Config, 'structure' | 'channels' | 'sideBoard' | 'catchRate' | 'catchCost'>>,
+): SprintCosts {
   const costs: SprintCosts = { interrupt: c.interruptions, conflict: c.conflicts, broadcast: c.broadcasts, merge: c.merges };
   if (c.effort > 0) costs.effort = c.effort;
+  const channels = channelPolicyOf(c.channels ?? 'open', c.structure ?? 'flat');
+  if (channels !== 'open') costs.channels = channels;
+  if (c.sideBoard !== undefined && c.sideBoard !== 'off') costs.side = { mode: c.sideBoard, catchRate: c.catchRate ?? 0, catchCost: c.catchCost ?? 0 };
   return costs;
 }
 

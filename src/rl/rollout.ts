@@ -163,7 +163,7 @@ export async function collect(
   const credit = new Float32Array(R);
   for (let b = 0; b < B; b++) for (let i = 0; i < N; i++) credit[b * N + i] = env.credit[b * N + i] / env.totalTests[b];
   const returns = new Float32Array(B);
-  for (let b = 0; b < B; b++) returns[b] = env.returnOf(b);
+  for (let b = 0; b < B; b++) returns[b] = env.finalReturn(b);
   return {
     B,
     N,

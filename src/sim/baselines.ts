@@ -4,6 +4,7 @@ import { encodeMasks } from './observe';
 import type { ActionSource } from './actionSource';
 import { nextFloat, mixSeed } from './rng';
 import { MAX_MODULES } from './task';
+import { obeyChannels } from './obeyChannels';
 
 const MM = MAX_MODULES;
 
@@ -154,6 +155,7 @@ export const scriptedOrganisation: ActionSource = {
         }
       }
     }
+    obeyChannels(env, out);
   },
 };
 

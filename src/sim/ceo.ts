@@ -1,4 +1,5 @@
 import { A_DM, A_POST } from './actions';
+import { obeyChannels } from './obeyChannels';
 import { scriptedOrganisation } from './baselines';
 import { playedLastMinute, type SprintEnv, type StructureRules } from './env';
 import { G_MINUTES_LEFT, OBS_DIM } from './observe';
@@ -184,5 +185,6 @@ export const scriptedCeo: ActionSource = {
         out[b * N] = A_DM + hire[b];
       } else if (out[b * N] >= A_DM && out[b * N] < A_POST) out[b * N] = A_POST;
     }
+    obeyChannels(env, out);
   },
 };

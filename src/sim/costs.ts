@@ -1,7 +1,11 @@
+import { type ChannelPolicy, type SideBoardRules } from './channels';
+
 /**
  * Optional rules that make talk and piling on cost what they cost a real team (docs/ENGINE.md,
- * "Costs of talk and of piling on"). Both are off by default; every cost is paid in the sprint's
- * minutes, never as a reward term, and neither rule draws a random number.
+ * "Costs of talk and of piling on"), and who may talk where ("Channels"). Every cost of talk and
+ * piling on is paid in the sprint's minutes, never as a reward term, and none of them draws a
+ * random number; only the unofficial board's monitor draws (from a stream of its own) and costs
+ * return.
  */
 export interface SprintCosts {
   /**
@@ -40,13 +44,26 @@ export interface SprintCosts {
    * one from it; an agent whose action the rest cannot pay idles, and the sprint ends once it is spent.
    */
   effort?: number;
+  /** Who may DM whom and post (sim/channels.ts; absent: `open`). A message outside it is an attempt. */
+  channels?: ChannelPolicy;
+  /** The unofficial board (sim/channels.ts; absent: off). */
+  side?: SideBoardRules;
 }
 
 export const NO_COSTS: SprintCosts = { interrupt: false, conflict: false, broadcast: false, merge: false };
 
 /** Whether any rule is on. */
 export function anyCost(c: SprintCosts | undefined): boolean {
-  return c !== undefined && (c.interrupt || c.conflict || c.broadcast || c.merge || effortOf(c) > 0);
+  return (
+    c !== undefined &&
+    (c.interrupt ||
+      c.conflict ||
+      c.broadcast ||
+      c.merge ||
+      effortOf(c) > 0 ||
+      (c.channels !== undefined && c.channels !== 'open') ||
+      (c.side !== undefined && c.side.mode !== 'off'))
+  );
 }
 
 /** The booked effort's multiple of the nominal work under `c` (0: unlimited). */

@@ -4,6 +4,7 @@ import { mixSeed, nextFloat } from './rng';
 import type { StructureKind } from './structure';
 import { MAX_AGENTS, MAX_MODULES, totalWork, type Task } from './task';
 import { effortOf, mergeCostOf } from './costs';
+import { channelIndex, mayDm, mayPost, SIDE_MONITORED, SIDE_OFF, sideIndex } from './channels';
 
 /** Per-rollout counters, in agent-minutes unless noted. */
 export const METRICS = [
@@ -22,6 +23,9 @@ export const METRICS = [
   'interrupted', // working agents a DM (rule `interrupt`) or a teammate's post (rule `broadcast`) landed on: their module's minute is lost
   'conflicts', // module-minutes lost to a merge conflict (costs rule `conflict`: claimant absent)
   'wastedMessages', // DMs that brought the receiver no interface it lacked, posts that added nothing to the board
+  'attempts', // DMs and posts the channel policy does not allow (sim/channels.ts): the minute is lost, nothing is delivered
+  'sidePosts', // posts on the unofficial board (sim/channels.ts)
+  'caught', // unofficial posts the monitor caught
 ] as const;
 export type Metric = (typeof METRICS)[number];
 export const NUM_METRICS = METRICS.length;
@@ -126,6 +130,17 @@ export class SprintEnv {
   readonly mergeCost: Float32Array;
   /** Agent-minutes of booked effort each rollout has left (costs rule `effort`, sim/costs.ts); Infinity: unlimited. */
   readonly effortLeft: Float64Array;
+  /** The rollout's channel policy, an index into CHANNEL_POLICIES (sim/channels.ts; 0: open). */
+  readonly channel: Uint8Array;
+  /** The rollout's unofficial board: SIDE_OFF, SIDE_OPEN or SIDE_MONITORED (sim/channels.ts). */
+  readonly side: Uint8Array;
+  /** Monitored unofficial board: the chance a post is caught, and the return each caught post costs. */
+  readonly catchRate: Float32Array;
+  readonly catchCost: Float32Array;
+  /** Return the rollout has lost to the monitor so far (paid at the deadline: `finalReturn`). */
+  readonly penalty: Float32Array;
+  /** The monitor's own draws, per rollout, so that no other draw moves when it is on. */
+  readonly sideRng: Uint32Array;
 
   // Shared state, per rollout.
   readonly done: Int32Array; // bitmask of finished modules
@@ -193,6 +208,12 @@ export class SprintEnv {
     this.mergeOwed = new Float32Array(B * MM);
     this.mergeCost = new Float32Array(B);
     this.effortLeft = new Float64Array(B);
+    this.channel = new Uint8Array(B);
+    this.side = new Uint8Array(B);
+    this.catchRate = new Float32Array(B);
+    this.catchCost = new Float32Array(B);
+    this.penalty = new Float32Array(B);
+    this.sideRng = new Uint32Array(B);
     this.passing = new Float32Array(B);
     this.finished = new Uint8Array(B);
     this.tEnd = new Float32Array(B);
@@ -251,6 +272,12 @@ export class SprintEnv {
       this.mergeCost[b] = mergeCostOf(c);
       const effort = effortOf(c);
       this.effortLeft[b] = effort > 0 ? Math.ceil(effort * totalWork(task)) : Infinity;
+      this.channel[b] = channelIndex(c?.channels);
+      this.side[b] = sideIndex(c?.side);
+      this.catchRate[b] = c?.side?.catchRate ?? 0;
+      this.catchCost[b] = c?.side?.catchCost ?? 0;
+      this.penalty[b] = 0;
+      this.sideRng[b] = mixSeed(mixSeed(seed, 0x51de), (streams ? streams[b] : b) + 1);
       let total = 0;
       for (let k = 0; k < MM; k++) {
         const real = k < task.modules;
@@ -299,6 +326,15 @@ export class SprintEnv {
     return this.totalTests[b] > 0 ? this.passing[b] / this.totalTests[b] : 0;
   }
 
+  /**
+   * Return of rollout b at the deadline, the one the swarm is trained on: the share of its tests
+   * passing, less what the unofficial board's monitor charged (sim/channels.ts; 0 without it), and
+   * never below 0 (the monitor can take the whole return, no more).
+   */
+  finalReturn(b: number): number {
+    return Math.max(0, this.returnOf(b) - this.penalty[b]);
+  }
+
   metric(b: number, m: Metric): number {
     return this.metrics[b * NUM_METRICS + M_INDEX[m]];
   }
@@ -329,10 +365,14 @@ export class SprintEnv {
    * Appends an event of rollout b to the log (call only for a logged rollout). With `agentBase`,
    * agent ids are shifted by the rollout's base, and a target outside the rollout becomes -1.
    */
-  log(b: number, t: number, agent: number, kind: SimEvent['kind'], module: number, target: number, useful: boolean): void {
+  log(b: number, t: number, agent: number, kind: SimEvent['kind'], module: number, target: number, useful: boolean): SimEvent {
     const base = this.agentBase;
-    if (base === null) this.events.push({ t, agent, kind, module, target, useful });
-    else this.events.push({ t, agent: agent + base[b], kind, module, target: target < 0 ? target : target < this.N ? target + base[b] : -1, useful });
+    const e: SimEvent =
+      base === null
+        ? { t, agent, kind, module, target, useful }
+        : { t, agent: agent + base[b], kind, module, target: target < 0 ? target : target < this.N ? target + base[b] : -1, useful };
+    this.events.push(e);
+    return e;
   }
 
   /**
@@ -364,6 +404,45 @@ export class SprintEnv {
     return true;
   }
 
+  /**
+   * The unofficial board's posts of rollout b this minute (a bitmask of posters): each poster's
+   * interfaces (as the minute began) reach every other active agent, interrupting nobody. Under the
+   * monitor each post is caught with the rollout's `catchRate` (its own draw), and a caught post adds
+   * `catchCost` to the return lost at the deadline.
+   */
+  private deliverSide(b: number, posters: number, needed: number, logging: boolean): void {
+    const N = this.N;
+    const ao = b * N;
+    const mo = b * NUM_METRICS;
+    const snap = this.knownSnap;
+    for (let x = posters; x !== 0; x &= x - 1) {
+      const i = lowBit(x);
+      let gave = 0;
+      for (let j = 0; j < N; j++) {
+        if (j === i || !this.active[ao + j]) continue;
+        const fresh = snap[i] & ~this.known[ao + j];
+        if (fresh === 0) continue;
+        this.known[ao + j] |= fresh;
+        this.gotNew[ao + j] = 1;
+        gave |= fresh;
+      }
+      const useful = (gave & needed) !== 0;
+      if (useful) this.metrics[mo + 11]++;
+      if (gave === 0) this.metrics[mo + 14]++;
+      let caught = false;
+      if (this.side[b] === SIDE_MONITORED && nextFloat(this.sideRng, b) < this.catchRate[b]) {
+        caught = true;
+        this.metrics[mo + 17]++;
+        this.penalty[b] += this.catchCost[b];
+      }
+      if (logging) {
+        const e = this.log(b, this.t, i, 'side', -1, -1, useful);
+        e.carried = snap[i];
+        if (caught) e.caught = true;
+      }
+    }
+  }
+
   /** Every agent of every unfinished rollout takes its action `actions[b * N + i]` for one minute. */
   step(actions: Int32Array): void {
     const { B, N } = this;
@@ -387,6 +466,10 @@ export class SprintEnv {
       let interrupted = 0;
       // Agents (bitmask) who posted this minute (the broadcast rule: a post interrupts every other working agent).
       let posters = 0;
+      // Agents (bitmask) who posted on the unofficial board this minute.
+      let sidePosters = 0;
+      const channel = this.channel[b];
+      const side = this.side[b];
       for (let i = 0; i < N; i++) snap[i] = this.known[ao + i];
       // Only the rollout's modules (below M) are worked on, and read below.
       for (let k = 0; k < M; k++) workers[k] = 0;
@@ -435,22 +518,34 @@ export class SprintEnv {
           }
         } else if (a < A_POST) {
           const j = a - A_DM;
-          if (j === i || j >= N || !this.active[ao + j]) {
+          if (j === i && side !== SIDE_OFF) {
+            // A DM to oneself posts on the unofficial board; it reaches everyone at the minute's end.
+            this.metrics[mo + 16]++;
+            sidePosters |= 1 << i;
+          } else if (j === i || j >= N || !this.active[ao + j]) {
             this.metrics[mo + 9]++;
             this.lastWasted[ai] = 1;
             if (logging) this.log(b, t, i, 'dm', -1, j, false);
+          } else if (!mayDm(channel, i, j)) {
+            this.metrics[mo + 15]++;
+            this.lastWasted[ai] = 1;
+            if (logging) this.log(b, t, i, 'attempt', -1, j, false).carried = snap[i];
           } else {
             this.metrics[mo + 5]++;
             this.dmFrom[dmCount] = i;
             this.dmTo[dmCount++] = j;
           }
+        } else if (a === A_POST && !mayPost(channel, i)) {
+          this.metrics[mo + 15]++;
+          this.lastWasted[ai] = 1;
+          if (logging) this.log(b, t, i, 'attempt', -1, -1, false).carried = snap[i];
         } else if (a === A_POST) {
           this.metrics[mo + 6]++;
           posters |= 1 << i;
           const fresh = snap[i] & ~this.board[b];
           this.board[b] |= snap[i];
           if (fresh === 0) this.metrics[mo + 14]++;
-          if (logging) this.log(b, t, i, 'post', -1, -1, fresh !== 0);
+          if (logging) this.log(b, t, i, 'post', -1, -1, fresh !== 0).carried = snap[i];
         } else if (a === A_READ) {
           this.metrics[mo + 7]++;
           const fresh = boardSnap & ~this.known[ai];
@@ -479,8 +574,9 @@ export class SprintEnv {
         const useful = (fresh & needed) !== 0;
         if (useful) this.metrics[mo + 11]++;
         const assigned = rules !== null && rules.assignWith !== undefined ? rules.assignWith(this, b, i, j) : -1;
-        if (logging) this.log(b, t, i, assigned >= 0 ? 'assign' : 'dm', assigned, j, useful);
+        if (logging) this.log(b, t, i, assigned >= 0 ? 'assign' : 'dm', assigned, j, useful).carried = snap[i];
       }
+      if (sidePosters !== 0) this.deliverSide(b, sidePosters, needed, logging);
       if ((costs & COST_BROADCAST) !== 0 && posters !== 0) {
         for (let j = 0; j < N; j++) {
           if (this.workedOn[j] < 0 || ((interrupted >>> j) & 1) === 1 || (posters & ~(1 << j)) === 0) continue;

@@ -24,7 +24,7 @@ export function collectStats(env: SprintEnv): EpisodeStats[] {
     METRICS.forEach((m, j) => (metrics[m] = env.metrics[b * NUM_METRICS + j]));
     const curve = Array.from(env.history.subarray(b * H, b * H + H));
     for (let t = env.t + 1; t < H; t++) curve[t] = curve[env.t];
-    out.push({ ret: env.returnOf(b), t90: env.t90[b] >= 0 ? env.t90[b] : null, tEnd: env.tEnd[b], metrics, curve });
+    out.push({ ret: env.finalReturn(b), t90: env.t90[b] >= 0 ? env.t90[b] : null, tEnd: env.tEnd[b], metrics, curve });
   }
   return out;
 }
@@ -99,15 +99,16 @@ export async function bestOfN(tasks: readonly Task[], attempts: number, seed: nu
 export interface WorkSummary {
   /** Mean anytime return at the cut. */
   ret: number;
-  /** DMs + posts. */
+  /** DMs + posts, and posts on the unofficial board (sim/channels.ts). */
   messages: number;
   /** Messages per agent-minute played. */
   messageRate: number;
   /** DMs and reads that delivered an interface an unfinished module needed. */
   handoffs: number;
   /**
-   * Share of the deliveries (DMs and board reads) that brought the receiver an interface it lacked
-   * and an unfinished module needed: handoffs / (DMs + reads); 0 when nothing was delivered.
+   * Share of the deliveries (DMs, board reads and unofficial posts) that brought the receiver an
+   * interface it lacked and an unfinished module needed: handoffs / (DMs + reads + unofficial
+   * posts); 0 when nothing was delivered.
    */
   neededShare: number;
   useful: number;
@@ -125,6 +126,14 @@ export interface WorkSummary {
   interrupted?: number;
   /** Module-minutes lost to merge conflicts (the `conflicts` cost; 0 when off). Absent in runs recorded before it. */
   conflicts?: number;
+  /** Posts on the unofficial board (a part of `messages`; 0 when it is off). Absent in runs recorded before it. */
+  sidePosts?: number;
+  /** Share of `messages` sent on the unofficial board (0 without messages). Absent in runs recorded before it. */
+  sideShare?: number;
+  /** Unofficial posts the monitor caught. Absent in runs recorded before it. */
+  caught?: number;
+  /** DMs and posts the channel policy does not allow: minutes lost, nothing delivered. Absent in runs recorded before it. */
+  attempts?: number;
 }
 
 /** Averages the counters of `stats` (episodes of `agents` agents). */
@@ -132,8 +141,11 @@ export function summariseWork(stats: readonly EpisodeStats[], agents: number): W
   const n = Math.max(1, stats.length);
   const per = (k: Metric) => stats.reduce((a, s) => a + s.metrics[k], 0) / n;
   const minutes = stats.reduce((a, s) => a + s.tEnd * agents, 0);
-  const messages = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.posts, 0);
-  const deliveries = stats.reduce((a, s) => a + s.metrics.dms + s.metrics.reads, 0);
+  // Counters added later read 0 in episodes recorded before them.
+  const sum = (k: Metric) => stats.reduce((a, s) => a + (s.metrics[k] ?? 0), 0);
+  const sidePosts = sum('sidePosts');
+  const messages = sum('dms') + sum('posts') + sidePosts;
+  const deliveries = sum('dms') + sum('reads') + sidePosts;
   return {
     ret: stats.reduce((a, s) => a + s.ret, 0) / n,
     messages: messages / n,
@@ -149,6 +161,10 @@ export function summariseWork(stats: readonly EpisodeStats[], agents: number): W
     wastedMessages: per('wastedMessages'),
     interrupted: per('interrupted'),
     conflicts: per('conflicts'),
+    sidePosts: sidePosts / n,
+    sideShare: messages > 0 ? sidePosts / messages : 0,
+    caught: sum('caught') / n,
+    attempts: sum('attempts') / n,
   };
 }
 

@@ -12,7 +12,9 @@ export type EventKind =
   | 'complete' // a module finished (agent = the agent whose minute finished it)
   | 'hire' // CEO structure: agent 0 activated `target` (it acts from the next minute on)
   | 'fire' // CEO structure: agent 0 deactivated `target` (from the next minute on)
-  | 'assign'; // orchestrator structure: agent 0 handed `module` (its claim) and its interfaces to `target`
+  | 'assign' // orchestrator structure: agent 0 handed `module` (its claim) and its interfaces to `target`
+  | 'attempt' // a DM to `target` (-1: a post) the channel policy does not allow: the minute is lost, nothing delivered
+  | 'side'; // a post on the unofficial board: it reached every active teammate
 
 export interface SimEvent {
   /** Minute the action was taken in (0-based). */
@@ -26,7 +28,12 @@ export interface SimEvent {
   target: number;
   /**
    * dm/assign/read: it handed over an interface that unblocks an unfinished module. post: anything
-   * new went up. hire/fire: always true.
+   * new went up. side: it handed over an interface that unblocks an unfinished module. hire/fire:
+   * always true.
    */
   useful: boolean;
+  /** dm/assign/post/side/attempt: the interfaces the message carried (a bitmask over modules); absent in older run files. */
+  carried?: number;
+  /** side: the monitor caught the post (absent: not caught). */
+  caught?: boolean;
 }

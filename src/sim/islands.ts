@@ -97,7 +97,7 @@ export class IslandRules implements StructureRules {
   }
 
   summary(env: SprintEnv, c: number): Record<string, number> {
-    return { islandReturn: env.returnOf(c) };
+    return { islandReturn: env.finalReturn(c) };
   }
 }
 

@@ -170,7 +170,8 @@ export function encodeObservations(env: SprintEnv, out: Float32Array, offset = 0
 /**
  * Writes the legal-action mask (1 = allowed) of every agent into `out` from `offset`
  * (B * N * NUM_ACTIONS floats). Missing or finished modules, claims on claimed modules, DMs to
- * oneself or to inactive agents are masked; blocked work is allowed (it wastes the minute).
+ * oneself (unless the rollout has an unofficial board) or to inactive agents are masked; the
+ * channel policy masks nothing (a message outside it is an attempt); blocked work is allowed (it wastes the minute).
  * Inactive agents and agents of finished rollouts may only idle. A structure's rules may adjust
  * the mask of the others (e.g. the CEO's hires).
  */
@@ -193,6 +194,8 @@ export function encodeMasks(env: SprintEnv, out: Float32Array, offset = 0): void
         if (env.claim[o + k] === -1) out[base + A_CLAIM + k] = 1;
       }
       for (let j = 0; j < N; j++) if (j !== i && env.active[b * N + j]) out[base + A_DM + j] = 1;
+      // With an unofficial board, a DM to oneself posts on it (sim/channels.ts).
+      if (env.side[b] !== 0) out[base + A_DM + i] = 1;
       out[base + A_POST] = 1;
       out[base + A_READ] = 1;
       env.rules?.mask?.(env, b, i, out, base);

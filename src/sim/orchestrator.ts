@@ -1,4 +1,5 @@
 import { A_DM, A_IDLE, A_POST, A_READ, claim, work } from './actions';
+import { obeyChannels } from './obeyChannels';
 import { playedLastMinute, popcount, type SprintEnv, type StructureRules } from './env';
 import { handoffRecipients } from './baselines';
 import type { ActionSource } from './actionSource';
@@ -198,6 +199,7 @@ export const scriptedWorkers: ActionSource = {
         else if ((env.board[b] >>> env.dep[o + mine]) & 1) out[ai] = A_READ;
       }
     }
+    obeyChannels(env, out);
   },
 };
 
@@ -253,6 +255,7 @@ export const scriptedOrchestrator: ActionSource = {
       }
       if (best >= 0) out[b * N] = claim(best);
     }
+    obeyChannels(env, out);
   },
 };
 

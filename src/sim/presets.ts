@@ -148,7 +148,7 @@ class IslandStructure implements Structure {
     const I = this.cells;
     const out: Record<string, number>[] = [];
     for (let c = 0; c < env.B; c += I) {
-      const rets = Array.from({ length: I }, (_, g) => env.returnOf(c + g));
+      const rets = Array.from({ length: I }, (_, g) => env.finalReturn(c + g));
       out.push({ islandBest: Math.max(...rets), islandMean: rets.reduce((a, r) => a + r, 0) / I });
     }
     return out;

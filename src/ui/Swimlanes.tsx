@@ -26,11 +26,14 @@ export const KIND_COLOURS: Record<Exclude<EventKind, 'complete'>, string> = {
   assign: '#005a3c',
   hire: '#6a51c9',
   fire: '#b84a00',
+  // Channels (sim/channels): a message the policy blocked; a post on the unofficial board.
+  attempt: '#000000',
+  side: '#b2182b',
 };
 
 const LEGEND: Exclude<EventKind, 'complete'>[] = ['work', 'dm', 'post', 'read', 'claim', 'collide', 'blocked', 'wasted', 'idle'];
 /** Kinds only some structures produce: in the legend when the episode has them. */
-const STRUCTURE_KINDS: Exclude<EventKind, 'complete'>[] = ['assign', 'hire', 'fire'];
+const STRUCTURE_KINDS: Exclude<EventKind, 'complete'>[] = ['assign', 'hire', 'fire', 'attempt', 'side'];
 
 /** The cells of the swimlane chart: one per agent and minute, from the showcase rollout's events. */
 export function laneCells(events: readonly SimEvent[]): { t: number; agent: number; kind: Exclude<EventKind, 'complete'>; label: string }[] {
