@@ -39,6 +39,18 @@ export const COMMANDS: readonly Command[] = [
   { name: 'race', concern: 'experiments', npm: 'race', summary: 'race the organisations (and a trained swarm) to 90% of the tests at equal agent-minutes' },
   { name: 'pile-audit', concern: 'experiments', npm: 'pile-audit', summary: "where a trained swarm's duplicate work and its minutes to 90% go" },
   {
+    name: 'side-board',
+    concern: 'experiments',
+    npm: 'side-board',
+    summary: 'does the swarm find the unofficial board, and does a monitor make it stop? off, open and monitored, seed by seed',
+  },
+  {
+    name: 'audit-log',
+    concern: 'experiments',
+    npm: 'audit-log',
+    summary: "a recorded episode's audit log: every message and attempt, allowed, blocked or caught (CSV or JSONL)",
+  },
+  {
     name: 'calibrate',
     concern: 'experiments',
     npm: 'calibrate',

@@ -52,27 +52,20 @@ export function auditLog(events: readonly SimEvent[]): AuditRow[] {
   const legacy = !events.some((e) => e.carried !== undefined);
   for (const e of events) {
     const carried = e.carried === undefined ? null : interfacesOf(e.carried);
-    const base = { t: e.t, from: e.agent, carried, useful: e.useful };
-    switch (e.kind) {
-      case 'dm':
-        if (!isMessage(e, legacy)) continue;
-        rows.push({ ...base, to: e.target, kind: 'dm', status: 'allowed' });
-        break;
-      case 'assign':
-        rows.push({ ...base, to: e.target, kind: 'assign', status: 'allowed' });
-        break;
-      case 'post':
-        rows.push({ ...base, to: 'board', kind: 'post', status: 'allowed' });
-        break;
-      case 'side':
-        rows.push({ ...base, to: 'side-board', kind: 'side', status: e.caught ? 'caught' : 'unsanctioned' });
-        break;
-      case 'attempt':
-        rows.push({ ...base, to: e.target >= 0 ? e.target : 'board', kind: 'attempt', useful: false, status: 'blocked' });
-        break;
-      default:
-        break;
-    }
+    const row = (to: AuditRow['to'], kind: AuditRow['kind'], status: AuditRow['status']): AuditRow => ({
+      t: e.t,
+      from: e.agent,
+      to,
+      kind,
+      carried,
+      useful: kind === 'attempt' ? false : e.useful,
+      status,
+    });
+    if (e.kind === 'dm' && isMessage(e, legacy)) rows.push(row(e.target, 'dm', 'allowed'));
+    else if (e.kind === 'assign') rows.push(row(e.target, 'assign', 'allowed'));
+    else if (e.kind === 'post') rows.push(row('board', 'post', 'allowed'));
+    else if (e.kind === 'side') rows.push(row('side-board', 'side', e.caught ? 'caught' : 'unsanctioned'));
+    else if (e.kind === 'attempt') rows.push(row(e.target >= 0 ? e.target : 'board', 'attempt', 'blocked'));
   }
   return rows;
 }

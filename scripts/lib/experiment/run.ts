@@ -7,7 +7,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mean, std } from '../../../src/sim/evaluate';
 import { ORGANISATIONS, compareOrganisations, evaluatePolicy, type OrgSummary } from '../../../src/rl/compare';
-import { teamAt, type Config } from '../../../src/rl/config';
+import { costsOf, teamAt, type Config } from '../../../src/rl/config';
+import { CHANNEL_TEXT } from '../../../src/sim/channels';
+import { atLast, tenths } from '../sideBoard';
 import { SwarmPolicy, type PolicyJSON } from '../../../src/rl/policy';
 import { STRUCTURE_METRICS, type UpdateMetrics } from '../../../src/rl/metrics';
 import { Trainer } from '../../../src/rl/trainer';
@@ -89,6 +91,10 @@ const CURVE_COLUMNS: (keyof UpdateMetrics)[] = [
   'neededShare',
   'interrupted',
   'conflicts',
+  'sidePosts',
+  'sideShare',
+  'caught',
+  'attempts',
 ];
 
 async function runSeed(opts: Options, folder: ExperimentFolder<SeedResult>, seed: number, index: number): Promise<SeedResult> {
@@ -188,6 +194,38 @@ function structureLine(results: SeedResult[]): string | null {
     if (xs.length) parts.push(`${k} ${mean(xs).toFixed(2)}`);
   }
   return parts.length ? `Structure numbers in training (last tenth of the updates): ${parts.join(', ')}` : null;
+}
+
+/**
+ * The channels' numbers, when the run has a policy other than open or an unofficial board: the
+ * trained swarm's attempts an episode (training: first and last update; evaluation), and its share of
+ * messages on the unofficial board (training: first, middle and last tenth; evaluation) and caught posts.
+ */
+function channelsLines(results: SeedResult[], c: Config): string[] {
+  const costs = costsOf(c);
+  const lines: string[] = [];
+  const swarm = (r: SeedResult) => r.orgs.find((o) => o.org === 'trained swarm');
+  const per = (f: (r: SeedResult) => string) => results.map((r) => `${r.seed}: ${f(r)}`).join('; ');
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  if (costs.channels !== undefined) {
+    const first = (r: SeedResult) => r.curve.find((m) => m.phase === 'rlcr')?.attempts ?? 0;
+    lines.push(
+      `Channels: ${costs.channels} (${CHANNEL_TEXT[costs.channels]}). Attempts per episode, training first -> last update, then evaluation: ` +
+        per((r) => `${first(r).toFixed(2)} -> ${atLast(r.curve, 'attempts').toFixed(2)}, ${(swarm(r)?.attempts ?? 0).toFixed(2)}`),
+    );
+  }
+  if (costs.side !== undefined) {
+    const watch =
+      costs.side.mode === 'monitored'
+        ? `monitored: catch rate ${costs.side.catchRate}, ${costs.side.catchCost} of the return a caught post`
+        : 'open: nobody watches';
+    lines.push(
+      `Unofficial board (${watch}). Share of messages on it, training first / middle / last tenth, last update, then evaluation: ` +
+        per((r) => `${tenths(r.curve, 'sideShare').map(pct).join(' / ')}, ${pct(atLast(r.curve, 'sideShare'))}, ${pct(swarm(r)?.sideShare ?? 0)}`) +
+        (costs.side.mode === 'monitored' ? `. Caught per episode (evaluation): ${per((r) => (swarm(r)?.caught ?? 0).toFixed(2))}` : ''),
+    );
+  }
+  return lines;
 }
 
 const pm = (xs: number[], digits: number) => (xs.length > 1 ? `${mean(xs).toFixed(digits)} ± ${std(xs).toFixed(digits)}` : mean(xs).toFixed(digits));
@@ -292,6 +330,7 @@ export async function runExperiment(opts: Options, folder: ExperimentFolder<Seed
     `Training wall-clock per seed: ${secs.map((s) => formatDuration(s)).join(', ')} (${pm(rates, 2)} updates/s, backend ${opts.backend})`,
     `Per-seed trained return: ${results.map((r) => `${r.seed}: ${r.orgs.find((o) => o.org === 'trained swarm')?.ret.toFixed(3)}`).join(', ')}`,
     ...(structureNote ? [structureNote] : []),
+    ...channelsLines(results, c),
     `Written to ${opts.out}/ (summary.json, summary.csv, training-seed*.csv, policy-seed*.json, run-seed*.swarmrun.json.gz, result-seed*.json, experiment.json)`,
   ].join('\n');
   process.stdout.write(report + '\n');
