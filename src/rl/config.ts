@@ -278,6 +278,13 @@ export const FORMER_DEFAULTS: Partial<Config> = Object.fromEntries(
  */
 export const LINK_V1_DEFAULTS: Partial<Config> = { family: 'long-coupled', tmaxEnd: 80 };
 
+/**
+ * The defaults that a `v=2` link (and a link without a format) is read over, where they differ from
+ * today's: there were no channel policies, so every structure talked openly. Today's default,
+ * `preset`, would give a CEO or orchestrator run of such a link the hub policy.
+ */
+export const LINK_V2_DEFAULTS: Partial<Config> = { channels: 'open' };
+
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'family',

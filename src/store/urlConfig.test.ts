@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
-import { defaultConfig, LINK_V1_DEFAULTS } from '../rl/config';
+import { defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS } from '../rl/config';
 import { configFromHash, hashFromConfig, LINK_VERSION } from './urlConfig';
 
 /** The config an old link (no `v`) is read over. */
-const v1 = () => ({ ...defaultConfig(), ...LINK_V1_DEFAULTS });
+const v1 = () => ({ ...defaultConfig(), ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS });
 
 describe('config in the URL hash', () => {
   it('round-trips a config, seed included', () => {
@@ -43,6 +43,31 @@ describe('config in the URL hash', () => {
     expect(configFromHash(`#v=${LINK_VERSION}&lesson=4`).view.lesson).toBe(4);
     // An old link round-trips to a new one that opens the same run.
     expect(configFromHash(hashFromConfig(old.config)).config).toEqual(old.config);
+  });
+
+  it('reads a v=2 link, written before the channel policies, as open channels, so a CEO or orchestrator run keeps talking as it did', () => {
+    expect(LINK_VERSION).toBe(3);
+    for (const structure of ['ceo', 'orchestrator', 'flat'] as const) {
+      const r = configFromHash(`#v=2&structure=${structure}&seed=4`);
+      expect(r.issues).toEqual([]);
+      expect(r.config).toEqual({ ...defaultConfig(), ...LINK_V2_DEFAULTS, structure, seed: 4 });
+      expect(r.config.channels).toBe('open');
+      // Written again it is a v=3 link that names the channels, and opens the same run.
+      const again = hashFromConfig(r.config);
+      expect(again).toMatch(/^#v=3&/);
+      expect(again).toContain('channels=open');
+      expect(configFromHash(again).config).toEqual(r.config);
+    }
+    // A v=2 link that names its channels (it could not, but a hand-made one may) keeps them; the rest of the format is as before.
+    expect(configFromHash('#v=2&channels=hub&sideBoard=monitored').config).toMatchObject({ channels: 'hub', sideBoard: 'monitored' });
+    expect(configFromHash('#v=2&seed=3').config).toMatchObject({ family: 'long-planned', tmaxEnd: 72 });
+    // A link without a format was written before the channels too.
+    expect(configFromHash('#structure=ceo').config).toMatchObject({ structure: 'ceo', channels: 'open', family: 'long-coupled' });
+    // A v=3 link without channels means today's default: the structure's own policy.
+    expect(configFromHash('#v=3&structure=ceo').config.channels).toBe('preset');
+    // The channels and the unofficial board round-trip.
+    const c = { ...defaultConfig(), channels: 'command' as const, sideBoard: 'monitored' as const, catchRate: 0.25, catchCost: 0.1 };
+    expect(configFromHash(hashFromConfig(c)).config).toEqual(c);
   });
 
   it("reads an unknown link format as today's, with a notice", () => {

@@ -1,4 +1,4 @@
-import { configFromStrings, configToStrings, defaultConfig, LINK_V1_DEFAULTS, type Config, type ConfigIssue } from '../rl/config';
+import { configFromStrings, configToStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, type Config, type ConfigIssue } from '../rl/config';
 import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings } from './view';
@@ -7,11 +7,15 @@ import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings
 const MAX_HASH = 4000;
 
 /**
- * The link format the app writes (`v=2`). A link without `v` was written when the default sprint was
- * another (rl/config `LINK_V1_DEFAULTS`): its settings are read over those defaults, so it opens
- * the run it always opened.
+ * The link format the app writes (`v=3`). Older links are read over the defaults they were written
+ * under, so each opens the run it always opened: a `v=2` link was written before the channel
+ * policies (rl/config `LINK_V2_DEFAULTS`: everyone talks openly); a link without `v` also before
+ * the default sprint changed (`LINK_V1_DEFAULTS` as well).
  */
-export const LINK_VERSION = 2;
+export const LINK_VERSION = 3;
+
+/** The defaults each older link format is read over, where they differ from today's. */
+const OLDER_LINKS: Record<string, Partial<Config>> = { '2': LINK_V2_DEFAULTS };
 
 /**
  * Reads a config from a URL hash like `#family=search&agents=4`. Unknown keys are dropped, bad values
@@ -56,11 +60,13 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
   const v = viewFromValues(viewValues);
   let base = defaultConfig();
   if (Object.hasOwn(values, 'v')) {
-    if (values.v !== String(LINK_VERSION))
-      issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (${LINK_VERSION}); read as ${LINK_VERSION}` });
+    const older = Object.hasOwn(OLDER_LINKS, values.v) ? OLDER_LINKS[values.v] : undefined;
+    if (older) base = { ...base, ...older };
+    else if (values.v !== String(LINK_VERSION))
+      issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (2, ${LINK_VERSION}); read as ${LINK_VERSION}` });
     delete values.v;
   } else {
-    base = { ...base, ...LINK_V1_DEFAULTS };
+    base = { ...base, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS };
     // The lesson had seven steps then: step N of an old link is the step of the same name now.
     const id = v.view.lesson === null ? undefined : LESSON_V1_IDS[v.view.lesson - 1];
     if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
