@@ -2,8 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import { CONFIG_KEYS, parseField, SCHEMA, STRUCTURAL_KEYS, type Config } from '../rl/config';
 import { selectActions, selectConfig, useApp } from '../store/store';
 
-/** Fields with their own control elsewhere on the page (the controls row and the schedule editor). */
+/** The channels' settings (sim/channels.ts), shown together beside the structure (ChannelSettings). */
+export const CHANNEL_KEYS: readonly (keyof Config)[] = ['channels', 'sideBoard', 'catchRate', 'catchCost'];
+
+/** Fields with their own control elsewhere on the page (the controls row, the structure's channels and the schedule editor). */
 export const SHOWN_ELSEWHERE: readonly (keyof Config)[] = [
+  ...CHANNEL_KEYS,
   'family',
   'agents',
   'advantage',
