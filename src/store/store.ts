@@ -396,6 +396,8 @@ export const selectTalk = (s: AppState) => s.talk;
 const NO_TALK: TalkRecord[] = [];
 /** The talk measurements of the run on screen: the replayed run's recorded ones (none in an older file), else the live run's. */
 export const selectShownTalk = (s: AppState): readonly TalkRecord[] => (s.replay ? (s.replay.run.talk ?? NO_TALK) : s.talk);
+/** The settings of the run on screen: the replayed run's (a file recorded before a setting reads it as it was then), else the live run's. */
+export const selectShownConfig = (s: AppState): Config => s.replay?.run.config ?? s.config;
 export const selectError = (s: AppState) => s.error;
 export const selectStoppedBy = (s: AppState) => s.stoppedBy;
 export const selectEpisode = (s: AppState) => s.episode;

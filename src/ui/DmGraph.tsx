@@ -5,6 +5,8 @@ import { selectSelectedAgent, useApp } from '../store/store';
 import { useFrame } from './usePlayback';
 import {
   aggregateDms,
+  attemptLinks,
+  type AttemptLink,
   BOARD_HALF,
   type GraphLayout,
   boardLinks,
@@ -15,6 +17,8 @@ import {
   nodeRadius,
   recentDms,
   sentCounts,
+  sideLinks,
+  type SideLink,
   structureLinks,
   type StructureLink,
 } from './dmGraphLayout';
@@ -52,9 +56,25 @@ function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
 const MAX_DOTS = 24;
 
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Green lines are handoffs that unblocked someone (the message carried an interface another agent needed), as thick as their count; grey lines are the messages that did not help, as thick as all the messages between the two, so a pair that mostly chatters shows a thick grey line with a thin green core. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Green lines are handoffs that unblocked someone (the message carried an interface another agent needed), as thick as their count; grey lines are the messages that did not help, as thick as all the messages between the two, so a pair that mostly chatters shows a thick grey line with a thin green core. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Where the run has an unofficial board, the red diamond is that board and red dotted lines join it to the agents that posted there, a red dot on the line counting the posts the monitor caught; black dashed lines crossed out are messages the channel policy blocked (to an agent, or to the board): the minute was spent and nothing was delivered. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
 const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
+
+function sideTitle(l: SideLink): string {
+  return `agent ${l.agent}: ${l.posts} post${l.posts === 1 ? '' : 's'} on the unofficial board, ${l.useful} that unblocked someone${l.caught > 0 ? `, ${l.caught} caught by the monitor` : ''}`;
+}
+
+function attemptTitle(l: AttemptLink): string {
+  const what = l.count === 1 ? 'message' : 'messages';
+  return `agent ${l.from} → ${l.to >= 0 ? `agent ${l.to}` : 'the board'}: ${l.count} ${what} blocked by the channel policy (nothing delivered)`;
+}
+
+/** A small cross at the middle of a segment: the mark of a blocked message. */
+function crossAt(s: { x1: number; y1: number; x2: number; y2: number }, half = 4): string {
+  const x = (s.x1 + s.x2) / 2;
+  const y = (s.y1 + s.y2) / 2;
+  return `M${x - half},${y - half}L${x + half},${y + half}M${x - half},${y + half}L${x + half},${y - half}`;
+}
 
 function orderTitle(o: StructureLink): string {
   if (o.kind === 'assign') return `agent ${o.from} assigned module${o.modules.length > 1 ? 's' : ''} ${o.modules.join(', ')} to agent ${o.to}`;
@@ -74,6 +94,8 @@ interface GraphShape {
   agents: number;
   edges: ReturnType<typeof aggregateDms>;
   boardAgents: number[];
+  /** Agents that posted on the unofficial board, when the episode has any post there (else undefined: no node). */
+  sideAgents?: number[];
   radii: number[];
   /** Island of every agent (islands structure), else undefined. */
   groups?: number[];
@@ -87,16 +109,24 @@ function graphShape(episode: UpdateMessage, height: number): GraphShape {
   const agents = Math.max(1, groups?.length ?? 0, ...events.map((e) => Math.max(e.agent, e.target) + 1));
   const edges = aggregateDms(events, agents);
   const boardAgents = boardLinks(events, agents).map((b) => b.agent);
+  const side = sideLinks(events, agents);
+  const sideAgents = side.length ? side.map((l) => l.agent) : undefined;
   const radii = sentCounts(events, agents).map(nodeRadius);
   // Who talks to whom, counts on a log scale, node sizes: mostly unchanged between updates.
-  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}|${height}`;
-  return { key, agents, edges, boardAgents, radii, groups, height };
+  const key = `${agents}|${edges.map((e) => `${e.from}-${e.to}-${Math.round(Math.log2(e.count + 1))}`).join(',')}|${boardAgents.join(',')}|${sideAgents?.join(',') ?? '-'}|${radii.map((r) => Math.round(r)).join(',')}|${groups?.join(',') ?? ''}|${height}`;
+  return { key, agents, edges, boardAgents, sideAgents, radii, groups, height };
+}
+
+/** Whether a layout can warm-start one of `shape`: the same agents, and an unofficial board in both or neither. */
+function sameNodes(shape: GraphShape | null, l: GraphLayout | null): l is GraphLayout {
+  return !!shape && !!l && l.nodes.length === shape.agents && (l.side !== undefined) === (shape.sideAgents !== undefined);
 }
 
 /** Lays out a graph shape (warm from `from` when given) and caches it by shape. */
 function layOut(shape: GraphShape, from: GraphLayout | null): LayoutJob {
   return layoutJob(shape.agents, shape.edges, WIDTH, shape.height, {
     boardAgents: shape.boardAgents,
+    sideAgents: shape.sideAgents,
     radii: shape.radii,
     margin: 6,
     ticks: from ? WARM_TICKS : COLD_TICKS,
@@ -142,7 +172,7 @@ export function DmGraph() {
   const previous = useRef<GraphLayout | null>(null);
   const [, laidOut] = useState(0);
   const cached = shape ? layoutCache.get(shape.key) : undefined;
-  const warmFrom = shape && previous.current?.nodes.length === shape.agents ? previous.current : null;
+  const warmFrom = sameNodes(shape, previous.current) ? previous.current : null;
   // Force layouts run after the render that brought the new episode, in slices of at most
   // LAYOUT_SLICE_MS (one task of 30-60 ms on a busy machine otherwise), so neither adds up to a long
   // task. Until it is done the previous layout serves (or, for the first episode or a new agent
@@ -155,6 +185,7 @@ export function DmGraph() {
       (shape
         ? layoutGraph(shape.agents, shape.edges, WIDTH, shape.height, {
             boardAgents: shape.boardAgents,
+            sideAgents: shape.sideAgents,
             radii: shape.radii,
             margin: 6,
             ticks: 0,
@@ -165,7 +196,7 @@ export function DmGraph() {
   );
   useEffect(() => {
     if (!shape || layoutCache.has(shape.key)) return;
-    const job = layOut(shape, previous.current?.nodes.length === shape.agents ? previous.current : null);
+    const job = layOut(shape, sameNodes(shape, previous.current) ? previous.current : null);
     let timer: ReturnType<typeof setTimeout>;
     const slice = () => {
       const t0 = performance.now();
@@ -196,7 +227,9 @@ export function DmGraph() {
     const radii = sent.map(nodeRadius);
     const recent = recentDms(frame.events, agents, 3).slice(-MAX_DOTS);
     const orders = structureLinks(frame.events, agents);
-    return { agents, edges, sent, board, radii, layout: laid, recent, orders };
+    const side = sideLinks(frame.events, agents);
+    const attempts = attemptLinks(frame.events, agents);
+    return { agents, edges, sent, board, radii, layout: laid, recent, orders, side, attempts };
   }, [frame, placed]);
 
   if (!graph) {
@@ -208,7 +241,7 @@ export function DmGraph() {
     );
   }
 
-  const { agents, edges, sent, board, radii, layout, recent, orders } = graph;
+  const { agents, edges, sent, board, radii, layout, recent, orders, side, attempts } = graph;
   const lastMinute = recent.reduce((t, m) => Math.max(t, m.t), 0);
   const orderKinds = [...new Set(orders.map((o) => o.kind))];
   const boardPos = layout.board;
@@ -228,6 +261,11 @@ export function DmGraph() {
   const total = sent.reduce((a, b) => a + b, 0);
   const islands = islandHulls(shape?.groups, layout.nodes, radii);
   const useful = edges.reduce((a, e) => a + e.usefulCount, 0);
+  const sidePos = layout.side ?? null;
+  const sidePosts = side.reduce((a, l) => a + l.posts, 0);
+  const caught = side.reduce((a, l) => a + l.caught, 0);
+  const blocked = attempts.reduce((a, l) => a + l.count, 0);
+  const unsanctioned = `${sidePosts > 0 ? `; ${sidePosts} posted on the unofficial board${caught > 0 ? `, ${caught} caught` : ''}` : ''}${blocked > 0 ? `; ${blocked} blocked by the channel policy` : ''}`;
 
   return (
     <section className="panel" aria-labelledby="dm-title" data-testid="dm-graph">
@@ -239,10 +277,10 @@ export function DmGraph() {
         className="dm-graph"
         viewBox={`0 0 ${WIDTH} ${height}`}
         role="group"
-        aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful`}
+        aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful${unsanctioned}`}
       >
         <defs>
-          {(['useful', 'plain', 'hire', 'fire', 'assign'] as const).map((k) => (
+          {(['useful', 'plain', 'hire', 'fire', 'assign', 'side'] as const).map((k) => (
             <marker
               key={k}
               id={`${uid}-arrow-${k}`}
@@ -329,6 +367,52 @@ export function DmGraph() {
           );
         })}
 
+        {sidePos &&
+          side.map((l) => {
+            // From the poster to the unofficial board; the monitor's catches as a dot with their count on the line.
+            const s = edgeSegment(layout.nodes[l.agent], sidePos, radii[l.agent], BOARD_HALF, 0, 3);
+            const f = 0.4;
+            return (
+              <g
+                key={`s${l.agent}`}
+                className={`dm-side${l.caught > 0 ? ' caught' : ''}${touches(l.agent, l.agent) ? '' : ' faded'}`}
+                data-testid="dm-side-edge"
+                data-posts={l.posts}
+                data-caught={l.caught}
+              >
+                <line className="dm-side-link" strokeWidth={width(l.posts)} markerEnd={`url(#${uid}-arrow-side)`} {...s} />
+                {l.caught > 0 && (
+                  <g className="dm-side-caught" data-testid="dm-side-caught" transform={`translate(${s.x1 + f * (s.x2 - s.x1)},${s.y1 + f * (s.y2 - s.y1)})`}>
+                    <circle r={6.5} />
+                    <text dy="0.35em" textAnchor="middle">
+                      {l.caught}
+                    </text>
+                  </g>
+                )}
+                <title>{sideTitle(l)}</title>
+              </g>
+            );
+          })}
+
+        {attempts.map((l) => {
+          // A blocked DM is offset to the other side from a structure's orders; a blocked post goes to the board.
+          const to = l.to >= 0 ? layout.nodes[l.to] : boardPos;
+          if (!to) return null;
+          const s = edgeSegment(layout.nodes[l.from], to, radii[l.from], l.to >= 0 ? radii[l.to] : BOARD_HALF, l.to >= 0 ? -5 : 0, 3);
+          return (
+            <g
+              key={`a${l.from}-${l.to}`}
+              className={`dm-attempt${l.to < 0 ? ' to-board' : ''}${touches(l.from, l.to < 0 ? l.from : l.to) ? '' : ' faded'}`}
+              data-testid="dm-attempt"
+              data-count={l.count}
+            >
+              <line {...s} />
+              <path className="dm-attempt-cross" d={crossAt(s)} />
+              <title>{attemptTitle(l)}</title>
+            </g>
+          );
+        })}
+
         {recent.map((m, i) => {
           // Dots step along their edge with the playback clock (a third of the way per minute), not by
           // a running animation: on the stage the graph is always in sight, and a per-frame animation
@@ -349,6 +433,20 @@ export function DmGraph() {
               board
             </text>
             <title>{`public board: ${board.reduce((a, b) => a + b.posts, 0)} posts, ${board.reduce((a, b) => a + b.reads, 0)} reads`}</title>
+          </g>
+        )}
+
+        {sidePos && (
+          <g
+            className={`dm-side-board${selected === null || side.some((l) => l.agent === selected) ? '' : ' faded'}`}
+            transform={`translate(${sidePos.x},${sidePos.y})`}
+            data-testid="dm-side-board"
+          >
+            <rect x={-BOARD_HALF} y={-BOARD_HALF} width={2 * BOARD_HALF} height={2 * BOARD_HALF} rx={2} transform="rotate(45)" />
+            <text className="dm-node-label" dy="0.32em" textAnchor="middle">
+              side
+            </text>
+            <title>{`unofficial board: ${sidePosts} posts${caught > 0 ? `, ${caught} caught by the monitor` : ''}`}</title>
           </g>
         )}
 
@@ -389,6 +487,21 @@ export function DmGraph() {
             <span className={`dm-key ${k}`} /> {ORDER_LEGEND[k]}
           </li>
         ))}
+        {sidePos && (
+          <li data-testid="dm-legend-side">
+            <span className="dm-key side-diamond" /> <span className="dm-key side" /> unofficial board / post there
+          </li>
+        )}
+        {caught > 0 && (
+          <li data-testid="dm-legend-caught">
+            <span className="dm-key caught" /> posts the monitor caught
+          </li>
+        )}
+        {attempts.length > 0 && (
+          <li data-testid="dm-legend-attempt">
+            <span className="dm-key attempt">×</span> blocked by the channel policy
+          </li>
+        )}
         <li className="legend-extra">line width: messages between the pair; circle size: messages sent</li>
       </ul>
     </section>

@@ -1,6 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SimEvent } from '../sim/events';
-import { aggregateDms, boardLinks, edgeSegment, layoutGraph, layoutJob, nodeRadius, recentDms, sentCounts, structureLinks } from './dmGraphLayout';
+import {
+  aggregateDms,
+  attemptLinks,
+  boardLinks,
+  edgeSegment,
+  layoutGraph,
+  layoutJob,
+  nodeRadius,
+  recentDms,
+  sentCounts,
+  sideLinks,
+  structureLinks,
+} from './dmGraphLayout';
 import { goldenJson } from './golden';
 
 const dm = (t: number, agent: number, target: number, useful = false): SimEvent => ({ t, agent, kind: 'dm', module: -1, target, useful });
@@ -37,6 +49,51 @@ describe('boardLinks and recentDms', () => {
     expect(recentDms(events, 3, 3)).toEqual([{ t: 8, from: 0, to: 2, useful: false }]);
     expect(recentDms(events, 3, 4).map((m) => m.t)).toEqual([6, 8]);
     expect(recentDms([], 3)).toEqual([]);
+  });
+});
+
+describe('unsanctioned traffic: the unofficial board and blocked messages', () => {
+  const side = (t: number, agent: number, useful: boolean, caught?: true): SimEvent => ({ t, agent, kind: 'side', module: -1, target: -1, useful, caught });
+  const attempt = (t: number, agent: number, target: number): SimEvent => ({ t, agent, kind: 'attempt', module: -1, target, useful: false });
+
+  it('counts posts on the unofficial board per poster, with the caught and the useful ones', () => {
+    const events = [side(0, 2, true), side(1, 2, false, true), side(1, 0, false), ev(2, 0, 'post'), dm(2, 2, 2), side(3, 9, true)];
+    expect(sideLinks(events, 3)).toEqual([
+      { agent: 0, posts: 1, caught: 0, useful: 0 },
+      { agent: 2, posts: 2, caught: 1, useful: 1 },
+    ]);
+    expect(sideLinks([dm(0, 0, 1), ev(1, 1, 'post')], 3)).toEqual([]);
+  });
+
+  it('counts blocked messages per sender and intended receiver, posts as to -1, and none of them as DMs', () => {
+    const events = [attempt(0, 1, 2), attempt(1, 1, 2), attempt(1, 2, -1), attempt(2, 0, 0), attempt(2, 0, 7), attempt(3, 1, -1), dm(3, 1, 2)];
+    expect(attemptLinks(events, 3)).toEqual([
+      { from: 1, to: -1, count: 1 },
+      { from: 1, to: 2, count: 2 },
+      { from: 2, to: -1, count: 1 },
+    ]);
+    expect(aggregateDms(events, 3)).toEqual([{ from: 1, to: 2, count: 1, forward: 1, backward: 0, usefulCount: 0, useful: false }]);
+  });
+
+  it('places the unofficial board as a node of its own, apart from the board, only when asked', () => {
+    const edges = aggregateDms([dm(0, 0, 1), dm(1, 1, 2)], 4);
+    const without = layoutGraph(4, edges, 480, 300, { boardAgents: [0], ticks: 100 });
+    expect('side' in without).toBe(false);
+    const radii = [12, 12, 12, 12];
+    const laid = layoutGraph(4, edges, 480, 300, { boardAgents: [0], sideAgents: [1, 3], radii, ticks: 100, margin: 6 });
+    expect(laid.side).toBeDefined();
+    const { side: s, board } = laid as { side: { x: number; y: number }; board: { x: number; y: number } };
+    expect(Math.hypot(s.x - board.x, s.y - board.y)).toBeGreaterThan(20);
+    for (const p of [s, ...laid.nodes]) {
+      expect(p.x).toBeGreaterThanOrEqual(6);
+      expect(p.x).toBeLessThanOrEqual(480 - 6);
+      expect(p.y).toBeGreaterThanOrEqual(6);
+      expect(p.y).toBeLessThanOrEqual(300 - 6);
+    }
+    expect(layoutGraph(4, edges, 480, 300, { boardAgents: [0], sideAgents: [1, 3], radii, ticks: 100, margin: 6 })).toEqual(laid);
+    // Warm-started, it starts where it was.
+    const warm = layoutGraph(4, edges, 480, 300, { boardAgents: [0], sideAgents: [1, 3], radii, ticks: 30, margin: 6, from: laid });
+    expect(Math.hypot(warm.side!.x - s.x, warm.side!.y - s.y)).toBeLessThan(40);
   });
 });
 
@@ -173,6 +230,31 @@ describe('DmGraph render', () => {
     expect(html).toContain('>board<');
     // Nothing is recent (the episode ends at minute 9), and server rendering assumes reduced motion.
     expect(html).not.toContain('animateMotion');
+    // No unsanctioned traffic: nothing of it drawn, nothing of it in the legend.
+    expect(html).not.toMatch(/dm-side|dm-attempt|dm-legend-/);
+  });
+
+  it('draws posts on the unofficial board to a node of its own, caught ones marked, and blocked messages apart, each in the legend', async () => {
+    const events: SimEvent[] = [
+      dm(0, 0, 1, true),
+      { t: 1, agent: 1, kind: 'side', module: -1, target: -1, useful: true, carried: 1 },
+      { t: 2, agent: 2, kind: 'side', module: -1, target: -1, useful: false, carried: 0, caught: true },
+      { t: 2, agent: 2, kind: 'attempt', module: -1, target: 1, useful: false, carried: 0 },
+      { t: 3, agent: 1, kind: 'attempt', module: -1, target: -1, useful: false, carried: 1 },
+      ev(9, 0, 'work'),
+    ];
+    const html = await render({ metrics: { tmax: 10 }, events, modules: [], total: 1 }, null);
+    expect((html.match(/data-testid="dm-side-board"/g) ?? []).length).toBe(1);
+    expect((html.match(/data-testid="dm-side-edge"/g) ?? []).length).toBe(2);
+    expect((html.match(/data-testid="dm-side-caught"/g) ?? []).length).toBe(1);
+    expect((html.match(/data-testid="dm-attempt"/g) ?? []).length).toBe(2);
+    expect(html).toContain('agent 2 → agent 1: 1 message blocked by the channel policy (nothing delivered)');
+    expect(html).toContain('agent 1 → the board: 1 message blocked by the channel policy');
+    expect(html).toContain('agent 2: 1 post on the unofficial board, 0 that unblocked someone, 1 caught by the monitor');
+    for (const k of ['side', 'caught', 'attempt']) expect(html).toContain(`data-testid="dm-legend-${k}"`);
+    // The attempts and side posts are not DMs: one DM edge only.
+    expect((html.match(/class="dm-edge /g) ?? []).length).toBe(1);
+    expect(html).toContain('2 posted on the unofficial board, 1 caught; 2 blocked by the channel policy');
   });
 });
 

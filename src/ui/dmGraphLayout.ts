@@ -35,6 +35,25 @@ export interface GraphLayout {
   nodes: Point[];
   /** Position of the board node, or null when none was asked for. */
   board: Point | null;
+  /** Position of the unofficial board's node; absent when none was asked for (LayoutOptions.sideAgents). */
+  side?: Point;
+}
+
+/** How often one agent posted on the unofficial board (sim/channels.ts), and how many of its posts the monitor caught. */
+export interface SideLink {
+  agent: number;
+  posts: number;
+  caught: number;
+  /** Posts that handed over an interface someone needed. */
+  useful: number;
+}
+
+/** Messages the channel policy blocked from one agent to another, or to the board (`to` -1). */
+export interface AttemptLink {
+  from: number;
+  /** The agent the DM was meant for, or -1 for a post on the board. */
+  to: number;
+  count: number;
 }
 
 /** A DM the agent `from` sent to `to` in minute `t`. */
@@ -104,6 +123,42 @@ export function boardLinks(events: readonly SimEvent[], agents: number): BoardLi
   return [...links.values()].sort((a, b) => a.agent - b.agent);
 }
 
+/** Agents that posted on the unofficial board, with how often and how many were caught, sorted by agent. */
+export function sideLinks(events: readonly SimEvent[], agents: number): SideLink[] {
+  const links = new Map<number, SideLink>();
+  for (const e of events) {
+    if (e.kind !== 'side' || !isAgent(e.agent, agents)) continue;
+    let l = links.get(e.agent);
+    if (!l) {
+      l = { agent: e.agent, posts: 0, caught: 0, useful: 0 };
+      links.set(e.agent, l);
+    }
+    l.posts++;
+    if (e.caught === true) l.caught++;
+    if (e.useful) l.useful++;
+  }
+  return [...links.values()].sort((a, b) => a.agent - b.agent);
+}
+
+/**
+ * The blocked messages (`attempt` events) per sender and intended receiver (-1: a post on the
+ * board), sorted by (from, to). Attempts from or to an agent outside `0..agents-1` are ignored.
+ */
+export function attemptLinks(events: readonly SimEvent[], agents: number): AttemptLink[] {
+  const byKey = new Map<string, AttemptLink>();
+  for (const e of events) {
+    if (e.kind !== 'attempt' || !isAgent(e.agent, agents) || e.agent === e.target || (e.target !== -1 && !isAgent(e.target, agents))) continue;
+    const key = `${e.agent}:${e.target}`;
+    let l = byKey.get(key);
+    if (!l) {
+      l = { from: e.agent, to: e.target, count: 0 };
+      byKey.set(key, l);
+    }
+    l.count++;
+  }
+  return [...byKey.values()].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
 /** Real DMs sent in the last `minutes` minutes of the episode (its last event's minute counts as the end). */
 export function recentDms(events: readonly SimEvent[], agents: number, minutes = 3): RecentDm[] {
   if (events.length === 0) return [];
@@ -135,6 +190,8 @@ interface LayoutNode extends SimulationNodeDatum {
 export interface LayoutOptions {
   /** Place a board node linked to these agents (pass [] for an unlinked board, omit for none). */
   boardAgents?: readonly number[];
+  /** Place an unofficial board's node linked to these agents (pass [] for an unlinked one, omit for none). */
+  sideAgents?: readonly number[];
   /** Space kept free between every node's edge and the box edge. */
   margin?: number;
   /** Collision radius per agent (default nodeRadius(0)). */
@@ -191,6 +248,7 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
   height = sizeOr(height, 0);
   const margin = sizeOr(options.margin, 8);
   const withBoard = options.boardAgents !== undefined;
+  const withSide = options.sideAgents !== undefined;
   const cx = width / 2;
   const cy = height / 2;
   const ring = Math.max(1, Math.min(width, height) / 2 - margin) * 0.7;
@@ -199,6 +257,9 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
     return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: sizeOr(options.radii?.[i], nodeRadius(0), 1000) };
   });
   if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
+  // The unofficial board starts off-centre (below the centre), so that it and the board do not start on one point.
+  const sideIndex = nodes.length;
+  if (withSide) nodes.push({ index: sideIndex, x: cx, y: cy + ring * 0.5, r: BOARD_HALF * Math.SQRT2 });
   if (nodes.length === 0) return { done: true, tick: () => undefined, result: () => ({ nodes: [], board: null }) };
   const from = options.from;
   if (from) {
@@ -208,6 +269,7 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
     };
     for (let i = 0; i < n && i < from.nodes.length; i++) start(nodes[i], from.nodes[i]);
     if (withBoard && from.board) start(nodes[n], from.board);
+    if (withSide && from.side) start(nodes[sideIndex], from.side);
   }
 
   const groups =
@@ -224,6 +286,7 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
     .filter((e) => isAgent(e.from, n) && isAgent(e.to, n) && e.from !== e.to)
     .map((e) => ({ source: e.from, target: e.to, strength: 0.3 + 0.7 * (counted(e) / maxCount), distance: 70 - 25 * (counted(e) / maxCount) }));
   if (withBoard) for (const a of options.boardAgents ?? []) if (isAgent(a, n)) links.push({ source: n, target: a, strength: 0.08, distance: 110 });
+  if (withSide) for (const a of options.sideAgents ?? []) if (isAgent(a, n)) links.push({ source: sideIndex, target: a, strength: 0.08, distance: 110 });
 
   const sim = forceSimulation<LayoutNode>(nodes)
     .force('charge', forceManyBody<LayoutNode>().strength(-220))
@@ -253,12 +316,12 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
       sim.tick();
       ticked++;
     },
-    result: () => fit(nodes, n, withBoard, width, height, margin),
+    result: () => fit(nodes, n, withBoard, withSide ? sideIndex : -1, width, height, margin),
   };
 }
 
 /** Scales and centres laid-out nodes into the box (see `layoutGraph`). */
-function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, height: number, margin: number): GraphLayout {
+function fit(nodes: LayoutNode[], n: number, withBoard: boolean, sideIndex: number, width: number, height: number, margin: number): GraphLayout {
   const cx = width / 2;
   const cy = height / 2;
   // Fit into the box: scale about the bounding box's centre, then centre it.
@@ -287,7 +350,9 @@ function fit(nodes: LayoutNode[], n: number, withBoard: boolean, width: number, 
       y: clamp(y, Math.min(cy, margin + d.r), Math.max(cy, height - margin - d.r)),
     };
   };
-  return { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
+  const out: GraphLayout = { nodes: nodes.slice(0, n).map(place), board: withBoard ? place(nodes[n]) : null };
+  if (sideIndex >= 0) out.side = place(nodes[sideIndex]);
+  return out;
 }
 
 function finite(v: number, fallback: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { EventKind, SimEvent } from '../sim/events';
-import { completionsByMinute, episodeSummary, feedRows, minuteStamp, moduleProgress, rowsForAgent, scheduleStatus } from './feed';
+import { completionsByMinute, episodeSummary, feedRows, minuteStamp, moduleProgress, rowsForAgent, scheduleStatus, splitSide } from './feed';
 
 function ev(t: number, agent: number, kind: EventKind, module = -1, target = -1, useful = false): SimEvent {
   return { t, agent, kind, module, target, useful };
@@ -49,6 +49,36 @@ describe('feedRows', () => {
     expect(minuteStamp(7)).toBe('m07');
     expect(minuteStamp(12)).toBe('m12');
     expect(minuteStamp(123)).toBe('m123');
+  });
+});
+
+describe('unsanctioned traffic in the feed', () => {
+  const events: SimEvent[] = [
+    ev(0, 1, 'attempt', -1, 2),
+    ev(0, 2, 'attempt', -1, -1),
+    { ...ev(1, 1, 'side', -1, -1, true), carried: 3 },
+    { ...ev(1, 2, 'side', -1, -1, false), carried: 0, caught: true },
+    ev(2, 0, 'dm', -1, 1, true),
+  ];
+
+  it('lists blocked attempts as blocked and posts on the unofficial board apart, caught ones marked', () => {
+    const rows = feedRows(events);
+    expect(rows.map((r) => `${r.stamp} agent ${r.agent}: ${r.text}`)).toEqual([
+      'm00 agent 1: tried to message agent 2 — blocked by the channel policy, nothing delivered',
+      'm00 agent 2: tried to post on the board — blocked by the channel policy, nothing delivered',
+      'm01 agent 1: posted its interfaces on the unofficial board (unblocked someone)',
+      'm01 agent 2: posted its interfaces on the unofficial board (not needed) — caught by the monitor',
+      'm02 agent 0: sent its interfaces to agent 1 (unblocked)',
+    ]);
+    expect(rows.map((r) => r.caught)).toEqual([false, false, false, true, false]);
+    const { sanctioned, side } = splitSide(rows);
+    expect(sanctioned.map((r) => r.kind)).toEqual(['attempt', 'attempt', 'dm']);
+    expect(side.map((r) => r.agent)).toEqual([1, 2]);
+    expect(splitSide(feedRows(EVENTS)).side).toEqual([]);
+  });
+
+  it('counts an attempt meant for an agent among the rows that involve it', () => {
+    expect(rowsForAgent(feedRows(events), 2).map((r) => `${r.agent}:${r.kind}`)).toEqual(['1:attempt', '2:attempt', '2:side']);
   });
 });
 
@@ -151,6 +181,7 @@ describe('MessageBoard and Countdown render', () => {
       selectSpeed: (s: typeof state) => s.speed,
       selectSelectedAgent: (s: typeof state) => s.selectedAgent,
       selectConfig: (s: typeof state) => s.config,
+      selectShownConfig: (s: typeof state) => s.config,
     }));
     const { createElement } = await import('react');
     const { renderToStaticMarkup } = await import('react-dom/server');
@@ -181,6 +212,31 @@ describe('MessageBoard and Countdown render', () => {
     expect(clock).toContain('2 of 6 modules done: cut at the deadline, 30% of tests passing');
     expect(clock).toContain('update 5 of 50 — deadline now 8 min, growing to 24');
     expect(clock).toContain('✓4');
+    // No unofficial board: one feed, no column of its own; the audit log of the whole episode.
+    expect(board).not.toContain('data-testid="side-feed"');
+    expect(board).toContain('data-testid="audit-csv"');
+    expect(board).toContain('data-rows="4"');
+  });
+
+  it('render the unofficial board beside the public one, caught posts and blocked attempts marked, text as text', async () => {
+    const metrics = { update: 0, tmax: 8, phase: 'rlcr' };
+    const events: SimEvent[] = [
+      { ...ev(0, 1, 'side', -1, -1, true), carried: 1 },
+      { ...ev(1, 2, 'side', -1, -1, false), carried: 0, caught: true },
+      { ...ev(1, 0, 'attempt', -1, 2), carried: 0 },
+      { ...ev(2, 0, 'dm', -1, 1, true), carried: 1 },
+    ];
+    const { board } = await render({ metrics, events, modules: [], total: 5 }, null);
+    expect(board).toContain('data-testid="board-columns"');
+    const side = board.slice(board.indexOf('data-testid="side-feed"'));
+    expect((side.match(/class="board-row board-side/g) ?? []).length).toBe(2);
+    expect(side).toContain('class="board-row board-side caught"');
+    expect(side).toContain('<span class="board-tag caught">caught</span>');
+    const sanctioned = board.slice(board.indexOf('data-testid="board-feed"'), board.indexOf('data-testid="side-feed"'));
+    expect(sanctioned).toContain('<span class="board-tag blocked">blocked</span>tried to message agent 2 — blocked by the channel policy');
+    expect(sanctioned).not.toContain('board-side');
+    expect(board).toContain('data-rows="4"');
+    expect(board).toContain('4 rows: 1 allowed, 2 unofficial (1 caught), 1 blocked');
   });
 });
 

@@ -1,9 +1,13 @@
 import type { EventKind, SimEvent } from '../sim/events';
 import type { ModuleInfo } from '../worker/protocol';
 
-/** The event kinds the message board shows. */
-export type FeedKind = Extract<EventKind, 'post' | 'read' | 'claim' | 'dm' | 'complete'>;
-const FEED_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['post', 'read', 'claim', 'dm', 'complete']);
+/**
+ * The event kinds the message board shows: the sanctioned board's and the DMs, the messages the
+ * channel policy blocked (`attempt`), and the posts on the unofficial board (`side`, shown in a
+ * column of their own).
+ */
+export type FeedKind = Extract<EventKind, 'post' | 'read' | 'claim' | 'dm' | 'complete' | 'attempt' | 'side'>;
+const FEED_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['post', 'read', 'claim', 'dm', 'complete', 'attempt', 'side']);
 
 /** One line of the message board. */
 export interface FeedRow {
@@ -16,10 +20,12 @@ export interface FeedRow {
   /** Author: the acting agent (for a completion, the agent whose minute finished the module). */
   agent: number;
   kind: FeedKind;
-  /** DM recipient, else -1. */
+  /** DM recipient (or the agent a blocked DM was meant for), else -1. */
   target: number;
   module: number;
   useful: boolean;
+  /** A post on the unofficial board that the monitor caught. */
+  caught: boolean;
   /** Plain words, e.g. "claimed module 5". */
   text: string;
 }
@@ -41,6 +47,10 @@ function rowText(e: SimEvent & { kind: FeedKind }): string {
       return `sent its interfaces to agent ${e.target} ${e.useful ? '(unblocked)' : '(not needed)'}`;
     case 'complete':
       return `module ${e.module} finished`;
+    case 'attempt':
+      return `${e.target >= 0 ? `tried to message agent ${e.target}` : 'tried to post on the board'} — blocked by the channel policy, nothing delivered`;
+    case 'side':
+      return `posted its interfaces on the unofficial board ${e.useful ? '(unblocked someone)' : '(not needed)'}${e.caught ? ' — caught by the monitor' : ''}`;
   }
 }
 
@@ -59,14 +69,23 @@ export function feedRows(events: readonly SimEvent[]): FeedRow[] {
       target: e.target,
       module: e.module,
       useful: e.useful,
+      caught: e.caught === true,
       text: rowText(e),
     }));
 }
 
-/** Rows that involve `agent`: what it did, and DMs sent to it. `null` keeps every row. */
+/** Rows that involve `agent`: what it did, and DMs sent (or blocked on their way) to it. `null` keeps every row. */
 export function rowsForAgent(rows: readonly FeedRow[], agent: number | null): FeedRow[] {
   if (agent === null) return [...rows];
-  return rows.filter((r) => r.agent === agent || (r.kind === 'dm' && r.target === agent));
+  return rows.filter((r) => r.agent === agent || ((r.kind === 'dm' || r.kind === 'attempt') && r.target === agent));
+}
+
+/** The rows of the unofficial board (`side`) apart from the rest: the sanctioned board, DMs and blocked attempts. */
+export function splitSide(rows: readonly FeedRow[]): { sanctioned: FeedRow[]; side: FeedRow[] } {
+  const sanctioned: FeedRow[] = [];
+  const side: FeedRow[] = [];
+  for (const r of rows) (r.kind === 'side' ? side : sanctioned).push(r);
+  return { sanctioned, side };
 }
 
 /** How the showcase episode ended against its deadline. */
