@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { UpdateMetrics } from '../rl/metrics';
-import { selectMetrics, selectReplay, selectShownTalk, selectTalk, useApp } from '../store/store';
+import { selectLast, selectMetrics, selectReplay, selectShownConfig, selectShownTalk, selectTalk, useApp } from '../store/store';
 import { replayTalk, talkAt } from '../store/talkHistory';
 import { Explain } from './Explain';
 import { AppendFold } from './appendFold';
@@ -10,6 +10,7 @@ import { useAppWhileShown, usePanelShown } from './usePanelShown';
 import { neededSentence, talkSentence, talkTone } from './talkText';
 import { coordinationWords } from './coordinationText';
 import { MAX_DUPLICATE_SHARE, MIN_NEEDED_SHARE, RETURN_MARGIN } from '../sim/coordination';
+import { unsanctionedLine, unsanctionedShown, type UnsanctionedKey } from './unsanctionedText';
 
 // The top margin leaves room for the top tick at 16.5 px when presenter mode draws the chart small (it was cut off at 6).
 const MINI: Frame = { width: 220, height: 80, margin: { top: 12, right: 6, bottom: 14, left: 30 } };
@@ -31,7 +32,18 @@ const percent = (v: number) => `${Math.round(v * 100)}%`;
 
 /** The counters drawn as small multiples, per episode of the batch (`format` for a share). */
 type SeriesKey =
-  'useful' | 'handoffs' | 'neededShare' | 'messages' | 'wastedMessages' | 'duplicate' | 'idle' | 'blocked' | 'interrupted' | 'conflicts' | 'emptyReads';
+  | 'useful'
+  | 'handoffs'
+  | 'neededShare'
+  | 'messages'
+  | 'wastedMessages'
+  | 'duplicate'
+  | 'idle'
+  | 'blocked'
+  | 'interrupted'
+  | 'conflicts'
+  | 'emptyReads'
+  | UnsanctionedKey;
 
 const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; format?: (v: number) => string }[] = [
   { key: 'useful', label: 'useful work', colour: '#0072b2', hint: 'agent-minutes that advanced a module' },
@@ -43,7 +55,7 @@ const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; for
     hint: 'share of DMs and board reads that brought an interface the receiver lacked and needed',
     format: percent,
   },
-  { key: 'messages', label: 'messages', colour: '#56b4e9', hint: 'DMs + posts' },
+  { key: 'messages', label: 'messages', colour: '#56b4e9', hint: 'DMs + posts, and posts on the unofficial board where the run has one' },
   {
     key: 'wastedMessages',
     label: 'messages that delivered nothing',
@@ -68,15 +80,41 @@ const SERIES: { key: SeriesKey; label: string; colour: string; hint: string; for
   { key: 'emptyReads', label: 'reads with nothing new', colour: '#999999', hint: 'board reads that brought nothing' },
 ];
 
+/** Unsanctioned traffic (sim/channels): drawn only where the run's rules can make it, or it happened (unsanctionedShown). */
+const CHANNEL_SERIES: (typeof SERIES)[number][] = [
+  {
+    key: 'sidePosts',
+    label: 'posts on the unofficial board',
+    colour: '#b2182b',
+    hint: 'posts on the unofficial board (a DM to oneself): each reached every teammate',
+  },
+  {
+    key: 'sideShare',
+    label: 'share of messages unofficial',
+    colour: '#d6604d',
+    hint: 'posts on the unofficial board as a share of all messages (DMs, posts and unofficial posts)',
+    format: percent,
+  },
+  { key: 'caught', label: 'caught by the monitor', colour: '#67001f', hint: 'unofficial posts the monitor caught; each costs the team return at the deadline' },
+  {
+    key: 'attempts',
+    label: 'blocked by the channel policy',
+    colour: '#1f2937',
+    hint: 'DMs and posts the channel policy does not allow: the minute lost, nothing delivered',
+  },
+];
+
+const ALL_SERIES = [...SERIES, ...CHANNEL_SERIES];
+
 /** Every series of the small charts over the updates so far (a missing counter counts as 0). */
 type Minis = Record<SeriesKey, MinMaxSeries>;
 
 function newMinis(): Minis {
-  return Object.fromEntries(SERIES.map((s) => [s.key, new MinMaxSeries(MINI_GROUPS)])) as Minis;
+  return Object.fromEntries(ALL_SERIES.map((s) => [s.key, new MinMaxSeries(MINI_GROUPS)])) as Minis;
 }
 
 function addUpdate(minis: Minis, m: UpdateMetrics, i: number): void {
-  for (const s of SERIES) minis[s.key].push(i, m[s.key] ?? 0);
+  for (const s of ALL_SERIES) minis[s.key].push(i, m[s.key] ?? 0);
 }
 
 function Mini({ series, updates, s }: { series: MinMaxSeries; updates: number; s: (typeof SERIES)[number] }) {
@@ -150,6 +188,42 @@ function TalkValue() {
             : 'Not measured yet: the swarm plays talking and muted at the start, then every 10 updates or more.'}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Unsanctioned traffic per update (sim/channels): posts on the unofficial board and their share of
+ * the messages, the monitor's catches, the messages the channel policy blocked. Only where the run's
+ * rules can make them or its updates hold any (a run recorded before the channels shows nothing).
+ */
+function Unsanctioned({ minis, metrics, shown: panelShown }: { minis: Minis; metrics: readonly UpdateMetrics[]; shown: boolean }) {
+  const config = useApp(selectShownConfig);
+  const last = useAppWhileShown(selectLast, panelShown);
+  const shown = useMemo(() => unsanctionedShown(config, metrics), [config, metrics]);
+  const series = CHANNEL_SERIES.filter((s) => shown[s.key as UnsanctionedKey]);
+  if (!series.length) return null;
+  const at = last?.metrics ?? metrics.at(-1);
+  const line = at ? unsanctionedLine(at, config, shown) : null;
+  return (
+    <div className="unsanctioned" data-testid="unsanctioned">
+      <h3>
+        Unsanctioned traffic{' '}
+        <Explain>
+          Per episode of each update&apos;s training rollouts. Where the run has an unofficial board (an agent posts there by messaging itself; the post reaches
+          every teammate at once and interrupts nobody), how many posts went there and their share of all messages; under a monitor, how many it caught (each
+          costs the team return at the deadline). Where the channel policy is not open, how many DMs and posts it blocked: the minute is lost and nothing is
+          delivered.
+        </Explain>
+      </h3>
+      <p className="unsanctioned-line" data-testid="unsanctioned-line">
+        {line ?? 'No update yet.'}
+      </p>
+      <div className="minis">
+        {series.map((s) => (
+          <Mini key={s.key} series={minis[s.key]} updates={metrics.length} s={s} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -240,6 +314,7 @@ export function WorkCurves() {
           <Mini key={s.key} series={minis[s.key]} updates={metrics.length} s={s} />
         ))}
       </div>
+      <Unsanctioned minis={minis} metrics={metrics} shown={shown} />
       <CoordinationLine />
     </section>
   );
