@@ -56,7 +56,7 @@ function useBoxAspect(): [number, (el: SVGSVGElement | null) => void] {
 const MAX_DOTS = 24;
 
 const EXPLAIN =
-  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Green lines are handoffs that unblocked someone (the message carried an interface another agent needed), as thick as their count; grey lines are the messages that did not help, as thick as all the messages between the two, so a pair that mostly chatters shows a thick grey line with a thin green core. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Where the run has an unofficial board, the red diamond is that board and red dotted lines join it to the agents that posted there, a red dot on the line counting the posts the monitor caught; black dashed lines crossed out are messages the channel policy blocked (to an agent, or to the board): the minute was spent and nothing was delivered. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
+  'Each circle is an agent; a bigger circle sent more direct messages. A line joins two agents that messaged each other so far in one rollout of the latest update, thicker for more messages, with arrowheads showing who sent to whom. Green lines are handoffs that unblocked someone (the message carried an interface another agent needed), as thick as their count; grey lines are the messages that did not help, as thick as all the messages between the two, so a pair that mostly chatters shows a thick grey line with a thin green core. The square is the public board, joined by dashed lines to agents that posted or read there. Dots are messages from the three minutes before the playback clock, stepping towards their recipient as the clock runs. A trained swarm on coupled tasks grows a few thick green lines from the agents that finish prerequisites; on parallel tasks the graph should stay nearly empty. Where the run has an unofficial board, the red diamond is that board and red dotted lines join it to the agents that posted there, a red dot on the line counting the posts the monitor caught; dashed lines crossed out are messages the channel policy blocked, the arrowhead at the agent (or the board) they were meant for: the minute was spent and nothing was delivered. Click an agent (or focus it and press Enter) to highlight it here and in the other views.';
 
 const ORDER_LEGEND: Record<StructureLink['kind'], string> = { hire: 'the CEO hired', fire: 'the CEO fired', assign: 'the orchestrator assigned a module' };
 
@@ -280,7 +280,7 @@ export function DmGraph() {
         aria-label={`Direct messages between ${agents} agents: ${total} sent, ${useful} useful${unsanctioned}`}
       >
         <defs>
-          {(['useful', 'plain', 'hire', 'fire', 'assign', 'side'] as const).map((k) => (
+          {(['useful', 'plain', 'hire', 'fire', 'assign', 'side', 'attempt'] as const).map((k) => (
             <marker
               key={k}
               id={`${uid}-arrow-${k}`}
@@ -371,7 +371,7 @@ export function DmGraph() {
           side.map((l) => {
             // From the poster to the unofficial board; the monitor's catches as a dot with their count on the line.
             const s = edgeSegment(layout.nodes[l.agent], sidePos, radii[l.agent], BOARD_HALF, 0, 3);
-            const f = 0.4;
+            const f = 0.5;
             return (
               <g
                 key={`s${l.agent}`}
@@ -406,7 +406,7 @@ export function DmGraph() {
               data-testid="dm-attempt"
               data-count={l.count}
             >
-              <line {...s} />
+              <line markerEnd={`url(#${uid}-arrow-attempt)`} {...s} />
               <path className="dm-attempt-cross" d={crossAt(s)} />
               <title>{attemptTitle(l)}</title>
             </g>

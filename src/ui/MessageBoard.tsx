@@ -66,7 +66,11 @@ function AuditExport({ episode }: { episode: UpdateMessage }) {
       data-blocked={audit.counts.blocked}
     >
       <span className="audit-label" title={`The audit log of this rollout (update ${update + 1}), the whole episode: ${summary}`}>
-        Audit log <span data-testid="audit-summary">({summary})</span>
+        Audit log{' '}
+        <span data-testid="audit-summary">
+          ({audit.rows.length} {audit.rows.length === 1 ? 'row' : 'rows'}
+          <span className="audit-detail">{summary.slice(summary.indexOf(':'))}</span>)
+        </span>
       </span>
       <button type="button" onClick={() => save('csv')} data-testid="audit-csv" aria-label={`Download the audit log of update ${update + 1} as CSV`}>
         CSV

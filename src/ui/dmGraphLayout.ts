@@ -257,9 +257,9 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
     return { index: i, x: cx + ring * Math.cos(angle), y: cy + ring * Math.sin(angle), r: sizeOr(options.radii?.[i], nodeRadius(0), 1000) };
   });
   if (withBoard) nodes.push({ index: n, x: cx, y: cy, r: BOARD_HALF * Math.SQRT2 });
-  // The unofficial board starts off-centre (below the centre), so that it and the board do not start on one point.
+  // The unofficial board starts where it is held (below, see `sideAnchor`), so that it and the board do not start on one point.
   const sideIndex = nodes.length;
-  if (withSide) nodes.push({ index: sideIndex, x: cx, y: cy + ring * 0.5, r: BOARD_HALF * Math.SQRT2 });
+  if (withSide) nodes.push({ index: sideIndex, x: cx + ring * 0.85, y: cy + ring * 0.85, r: BOARD_HALF * Math.SQRT2 });
   if (nodes.length === 0) return { done: true, tick: () => undefined, result: () => ({ nodes: [], board: null }) };
   const from = options.from;
   if (from) {
@@ -275,10 +275,15 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
   const groups =
     options.groups && options.groups.length >= n ? options.groups.map((g) => (Number.isInteger(g) && g >= 0 && g < MAX_LAYOUT_AGENTS ? g : 0)) : null;
   const groupCount = groups ? Math.max(1, ...groups.slice(0, n).map((g) => g + 1)) : 1;
+  // The unofficial board is held outside the agents' ring, below and to the right of it, so that the
+  // lines between agents do not cross it and its own lines come in from the side.
+  const sideAnchor: Point = { x: cx + ring * 0.85, y: cy + ring * 0.85 };
   const anchor = (d: LayoutNode): Point => {
     const i = d.index ?? n;
+    if (withSide && i === sideIndex) return sideAnchor;
     return groups && i < n ? groupAnchor(groups[i], groupCount, width, height) : { x: cx, y: cy };
   };
+  const pull = (d: LayoutNode) => (withSide && d.index === sideIndex ? 0.3 : groups ? 0.25 : 0.04);
   const counted = (e: DmEdge) => (Number.isFinite(e.count) && e.count > 0 ? e.count : 0);
   const maxCount = Math.max(1, ...edges.map(counted));
   type Link = SimulationLinkDatum<LayoutNode> & { strength: number; distance: number };
@@ -297,8 +302,14 @@ export function layoutJob(agents: number, edges: readonly DmEdge[], width: numbe
         .distance((l) => l.distance),
     )
     .force('center', forceCenter<LayoutNode>(cx, cy))
-    .force('x', forceX<LayoutNode>((d) => anchor(d).x).strength(groups ? 0.25 : 0.04))
-    .force('y', forceY<LayoutNode>((d) => anchor(d).y).strength(groups ? 0.25 : 0.04))
+    .force(
+      'x',
+      forceX<LayoutNode>((d) => anchor(d).x).strength((d) => pull(d)),
+    )
+    .force(
+      'y',
+      forceY<LayoutNode>((d) => anchor(d).y).strength((d) => pull(d)),
+    )
     .force(
       'collide',
       forceCollide<LayoutNode>((d) => d.r + 6),
