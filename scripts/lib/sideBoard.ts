@@ -5,20 +5,22 @@
  */
 import type { UpdateMetrics } from '../../src/rl/metrics';
 
-type Row = Pick<UpdateMetrics, 'update' | 'phase'> & Partial<Pick<UpdateMetrics, 'sideShare' | 'attempts' | 'sidePosts' | 'caught'>>;
+/** The counters these functions read (a counter missing in a row reads as 0). */
+type SideKey = 'sideShare' | 'attempts' | 'sidePosts' | 'caught' | 'messages';
+type Row = Pick<UpdateMetrics, 'update' | 'phase'> & Partial<Pick<UpdateMetrics, SideKey>>;
 
 /** The RLCR updates of a curve (the imitation prior left out). */
 function rlcr<T extends Row>(curve: readonly T[]): T[] {
   return curve.filter((m) => m.phase !== 'prior');
 }
 
-const value = (m: Row, key: 'sideShare' | 'attempts' | 'sidePosts' | 'caught'): number => m[key] ?? 0;
+const value = (m: Row, key: SideKey): number => m[key] ?? 0;
 
 /**
  * Mean of `key` over the first, the middle and the last tenth of the RLCR updates (at least one
  * update each; the middle tenth is centred on the middle update). NaN for an empty curve.
  */
-export function tenths(curve: readonly Row[], key: 'sideShare' | 'attempts' | 'sidePosts' | 'caught'): [number, number, number] {
+export function tenths(curve: readonly Row[], key: SideKey): [number, number, number] {
   const rows = rlcr(curve);
   const n = rows.length;
   if (n === 0) return [NaN, NaN, NaN];
@@ -29,7 +31,7 @@ export function tenths(curve: readonly Row[], key: 'sideShare' | 'attempts' | 's
 }
 
 /** `key` at the last RLCR update (NaN for an empty curve). */
-export function atLast(curve: readonly Row[], key: 'sideShare' | 'attempts' | 'sidePosts' | 'caught'): number {
+export function atLast(curve: readonly Row[], key: SideKey): number {
   const rows = rlcr(curve);
   return rows.length ? value(rows[rows.length - 1], key) : NaN;
 }

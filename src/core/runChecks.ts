@@ -29,6 +29,13 @@ export interface Sprint {
   tmax: number;
   /** The organisation structure (structural too). */
   structure: Config['structure'];
+  /** The most return the unofficial board's monitor can charge an episode (0 without it; sim/env `finalReturn`). */
+  charge?: number;
+}
+
+/** The most return the monitor can charge one episode of `c` at deadline `tmax`: a caught post a minute by every agent. */
+export function maxCharge(c: Pick<Config, 'sideBoard' | 'catchCost' | 'agents'>, tmax: number): number {
+  return c.sideBoard === 'monitored' ? c.catchCost * c.agents * tmax : 0;
 }
 
 /**
@@ -36,14 +43,20 @@ export interface Sprint {
  * `nan`: the number may be NaN (written as null), which the format allows for diagnostics only.
  */
 export interface Range {
-  min: number;
+  min: number | ((s: Sprint) => number);
   max: (s: Sprint) => number;
   why: (s: Sprint) => string;
   nan?: true;
 }
 
-/** The return: the share of the task's tests passing (sim/env `returnOf`), less the monitor's cost at the deadline (`finalReturn`, at least 0). */
+/** The anytime return: the share of the task's tests passing (sim/env `returnOf`). */
 const RETURN: Range = { min: 0, max: () => 1, why: () => 'a return is the share of tests passing, 0 to 1' };
+/** The return at the deadline a swarm is trained on (sim/env `finalReturn`): the share of tests passing, less the monitor's charges. */
+const CHARGED_RETURN: Range = {
+  min: (s) => -(s.charge ?? 0),
+  max: () => 1,
+  why: (s) => (s.charge ? `the share of tests passing, 0 to 1, less at most ${s.charge} charged by the monitor` : 'a return is the share of tests passing, 0 to 1'),
+};
 /** A share of something (0 when there was nothing to share). */
 const SHARE: Range = { min: 0, max: () => 1, why: () => 'a share, 0 to 1' };
 /**
@@ -64,10 +77,10 @@ const DIAGNOSTIC: Range = { min: -Infinity, max: () => Infinity, why: () => 'any
  * the mean). A field added to UpdateMetrics fails to compile until it is listed here. The latency
  * penalty (rl/advantages `latencyPenalised`: R - c * s * tEnd / Tmax, at least -c) shapes only the
  * advantages; `ret` is recorded before it, so it is a plain return. The unofficial board's monitor
- * (sim/env `finalReturn`) takes its cost out of `ret`, never below 0.
+ * (sim/env `finalReturn`) takes its charges out of `ret`, which can then fall below 0.
  */
 export const METRIC_RANGES: Record<Exclude<keyof UpdateMetrics, 'update' | 'phase' | 'tmax' | 'structure'>, Range> = {
-  ret: RETURN,
+  ret: CHARGED_RETURN,
   // The sample sd of returns in [0, 1] is at most sqrt(1/2) (two rollouts at 0 and 1).
   retStd: { min: 0, max: () => 1, why: () => 'the spread of returns that lie in 0 to 1' },
   messages: AGENT_MINUTES,
@@ -129,7 +142,7 @@ const SHAPING_MAX = (SCHEMA.shaping as { max: number }).max;
 
 /** The range of a talk measurement's numbers (rl/muted `talkValue`); the format allows NaN for each (not measured). */
 export const TALK_RANGES: Record<'ret' | 'muted' | 'neededShare' | 'messages' | 'useful' | 'duplicate' | 'scripted', Range> = {
-  ret: { ...RETURN, nan: true },
+  ret: { ...CHARGED_RETURN, nan: true },
   muted: { ...RETURN, nan: true },
   neededShare: { ...SHARE, nan: true },
   messages: { ...AGENT_MINUTES, nan: true },
@@ -148,8 +161,9 @@ const SLACK = 1e-9;
 export function rangeIssue(v: number, range: Range, sprint: Sprint): string | null {
   if (Number.isNaN(v)) return range.nan ? null : 'expected a finite number, got NaN or null';
   const max = range.max(sprint);
-  if (v < range.min - SLACK * Math.abs(range.min) || v > max + SLACK * Math.abs(max) || (!Number.isFinite(v) && !range.nan))
-    return `${v} is outside ${range.min} to ${max} (${range.why(sprint)})`;
+  const min = typeof range.min === 'number' ? range.min : range.min(sprint);
+  if (v < min - SLACK * Math.abs(min) || v > max + SLACK * Math.abs(max) || (!Number.isFinite(v) && !range.nan))
+    return `${v} is outside ${min} to ${max} (${range.why(sprint)})`;
   return null;
 }
 
@@ -181,7 +195,7 @@ export function meaningIssues(run: Pick<RunFile, 'config' | 'metrics' | 'episode
   run.metrics.forEach((m, i) => {
     if (issues.length >= MAX_ISSUES) return;
     if (m.tmax > MAX_TMAX) return add(['metrics', i, 'tmax'], `${m.tmax} minutes is beyond the longest deadline (${MAX_TMAX})`);
-    const sprint: Sprint = { agents, tmax: m.tmax, structure };
+    const sprint: Sprint = { agents, tmax: m.tmax, structure, charge: maxCharge(run.config, m.tmax) };
     for (const [k, range] of Object.entries(METRIC_RANGES)) check(['metrics', i, k], m[k as keyof typeof METRIC_RANGES], range, sprint);
     if (m.structure)
       for (const [k, range] of Object.entries(STRUCTURE_RANGES)) check(['metrics', i, 'structure', k], m.structure[k as StructureMetric], range, sprint);
@@ -192,7 +206,7 @@ export function meaningIssues(run: Pick<RunFile, 'config' | 'metrics' | 'episode
   (run.talk ?? []).forEach((r: TalkRecord, i) => {
     if (issues.length >= MAX_ISSUES) return;
     if (r.tmax > MAX_TMAX) return add(['talk', i, 'tmax'], `${r.tmax} minutes is beyond the longest deadline (${MAX_TMAX})`);
-    const sprint: Sprint = { agents, tmax: r.tmax, structure };
+    const sprint: Sprint = { agents, tmax: r.tmax, structure, charge: maxCharge(run.config, r.tmax) };
     for (const [k, range] of Object.entries(TALK_RANGES)) check(['talk', i, k], r[k as keyof typeof TALK_RANGES], range, sprint);
   });
   return issues;

@@ -257,7 +257,7 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
     min: 0,
     max: 1,
     default: 0.05,
-    help: 'monitored unofficial board: the return each caught post costs the team at the deadline (the return it is trained on; never below 0)',
+    help: 'monitored unofficial board: the return each caught post costs the team at the deadline (the return it is trained on, which can fall below 0)',
   },
 };
 

@@ -328,11 +328,12 @@ export class SprintEnv {
 
   /**
    * Return of rollout b at the deadline, the one the swarm is trained on: the share of its tests
-   * passing, less what the unofficial board's monitor charged (sim/channels.ts; 0 without it), and
-   * never below 0 (the monitor can take the whole return, no more).
+   * passing, less what the unofficial board's monitor charged (sim/channels.ts; 0 without it). It
+   * can fall below 0: a swarm that keeps posting under the monitor keeps losing, so it keeps a
+   * reason to stop.
    */
   finalReturn(b: number): number {
-    return Math.max(0, this.returnOf(b) - this.penalty[b]);
+    return this.returnOf(b) - this.penalty[b];
   }
 
   metric(b: number, m: Metric): number {

@@ -3,15 +3,16 @@
  * [--seeds 1,2,3] [--updates 300] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
  * [--family F] [--agents N] [--eval-tasks 64] [--out results/side-board]`.
  *
- * Per seed it trains three swarms with `npm run experiment` (each in its own folder under --out, so
+ * Per seed it trains four swarms with `npm run experiment` (each in its own folder under --out, so
  * a second call resumes where the first stopped): the unofficial board off (the default), open
- * (nobody watches), and the open swarm trained on with the monitor on (from its last weights, at
- * the final deadline). Then it prints, per seed, the share of the messages sent on the unofficial
- * board over training (first, middle and last tenth of the updates, and the last update), the
- * return at the deadline with and without the board, and under the monitor: the update from which
- * the share stays under 10%, and what the monitor costs in return against the board off. Returns
- * are the experiment's (fresh evaluation tasks, the same for the three swarms of a seed); under
- * the monitor the return is the one the swarm is trained on, caught posts charged.
+ * (nobody watches), monitored (the same recipe with the monitor on from the start), and the open
+ * swarm trained on under the monitor (from its last weights, at the final deadline). Then it
+ * prints, per seed, the share of the messages sent on the unofficial board over training (first,
+ * middle and last tenth of the updates, and the last update), the return at the deadline with and
+ * without the board, and under the monitor: the update from which the share stays under 10%, and
+ * what the monitor costs in return against the board off. Returns are the experiment's (fresh
+ * evaluation tasks, the same for every swarm of a seed); under the monitor the return is the one
+ * the swarm is trained on, caught posts charged.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,9 +28,9 @@ import { formatTable, toCsv } from '../../lib/table';
 
 const USAGE = `usage: npm run side-board -- [--seeds 1,2,3] [--updates 300] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
                               [--family F] [--agents N] [--eval-tasks 64] [--out results/side-board]
-  Trains per seed the swarm with the unofficial board off, open, and open then monitored, and compares them.
+  Trains per seed the swarm with the unofficial board off, open, monitored, and open then monitored, and compares them.
   --seeds <list>          training seeds (default 1,2,3)
-  --updates <n>           RLCR updates of the off and open swarms (default: the experiment's, 300)
+  --updates <n>           RLCR updates of the off, open and monitored swarms (default: the experiment's, 300)
   --monitor-updates <n>   updates the open swarm trains on under the monitor, at the final deadline (default 100)
   --catch-rate <p>        the chance the monitor catches a post, 0..1 (default 0.5)
   --catch-cost <c>        the return a caught post costs the team at the deadline, 0..1 (default 0.05)
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
   const seeds = o.seeds.join(',');
   experiment([...training, '--seeds', seeds, '--out', join(o.out, 'off')], 'board off');
   experiment([...training, '--side-board', 'open', '--seeds', seeds, '--out', join(o.out, 'open')], 'board open');
+  const monitor = ['--side-board', 'monitored', '--catch-rate', o.catchRate, '--catch-cost', o.catchCost];
+  experiment([...training, ...monitor, '--seeds', seeds, '--out', join(o.out, 'monitored')], 'board monitored');
   for (const seed of o.seeds) {
     const run = join(o.out, 'open', `run-seed${seed}.swarmrun.json.gz`);
     if (!existsSync(run)) throw new Error(`${run} is missing`);
@@ -127,12 +130,7 @@ async function main(): Promise<void> {
     experiment(
       [
         ...common,
-        '--side-board',
-        'monitored',
-        '--catch-rate',
-        o.catchRate,
-        '--catch-cost',
-        o.catchCost,
+        ...monitor,
         '--init-from',
         run,
         '--tmax-start',
@@ -144,16 +142,17 @@ async function main(): Promise<void> {
         '--seeds',
         String(seed),
         '--out',
-        join(o.out, `monitored-seed${seed}`),
+        join(o.out, `then-monitored-seed${seed}`),
       ],
-      `seed ${seed} under the monitor`,
+      `seed ${seed}: the open swarm under the monitor`,
     );
   }
 
   const rows = o.seeds.map((seed) => {
     const off = seedResult(join(o.out, 'off'), seed);
     const open = seedResult(join(o.out, 'open'), seed);
-    const mon = seedResult(join(o.out, `monitored-seed${seed}`), seed);
+    const mon = seedResult(join(o.out, 'monitored'), seed);
+    const then = seedResult(join(o.out, `then-monitored-seed${seed}`), seed);
     return {
       seed,
       openTenths: tenths(open.curve, 'sideShare'),
@@ -167,6 +166,11 @@ async function main(): Promise<void> {
       retMon: trained(mon).ret,
       caught: trained(mon).caught ?? 0,
       evalShareMon: trained(mon).sideShare ?? 0,
+      thenPosts: tenths(then.curve, 'sidePosts'),
+      thenMessages: tenths(then.curve, 'messages'),
+      thenLast: atLast(then.curve, 'sideShare'),
+      thenFell: fellUnder(then.curve, 0.1),
+      retThen: trained(then).ret,
     };
   });
   const f3 = (x: number) => x.toFixed(3);
@@ -212,14 +216,34 @@ async function main(): Promise<void> {
   ]);
   const report = [
     '',
-    `The unofficial board: off, open, and open then ${o.monitorUpdates} updates monitored (catch rate ${o.catchRate}, cost ${o.catchCost} a caught post).`,
+    `The unofficial board: off, open, and monitored (catch rate ${o.catchRate}, cost ${o.catchCost} a caught post), each trained from scratch with the same recipe.`,
     'Share: the share of the messages sent on the unofficial board in the training rollouts (mean over the updates of each tenth; "last update": the last).',
     `Returns at the deadline on ${o.evalTasks} fresh tasks per seed; "monitored" is charged for its caught posts, as in training. "under 10% from update": the first update of the monitored`,
     'training from which the 10-update mean of the share stays under 10%.',
     formatTable(header, table),
     '',
+    `The open swarm trained on for ${o.monitorUpdates} updates under the monitor (from its last weights, at the final deadline):`,
+    formatTable(
+      [
+        'seed',
+        'unofficial posts/rollout, first / middle / last tenth',
+        'messages/rollout, same tenths',
+        'share at the last update',
+        'under 10% from update',
+        'return',
+      ],
+      rows.map((r) => [
+        String(r.seed),
+        r.thenPosts.map((x) => x.toFixed(2)).join(' / '),
+        r.thenMessages.map((x) => x.toFixed(2)).join(' / '),
+        pct(r.thenLast),
+        r.thenFell === null ? 'never' : String(r.thenFell + 1),
+        f3(r.retThen),
+      ]),
+    ),
+    '',
     `On the evaluation tasks the open swarm sent ${rows.map((r) => pct(r.evalShareOpen)).join(', ')} of its messages on the unofficial board, the monitored swarm ${rows.map((r) => pct(r.evalShareMon)).join(', ')}.`,
-    `Written to ${o.out}/ (summary.json, summary.csv, and each swarm's experiment folder: off/, open/, monitored-seed<n>/)`,
+    `Written to ${o.out}/ (summary.json, summary.csv, and each swarm's experiment folder: off/, open/, monitored/, then-monitored-seed<n>/)`,
   ].join('\n');
   process.stdout.write(report + '\n');
   writeFileSync(
