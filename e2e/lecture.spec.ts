@@ -43,18 +43,18 @@ test.describe('presenter mode at 1024x768', () => {
   test('a lesson step gives its view at least half of the stage, with 16 px text', async ({ page }) => {
     test.setTimeout(180_000);
     // Step 3 (the DM graph of the swarm training live), step 4 (the swimlanes of a replayed swarm), step 6 (the
-    // work panel, lifted from below the stage), steps 5 and 8 (the schedule and the ablations, lifted from the drawer above the curve).
+    // work panel, lifted from below the stage), steps 5 and 9 (the schedule and the ablations, lifted from the drawer above the curve).
     // The live step 3 comes last: a page closed while it trained offers its run back on the next page,
     // and that notice would take the stage's room from the step after it.
     for (const [step, focus] of [
       [4, 'swimlanes'],
       [6, 'work-curves'],
       [5, 'schedule'],
-      [8, 'ablations'],
+      [9, 'ablations'],
       [3, 'dm-graph'],
     ] as const) {
       await page.goto('about:blank');
-      await page.goto(`/#v=2&backend=wasm&presenter&lesson=${step}`);
+      await page.goto(`/#v=3&backend=wasm&presenter&lesson=${step}`);
       await expect(page.getByTestId('lesson-title')).toHaveText(new RegExp(`^Step ${step} of`));
       if (step === 4 || step === 6) await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
       if (step === 3 || step === 5) {
@@ -67,7 +67,7 @@ test.describe('presenter mode at 1024x768', () => {
       await expect(
         page
           .getByTestId(focus)
-          .locator(step === 8 ? 'fieldset' : 'svg')
+          .locator(step === 9 ? 'fieldset' : 'svg')
           .first(),
       ).toBeVisible({ timeout: 30_000 });
       if (step === 3 || step === 5) await page.getByTestId('play').click();
@@ -84,7 +84,7 @@ test.describe('presenter mode at 1024x768', () => {
       }
       // The step bubbles are all in sight.
       for (const bubble of await page.getByRole('navigation', { name: 'Lesson steps' }).getByRole('link').all()) await expect(bubble).toBeInViewport();
-      if (step === 5 || step === 8) {
+      if (step === 5 || step === 9) {
         // The drawer stays shut; the curve the text asks the class to watch is on the stage, whole, with its readout.
         await expect(page.getByTestId('drawer')).not.toHaveClass(/open/);
         await expect(page.getByTestId('curves')).toBeInViewport({ ratio: 1 });

@@ -109,12 +109,12 @@ test("each step sets up its own state: step 5's fixed deadline does not label st
   await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 6 of/);
   await expect(page.getByTestId('replay-bar')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('ablation-badge')).toHaveCount(0);
-  // Step 8 ("switch one thing on and press Train"): a fresh run, nothing on the curve, Train enabled.
+  // Step 9 ("switch one thing on and press Train"): a fresh run, nothing on the curve, Train enabled.
   await page
     .getByRole('navigation', { name: 'Lesson steps' })
-    .getByRole('link', { name: /^Step 8:/ })
+    .getByRole('link', { name: /^Step 9:/ })
     .click();
-  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 8 of/);
+  await expect(page.getByTestId('lesson-title')).toHaveText(/^Step 9 of/);
   await expect(page.getByTestId('replay-bar')).toHaveCount(0);
   await expect(page.getByTestId('update-count')).toHaveText('–');
   await expect(page.getByTestId('ablation-badge')).toHaveCount(0);

@@ -18,11 +18,14 @@ export type LessonSetup =
   | { kind: 'pretrained'; family: PretrainedFamily };
 
 /** The steps, by name (the page adds its views to each: ui/lessonSteps.ts). */
-export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'piles', 'schedule', 'talk', 'race', 'ablations'] as const;
+export const LESSON_IDS = ['team-reward', 'chaos', 'handoffs', 'piles', 'schedule', 'talk', 'side-board', 'race', 'ablations'] as const;
 export type LessonId = (typeof LESSON_IDS)[number];
 
 /** The steps in the order a link without a format (`v`) numbered them: `#lesson=4` there is the schedule step. */
 export const LESSON_V1_IDS: readonly LessonId[] = ['team-reward', 'chaos', 'handoffs', 'schedule', 'talk', 'race', 'ablations'];
+
+/** The steps in the order a link of format 2 (`v=2`) numbered them: `#v=2&lesson=7` there is the race. */
+export const LESSON_V2_IDS: readonly LessonId[] = ['team-reward', 'chaos', 'handoffs', 'piles', 'schedule', 'talk', 'race', 'ablations'];
 
 export interface LessonContent {
   id: LessonId;
@@ -51,6 +54,11 @@ export const SMALL: Partial<Config> = {
 
 /** Step 4's run: the small tasks with 4 x 8 rollouts per update and 500 updates, long enough to drag a slider while it trains and steady enough to see what the drag did. */
 export const SCHEDULE_RUN: Partial<Config> = { ...SMALL, tasksPerUpdate: 4, groupSize: 8, updates: 500 };
+
+/** Step 7's run: the default sprint with the unofficial board open (nobody watches). */
+export const SIDE_OPEN: Partial<Config> = { sideBoard: 'open' };
+/** What step 7 asks the class to switch to: the same run with the monitor on (its default catch rate and cost). */
+const MONITORED: Partial<Config> = { sideBoard: 'monitored' };
 
 /** What step 4 asks the class to do: "start" dragged up to the final deadline halfway through. */
 const DRAG = { at: 250, patch: { tmaxStart: 24 } };
@@ -399,6 +407,80 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         measure: { of: 'training', stat: 'neededShare', window: first(1) },
         is: 'below',
         than: 0.05,
+      },
+    ],
+  },
+  {
+    id: 'side-board',
+    title: 'A channel nobody authorised',
+    setup: { kind: 'live', config: SIDE_OPEN, run: 'train' },
+    text: 'This run is the default sprint with one rule added (Settings of the run, Channels): an unofficial board that no channel policy lists, where a post reaches every teammate at once, interrupts nobody and is watched by nobody, cheaper than any sanctioned channel. Watch the direct-message graph and the "Unsanctioned traffic" line of the work panel: at update 1 only about 6% of the messages go to the red diamond, by the end nearly all of them, and with every interface known to everyone the swarm piles on (about three times the collisions of step 3) and passes fewer of the tests. Then set the unofficial board to monitored (a post is caught half the time and costs the team 0.05 of its return) and train again: this swarm never takes to the board, talks on the sanctioned channels instead, piles on a third as much and passes more of the tests, charges included.',
+    measured:
+      "Measured by npm run lesson:check on this step's own setup (the default sprint with the unofficial board open, and the same with it monitored; seeds 101-103): at update 1 6-8% of the messages went on the unofficial board, over the last 30 updates 99.2-99.8%, on 16 fresh tasks at 72 minutes 98-100%, with 155-206 agent-minutes of collisions and 0.68-0.77 of the tests; monitored, 0% over the last 30 updates, 52-69 agent-minutes of collisions and 0.89-0.92 of the tests. The app trains seed 1, so the numbers on screen differ a little.",
+    claims: [
+      {
+        says: 'at update 1 few of its messages go on the unofficial board',
+        measure: { of: 'training', stat: 'sideShare', window: first(1) },
+        is: 'below',
+        than: 0.15,
+      },
+      {
+        says: 'it moves nearly all its messages there (the last 30 updates)',
+        measure: { of: 'training', stat: 'sideShare', window: last(30) },
+        is: 'above',
+        than: 0.8,
+      },
+      {
+        says: 'it moves nearly all its messages there (fresh tasks)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'sideShare', tasks: 16 },
+        is: 'above',
+        than: 0.8,
+      },
+      {
+        says: 'under the monitor it leaves the unofficial board (under 5% of its messages, the last 30 updates)',
+        measure: { of: 'training', stat: 'sideShare', window: last(30), variant: MONITORED },
+        is: 'below',
+        than: 0.05,
+      },
+      {
+        says: 'under the monitor it piles on less',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16, variant: MONITORED },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+      },
+      {
+        says: 'quoted: about 6% at update 1',
+        measure: { of: 'training', stat: 'sideShare', window: first(1) },
+        is: 'about',
+        than: 0.065,
+        by: 0.03,
+      },
+      {
+        says: 'quoted: about three times the collisions (open over monitored, by more than 80 agent-minutes)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16, variant: MONITORED },
+        by: 80,
+      },
+      {
+        says: 'quoted: open 0.68-0.77 of the tests',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        is: 'about',
+        than: 0.725,
+        by: 0.06,
+      },
+      {
+        says: 'quoted: monitored 0.89-0.92 of the tests',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: MONITORED },
+        is: 'about',
+        than: 0.905,
+        by: 0.025,
+      },
+      {
+        says: 'under the monitor it passes more of the tests, charges included',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: MONITORED },
+        is: 'above',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
       },
     ],
   },

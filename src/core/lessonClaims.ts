@@ -7,7 +7,20 @@
 import type { Config } from '../rl/config';
 
 /** A number of a set of episodes (sim/evaluate WorkSummary) the lesson talks about. */
-export type LessonStat = 'ret' | 'duplicate' | 'blocked' | 'handoffs' | 'messages' | 'neededShare' | 'useful' | 'idle' | 'wastedMessages';
+export type LessonStat =
+  | 'ret'
+  | 'duplicate'
+  | 'blocked'
+  | 'handoffs'
+  | 'messages'
+  | 'neededShare'
+  | 'useful'
+  | 'idle'
+  | 'wastedMessages'
+  | 'sidePosts'
+  | 'sideShare'
+  | 'caught'
+  | 'attempts';
 
 /** A number of one training update: a LessonStat of its rollouts, or the spread (sd) of their returns. */
 export type TrainingStat = LessonStat | 'retStd';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
+import { LESSON_IDS, LESSON_V1_IDS, LESSON_V2_IDS } from '../core/lesson';
 import { defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS } from '../rl/config';
 import { configFromHash, hashFromConfig, LINK_VERSION } from './urlConfig';
 
@@ -41,6 +41,10 @@ describe('config in the URL hash', () => {
     expect(configFromHash('#lesson=4').view.lesson).toBe(LESSON_IDS.indexOf('schedule') + 1);
     LESSON_V1_IDS.forEach((id, i) => expect(LESSON_IDS[(configFromHash(`#lesson=${i + 1}`).view.lesson ?? 0) - 1]).toBe(id));
     expect(configFromHash(`#v=${LINK_VERSION}&lesson=4`).view.lesson).toBe(4);
+    // Format 2 had eight steps (before the unofficial board's): its step 7 (the race) is step 8 now, every step keeps its name.
+    expect(configFromHash('#v=2&lesson=7').view.lesson).toBe(LESSON_IDS.indexOf('race') + 1);
+    LESSON_V2_IDS.forEach((id, i) => expect(LESSON_IDS[(configFromHash(`#v=2&lesson=${i + 1}`).view.lesson ?? 0) - 1]).toBe(id));
+    expect(configFromHash(`#v=${LINK_VERSION}&lesson=7`).view.lesson).toBe(LESSON_IDS.indexOf('side-board') + 1);
     // An old link round-trips to a new one that opens the same run.
     expect(configFromHash(hashFromConfig(old.config)).config).toEqual(old.config);
   });

@@ -1,5 +1,5 @@
 import { configFromStrings, configToStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, type Config, type ConfigIssue } from '../rl/config';
-import { LESSON_IDS, LESSON_V1_IDS } from '../core/lesson';
+import { LESSON_IDS, LESSON_V1_IDS, LESSON_V2_IDS } from '../core/lesson';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings } from './view';
 
@@ -61,8 +61,12 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
   let base = defaultConfig();
   if (Object.hasOwn(values, 'v')) {
     const older = Object.hasOwn(OLDER_LINKS, values.v) ? OLDER_LINKS[values.v] : undefined;
-    if (older) base = { ...base, ...older };
-    else if (values.v !== String(LINK_VERSION))
+    if (older) {
+      base = { ...base, ...older };
+      // Format 2 had eight steps (no unofficial board): step N of such a link is the step of the same name now.
+      const id = v.view.lesson === null ? undefined : LESSON_V2_IDS[v.view.lesson - 1];
+      if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
+    } else if (values.v !== String(LINK_VERSION))
       issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (2, ${LINK_VERSION}); read as ${LINK_VERSION}` });
     delete values.v;
   } else {

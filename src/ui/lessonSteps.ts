@@ -31,6 +31,7 @@ const PRESENTATION: Record<LessonId, LessonPresentation> = {
   piles: { focus: 'swimlanes' },
   schedule: { focus: 'schedule', drawer: true, curve: 'relative' },
   talk: { focus: 'work', below: true },
+  'side-board': { focus: 'dm' },
   race: { focus: 'organisations', below: true },
   ablations: { focus: 'ablations', drawer: true },
 };

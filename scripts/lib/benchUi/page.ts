@@ -1,7 +1,8 @@
 /** What bench:ui's measurements share: the preview server and browser of the run, a page opened on a probe, the update readout, the config a hash selects. */
 import type { Page } from '@playwright/test';
 import type { PreviewHarness } from '../previewHarness';
-import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, SCHEMA, type Config } from '../../../src/rl/config';
+import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, SCHEMA, type Config } from '../../../src/rl/config';
+import { LINK_VERSION } from '../../../src/store/urlConfig';
 import type { Options } from './options';
 
 /** The preview server and browser of this run (built once the port is known). */
@@ -50,19 +51,26 @@ export async function openBenchPage(opts: Options, probe: string) {
 
 /**
  * The run's settings as the page reads them from `hash` (view keys and the backend ignored): over
- * today's defaults when the hash carries the link format (`v=...`), over those of a link written
- * before it otherwise (`LINK_V1_DEFAULTS`), as src/store/urlConfig.ts reads a link.
+ * today's defaults when the hash carries today's link format, over open channels for format 2
+ * (`LINK_V2_DEFAULTS`), and over the defaults of a link written before formats otherwise
+ * (`LINK_V1_DEFAULTS` too), as src/store/urlConfig.ts reads a link.
  */
 export function hashConfig(hash: string): Config {
   const values: Record<string, string> = {};
   const params = new URLSearchParams(hash.replaceAll('+', '%2B'));
   for (const [k, v] of params) if (Object.hasOwn(SCHEMA, k)) values[k] = v;
-  const base = params.has('v') ? defaultConfig() : { ...defaultConfig(), ...LINK_V1_DEFAULTS };
+  const v = params.get('v');
+  const base =
+    v === null
+      ? { ...defaultConfig(), ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS }
+      : v === String(LINK_VERSION)
+        ? defaultConfig()
+        : { ...defaultConfig(), ...LINK_V2_DEFAULTS };
   return configFromStrings(values, 'clamp', base).config;
 }
 
 /** `hash` with today's link format, so the page reads its lesson step numbers as this build numbers them. */
 export function currentFormat(hash: string): string {
   const params = new URLSearchParams(hash.replaceAll('+', '%2B'));
-  return params.has('v') ? hash : `v=2${hash ? `&${hash}` : ''}`;
+  return params.has('v') ? hash : `v=${LINK_VERSION}${hash ? `&${hash}` : ''}`;
 }
