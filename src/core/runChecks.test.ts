@@ -25,6 +25,18 @@ describe('meaning checks of a run file', () => {
     expect(decode(run).ok).toBe(true);
   });
 
+  it('reads a return below 0 only where the monitor can charge it, and no lower than all it can charge', () => {
+    const run = fakeRun(6);
+    run.metrics[1].ret = -0.5;
+    expect(meaningIssues(run).map((i) => i.message)).toEqual(['-0.5 is outside 0 to 1 (a return is the share of tests passing, 0 to 1)']);
+    run.config = { ...run.config, sideBoard: 'monitored', catchCost: 0.05 };
+    expect(meaningIssues(run)).toEqual([]);
+    run.metrics[1].ret = -1000;
+    expect(meaningIssues(run)[0].message).toMatch(
+      /^-1000 is outside -[\d.]+ to 1 \(the share of tests passing, 0 to 1, less at most [\d.]+ charged by the monitor\)$/,
+    );
+  });
+
   it('refuses a deadline beyond the longest one (every metrics[i].tmax = 2147483647)', () => {
     const f = plain();
     for (const m of f.metrics) m.tmax = 2147483647;

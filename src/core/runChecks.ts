@@ -55,7 +55,8 @@ const RETURN: Range = { min: 0, max: () => 1, why: () => 'a return is the share 
 const CHARGED_RETURN: Range = {
   min: (s) => -(s.charge ?? 0),
   max: () => 1,
-  why: (s) => (s.charge ? `the share of tests passing, 0 to 1, less at most ${s.charge} charged by the monitor` : 'a return is the share of tests passing, 0 to 1'),
+  why: (s) =>
+    s.charge ? `the share of tests passing, 0 to 1, less at most ${s.charge} charged by the monitor` : 'a return is the share of tests passing, 0 to 1',
 };
 /** A share of something (0 when there was nothing to share). */
 const SHARE: Range = { min: 0, max: () => 1, why: () => 'a share, 0 to 1' };
