@@ -164,6 +164,7 @@ async function main(): Promise<void> {
       monLast: atLast(mon.curve, 'sideShare'),
       fell: fellUnder(mon.curve, 0.1),
       retMon: trained(mon).ret,
+      costVsOff: trained(off).ret - trained(mon).ret,
       caught: trained(mon).caught ?? 0,
       evalShareMon: trained(mon).sideShare ?? 0,
       thenPosts: tenths(then.curve, 'sidePosts'),
