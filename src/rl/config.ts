@@ -283,6 +283,9 @@ export const LINK_V1_DEFAULTS: Partial<Config> = { family: 'long-coupled', tmaxE
  * today's: there were no channel policies, so every structure talked openly. Today's default,
  * `preset`, would give a CEO or orchestrator run of such a link the hub policy.
  */
+/** The link format the app writes (`v=3`; src/store/urlConfig.ts reads and writes links). */
+export const LINK_VERSION = 3;
+
 export const LINK_V2_DEFAULTS: Partial<Config> = { channels: 'open' };
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */

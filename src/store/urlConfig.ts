@@ -1,4 +1,13 @@
-import { configFromStrings, configToStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, type Config, type ConfigIssue } from '../rl/config';
+import {
+  configFromStrings,
+  configToStrings,
+  defaultConfig,
+  LINK_V1_DEFAULTS,
+  LINK_V2_DEFAULTS,
+  LINK_VERSION,
+  type Config,
+  type ConfigIssue,
+} from '../rl/config';
 import { LESSON_IDS, LESSON_V1_IDS, LESSON_V2_IDS } from '../core/lesson';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings } from './view';
@@ -12,7 +21,7 @@ const MAX_HASH = 4000;
  * policies (rl/config `LINK_V2_DEFAULTS`: everyone talks openly); a link without `v` also before
  * the default sprint changed (`LINK_V1_DEFAULTS` as well).
  */
-export const LINK_VERSION = 3;
+export { LINK_VERSION };
 
 /** The defaults each older link format is read over, where they differ from today's. */
 const OLDER_LINKS: Record<string, Partial<Config>> = { '2': LINK_V2_DEFAULTS };

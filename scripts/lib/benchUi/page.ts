@@ -1,8 +1,7 @@
 /** What bench:ui's measurements share: the preview server and browser of the run, a page opened on a probe, the update readout, the config a hash selects. */
 import type { Page } from '@playwright/test';
 import type { PreviewHarness } from '../previewHarness';
-import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, SCHEMA, type Config } from '../../../src/rl/config';
-import { LINK_VERSION } from '../../../src/store/urlConfig';
+import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, LINK_VERSION, SCHEMA, type Config } from '../../../src/rl/config';
 import type { Options } from './options';
 
 /** The preview server and browser of this run (built once the port is known). */
