@@ -71,13 +71,43 @@ describe('npm run experiment', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     const curve = readFileSync(join(dir, 'training-seed1.csv'), 'utf8').trim().split('\n');
-    expect(curve[0]).toMatch(/,wastedMessages,neededShare,interrupted,conflicts$/);
+    expect(curve[0]).toMatch(/,wastedMessages,neededShare,interrupted,conflicts,sidePosts,sideShare,caught,attempts$/);
     expect(curve).toHaveLength(3);
     const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
     expect(runFile.ok && runFile.run.config.interruptions && runFile.run.config.conflicts).toBe(true);
     expect(runFile.ok && runFile.run.metrics.every((m) => m.interrupted !== undefined && m.conflicts !== undefined && m.wastedMessages !== undefined)).toBe(
       true,
     );
+  }, 60_000);
+
+  it('trains under a channel policy with a monitored unofficial board, and prints their numbers', () => {
+    const dir = join(out, 'channels');
+    const r = run(
+      flags({
+        channels: 'hub',
+        'side-board': 'monitored',
+        'catch-rate': 1,
+        'catch-cost': 0.01,
+        agents: 3,
+        updates: 2,
+        ...QUICK,
+        'eval-tasks': 2,
+        'tmax-start': 10,
+        'tmax-end': 20,
+        out: dir,
+      }),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Channels: hub \(DMs only to or from agent 0; everyone posts and reads\)\. Attempts per episode, training first -> last update, then evaluation: 1: [\d.]+ -> [\d.]+, [\d.]+$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^Unofficial board \(monitored: catch rate 1, 0\.01 of the return a caught post\)\. Share of messages on it, .*Caught per episode \(evaluation\): 1: [\d.]+$/m,
+    );
+    const runFile = decodeRunFile(readFileSync(join(dir, 'run-seed1.swarmrun.json.gz')));
+    expect(runFile.ok && [runFile.run.config.channels, runFile.run.config.sideBoard]).toEqual(['hub', 'monitored']);
+    // The counters are in every row, and a caught post is one of the unofficial posts.
+    expect(runFile.ok && runFile.run.metrics.every((m) => m.caught !== undefined && m.attempts !== undefined && m.caught <= (m.sidePosts ?? 0))).toBe(true);
   }, 60_000);
 
   it('trains on two threads with --threads 2, and refuses more threads than task groups', () => {
