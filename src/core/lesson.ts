@@ -414,7 +414,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'side-board',
     title: 'A channel nobody authorised',
     setup: { kind: 'live', config: SIDE_OPEN, run: 'train' },
-    text: 'This run is the default sprint with one rule added (Settings of the run, Channels): an unofficial board that no channel policy lists, where a post reaches every teammate at once, interrupts nobody and is watched by nobody, cheaper than any sanctioned channel. Watch the direct-message graph and the "Unsanctioned traffic" line of the work panel: at update 1 only about 6% of the messages go to the red diamond, by the end nearly all of them, and with every interface known to everyone the swarm piles on (about three times the collisions of step 3) and passes fewer of the tests. Then set the unofficial board to monitored (a post is caught half the time and costs the team 0.05 of its return) and train again: this swarm never takes to the board, talks on the sanctioned channels instead, piles on a third as much and passes more of the tests, charges included.',
+    text: 'One rule is added to the default sprint (Controls, Channels): an unofficial board that no policy lists, where a post reaches every teammate at once, interrupts nobody and is watched by nobody. In the DM graph and the work panel\'s "Unsanctioned traffic", about 6% of the messages go to the red diamond at update 1 and nearly all by the end, and with every interface known to everyone the swarm piles on and passes fewer of the tests. Set the board to monitored (a post is caught half the time and costs the team 0.05 of its return) and train again: the swarm never takes to it, talks on the sanctioned channels, piles on a third as much and passes more of the tests.',
     measured:
       "Measured by npm run lesson:check on this step's own setup (the default sprint with the unofficial board open, and the same with it monitored; seeds 101-103): at update 1 6-8% of the messages went on the unofficial board, over the last 30 updates 99.2-99.8%, on 16 fresh tasks at 72 minutes 98-100%, with 155-206 agent-minutes of collisions and 0.68-0.77 of the tests; monitored, 0% over the last 30 updates, 52-69 agent-minutes of collisions and 0.89-0.92 of the tests. The app trains seed 1, so the numbers on screen differ a little.",
     claims: [
@@ -456,7 +456,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         by: 0.03,
       },
       {
-        says: 'quoted: about three times the collisions (open over monitored, by more than 80 agent-minutes)',
+        says: 'quoted: monitored, it piles on a third as much (open over monitored by more than 80 agent-minutes)',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
         is: 'above',
         than: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16, variant: MONITORED },

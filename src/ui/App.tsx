@@ -22,6 +22,7 @@ import { ReplayBar } from './ReplayBar';
 import { RunLibraryPanel } from './RunLibraryPanel';
 import { ScheduleEditor } from './ScheduleEditor';
 import { SettingsPanel } from './SettingsPanel';
+import { ChannelSettings } from './ChannelSettings';
 import { SettingsWarnings } from './SettingsWarnings';
 import { Swimlanes } from './Swimlanes';
 import { WorkCurves } from './WorkCurves';
@@ -254,7 +255,15 @@ export function App() {
             {part('controls', <Controls />)}
             {inDrawer('schedule', <ScheduleEditor />)}
             {inDrawer('ablations', <AblationsPanel />)}
-            {part('settings', <SettingsPanel />)}
+            {part(
+              'settings',
+              <>
+                <section className="panel channel-panel" aria-label="Channels">
+                  <ChannelSettings />
+                </section>
+                <SettingsPanel />
+              </>,
+            )}
           </Drawer>
           <div className="details" data-testid="details">
             <p className="lede">

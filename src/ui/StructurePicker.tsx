@@ -1,6 +1,5 @@
 import { SCHEMA, type Config } from '../rl/config';
 import { selectActions, selectConfig, useApp } from '../store/store';
-import { ChannelSettings } from './ChannelSettings';
 import { Explain } from './Explain';
 import { SelectField } from './Fields';
 import { SchemaField } from './SettingsPanel';
@@ -49,7 +48,6 @@ export function StructurePicker() {
       <p className="structure-help" data-testid="structure-help">
         {STRUCTURE_TEXT[c.structure]}
       </p>
-      <ChannelSettings />
     </div>
   );
 }
