@@ -74,7 +74,7 @@ test('a run under the hub policy with a monitored unofficial board: its settings
   await expect(attempts.first().locator('.board-tag.blocked')).toHaveText('blocked');
   await expect(attempts.first()).toContainText('blocked by the channel policy, nothing delivered');
 
-  // Looked at by hand (SIDE_UI_SCREENSHOT=/tmp/side-ui.png): the stage, then the work panel's line and the settings.
+  // Looked at by hand (set SIDE_UI_SCREENSHOT to a PNG file name): the stage, then the work panel's line and the settings.
   const shot = process.env.SIDE_UI_SCREENSHOT;
   if (shot) {
     await page.screenshot({ path: shot });
