@@ -19,7 +19,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OrgSummary } from '../../../src/rl/compare';
-import { mean } from '../../../src/sim/evaluate';
+import { costsOf } from '../../../src/rl/config';
+import { tasksWithCosts } from '../../../src/sim/costs';
+import { mean, runEpisodes, summariseWork } from '../../../src/sim/evaluate';
+import { evaluationTasks } from '../../../src/sim/seeds';
+import { scriptedOnSideBoard } from '../../../src/sim/sideScripted';
+import { runFileCheckpoint } from '../../lib/runfile';
 import { intFlag, intListFlag, numberFlag, parseFlags, pathFlag, readCommandLine, UsageError } from '../../lib/cli';
 import type { SeedResult } from '../../lib/experiment/seedResult';
 import { requireOutput } from '../../lib/outputFolder';
@@ -148,13 +153,22 @@ async function main(): Promise<void> {
     );
   }
 
-  const rows = o.seeds.map((seed) => {
+  const seedRow = async (seed: number) => {
     const off = seedResult(join(o.out, 'off'), seed);
     const open = seedResult(join(o.out, 'open'), seed);
     const mon = seedResult(join(o.out, 'monitored'), seed);
     const then = seedResult(join(o.out, `then-monitored-seed${seed}`), seed);
+    // What the board is worth to the scripted organisation: on the experiment's evaluation tasks and seed, under the open run's rules.
+    const config = runFileCheckpoint(join(o.out, 'open', `run-seed${seed}.swarmrun.json.gz`)).config;
+    const tasks = tasksWithCosts(evaluationTasks(config.family, o.evalTasks), costsOf(config));
+    const onBoard = summariseWork((await runEpisodes(scriptedOnSideBoard, tasks, config.agents, seed, config.tmaxEnd)).stats, config.agents);
+    const scripted = off.orgs.find((x) => x.org === 'scripted organisation');
     return {
       seed,
+      scriptedRet: scripted?.ret ?? NaN,
+      scriptedMessages: scripted?.messages ?? NaN,
+      scriptedOnBoardRet: onBoard.ret,
+      scriptedOnBoardMessages: onBoard.messages,
       openTenths: tenths(open.curve, 'sideShare'),
       openLast: atLast(open.curve, 'sideShare'),
       retOff: trained(off).ret,
@@ -173,7 +187,9 @@ async function main(): Promise<void> {
       thenFell: fellUnder(then.curve, 0.1),
       retThen: trained(then).ret,
     };
-  });
+  };
+  const rows: Awaited<ReturnType<typeof seedRow>>[] = [];
+  for (const seed of o.seeds) rows.push(await seedRow(seed));
   const f3 = (x: number) => x.toFixed(3);
   const header = [
     'seed',
@@ -243,6 +259,12 @@ async function main(): Promise<void> {
       ]),
     ),
     '',
+    `The scripted organisation with its handoffs on the unofficial board instead (src/sim/sideScripted.ts): ${rows
+      .map(
+        (r) =>
+          `${r.seed}: ${f3(r.scriptedOnBoardRet)} of the tests with ${r.scriptedOnBoardMessages.toFixed(1)} messages (as scripted: ${f3(r.scriptedRet)}, ${r.scriptedMessages.toFixed(1)})`,
+      )
+      .join('; ')}.`,
     `On the evaluation tasks the open swarm sent ${rows.map((r) => pct(r.evalShareOpen)).join(', ')} of its messages on the unofficial board, the monitored swarm ${rows.map((r) => pct(r.evalShareMon)).join(', ')}.`,
     `Written to ${o.out}/ (summary.json, summary.csv, and each swarm's experiment folder: off/, open/, monitored/, then-monitored-seed<n>/)`,
   ].join('\n');
