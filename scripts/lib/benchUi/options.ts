@@ -3,10 +3,12 @@ import { intFlag, intListFlag, numberFlag, parseFlags, pathFlag, UsageError } fr
 import { LESSON_CONTENT } from '../../../src/core/lesson';
 import { liveSteps } from '../uiLesson';
 import { COORDINATION } from '../uiLearn';
+import { LINK_VERSION } from '../../../src/rl/config';
 
 const DEFAULT_PORT = 4191;
 const DEFAULT_SECONDS = 60;
-const DEFAULT_HASH = 'v=2&seed=1';
+/** Today's link format: the page reads the lesson's step numbers (`--lesson`) as this build numbers them. */
+const DEFAULT_HASH = `v=${LINK_VERSION}&seed=1`;
 /** --learn: how far below the scripted organisation the swarm may stay and still count as coordinated (src/sim/coordination.ts). */
 export const MARGIN = COORDINATION.returnMargin;
 /** --learn: the default cap on seconds of training. */
