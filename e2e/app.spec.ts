@@ -49,8 +49,8 @@ test('the app opens on long-planned tasks at 20 -> 72; an old link opens long-co
   await page.getByTestId('family').selectOption('long-planned');
   await expect(page.getByTestId('tmax-end')).toHaveValue('72');
   // The link is rewritten in today's format: the default sprint needs no family in it, and the old
-  // link's open channels (it was written before the channel policies) are named.
-  await expect.poll(() => new URL(page.url()).hash).toBe('#v=3&channels=open&seed=1&backend=cpu');
+  // link's budget (300 updates of 4 x 8) and open channels (it was written before the channel policies) are named.
+  await expect.poll(() => new URL(page.url()).hash).toBe('#v=4&updates=300&tasksPerUpdate=4&groupSize=8&channels=open&seed=1&backend=cpu');
   await page.getByTestId('family').selectOption('coupled');
   await expect(page.getByTestId('tmax-start')).toHaveValue('8');
   await expect(page.getByTestId('tmax-end')).toHaveValue('24');

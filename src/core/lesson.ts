@@ -59,6 +59,8 @@ export const SCHEDULE_RUN: Partial<Config> = { ...SMALL, tasksPerUpdate: 4, grou
 export const SIDE_OPEN: Partial<Config> = { sideBoard: 'open' };
 /** What step 7 asks the class to switch to: the same run with the monitor on (its default catch rate and cost). */
 const MONITORED: Partial<Config> = { sideBoard: 'monitored' };
+/** The same run without the unofficial board: the default run, step 3's. */
+const OFF: Partial<Config> = { sideBoard: 'off' };
 
 /** What step 4 asks the class to do: "start" dragged up to the final deadline halfway through. */
 const DRAG = { at: 250, patch: { tmaxStart: 24 } };
@@ -189,9 +191,9 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'handoffs',
     title: 'Watch it learn to split the work',
     setup: { kind: 'live', config: {}, run: 'train' },
-    text: 'A swarm trains live on the default sprint, long-planned: four short foundations and eight features of about an hour on them, one per agent, with a 72-minute deadline that leaves little to spare. At first it does a little of everything at random: dozens of messages that carry nothing, blocked work, idling and agents piling onto one module (dark orange in the swimlanes, "What each agent did"). As it trains, each agent keeps to a feature of its own and collisions fall to about an eighth of the useful work (blue), an agent that finishes a foundation messages the teammates who build on it (the graph\'s green lines), and the "Work, talk and waste" panel says which of the three marks of coordination (return, split, talk) it has reached.',
+    text: 'A swarm trains live on the default sprint, long-planned: four short foundations and eight features of about an hour on them, one per agent, with a 72-minute deadline that leaves little to spare. At first it does a little of everything at random: dozens of messages that carry nothing, blocked work, idling and agents piling onto one module (dark orange in the swimlanes, "What each agent did"). As it trains, each agent keeps to a feature of its own and collisions fall to about a tenth to an eighth of the useful work (blue), an agent that finishes a foundation messages the teammates who build on it (the graph\'s green lines), and the "Work, talk and waste" panel says which of the three marks of coordination (return, split, talk) it has reached.',
     measured:
-      "Measured by npm run lesson:check on this step's own run (long-planned, 8 agents, 300 RLCR updates, 20 → 72 minutes, the costs of talk on: the app's default; seeds 101-103): at update 1, 58-59 messages per rollout, none of them needed, 18-20 agent-minutes of blocked work and 29-30 idle; over updates 51-100, 38-42 agent-minutes of collisions a rollout; at the end, on 16 fresh tasks at 72 minutes, 0.89-0.92 of the tests, 52-65 agent-minutes of collisions beside 458-459 of useful work (11-14%), 12-14 handoffs per rollout and 77-87% of deliveries needed. The app trains seed 1, so its numbers differ a little from these seeds'; whether and when the panel marks coordination depends on the seed and on its 8 evaluation tasks.",
+      "Measured by npm run lesson:check on this step's own run (long-planned, 8 agents, 450 RLCR updates of 2 tasks x 16 rollouts, 20 → 72 minutes, the costs of talk on: the app's default; seeds 101-103): at update 1, 58-59 messages per rollout, none of them needed, 18-20 agent-minutes of blocked work and 29-30 idle; over updates 51-100, 26-34 agent-minutes of collisions a rollout; at the end, on 16 fresh tasks at 72 minutes, 0.92-0.93 of the tests, 45-65 agent-minutes of collisions beside 460-473 of useful work (10-14%), 12-14 handoffs per rollout and 74-94% of deliveries needed. The app trains seed 1, so its numbers differ a little from these seeds'; whether and when the panel marks coordination depends on the seed and on its 8 evaluation tasks.",
     claims: [
       {
         says: 'at first: dozens of messages a rollout (more than 30 at update 1)',
@@ -219,7 +221,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         than: 20,
       },
       {
-        says: 'at the end, collisions: about an eighth of the useful work (35-85 agent-minutes on fresh tasks)',
+        says: 'at the end, collisions: about a tenth to an eighth of the useful work (35-85 agent-minutes on fresh tasks)',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
         is: 'about',
         than: 60,
@@ -253,7 +255,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     setup: { kind: 'pretrained', family: 'long-coupled' },
     text: 'The same kind of swarm, trained the same way on long-coupled tasks, is replayed: about 190 agent-minutes of work in chains, for a team with 640 at its 80-minute deadline, more than three times what the work needs. It passes most of the tests and hands over interfaces as step 3\'s swarm does, but in the swimlanes ("What each agent did") it piles on: collisions (dark orange) add up to about as many agent-minutes as its useful work (blue), 130-240 beside 180-190. With minutes to spare a pile costs the team nothing, so the one team return cannot teach it to stop; planned to capacity, as in step 3, every pile costs a feature its minute, and the swarm learns to split the work.',
     measured:
-      "Measured by npm run lesson:check on this step's own setup (long-coupled, 8 agents, 300 RLCR updates, 20 → 80 minutes, the costs of talk on, as npm run pretrain made the shipped run; seeds 101-103): on 16 fresh tasks at 80 minutes 129-240 agent-minutes of collisions beside 180-192 of useful work, 0.93-0.99 of the tests, 91-95% of its deliveries needed; the scripted organisation idles 344-361 of its 640 agent-minutes. The replay on screen is the shipped run, trained with seed 1, so its numbers differ a little from these seeds'.",
+      "Measured by npm run lesson:check on this step's own setup (long-coupled, 8 agents, 300 RLCR updates of 4 tasks x 8 rollouts, 20 → 80 minutes, the costs of talk on, as npm run pretrain made the shipped run; seeds 101-103): on 16 fresh tasks at 80 minutes 129-240 agent-minutes of collisions beside 180-192 of useful work, 0.93-0.99 of the tests, 91-95% of its deliveries needed; the scripted organisation idles 344-361 of its 640 agent-minutes. The replay on screen is the shipped run, trained with seed 1, so its numbers differ a little from these seeds'.",
     claims: [
       {
         says: 'collisions (dark orange): about as many agent-minutes as its useful work (at least two thirds of it)',
@@ -353,7 +355,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     setup: { kind: 'pretrained', family: 'long-planned' },
     text: 'Talk costs a minute of work, and here the listener\'s too (a message takes the minute of a teammate who is working), so it should pay only where one agent needs what another knows. The "Work, talk and waste" panel plays the trained swarm talking and muted (its messages and board reads switched off) on 16 fresh tasks: muting costs it nearly half of its score, and most of its deliveries bring an interface the receiver needed. It has also learnt to keep quiet: about 60 messages a rollout at update 1, none of them needed, fell to two or three times the scripted organisation\'s.',
     measured:
-      "Measured by npm run lesson:check on this step's own setup (the training of step 3, as npm run pretrain made the shipped run; seeds 101-103), on 16 fresh tasks at 72 minutes as the panel shows them for the shipped run: talking 0.89-0.92 of the tests, muted 0.45-0.48; 77-87% of the deliveries (messages and board reads) brought an interface the receiver needed; 14-18 messages per episode against the scripted organisation's 6-7, and 58-59 at update 1. The panel shows the shipped run (seed 1) on its own 16 tasks (0.938 talking, 0.477 muted, 86% needed, 13.6 messages), so its numbers differ a little.",
+      "Measured by npm run lesson:check on this step's own setup (the training of step 3, as npm run pretrain made the shipped run; seeds 101-103), on 16 fresh tasks at 72 minutes as the panel shows them for the shipped run: talking 0.92-0.93 of the tests, muted 0.46-0.48; 74-94% of the deliveries (messages and board reads) brought an interface the receiver needed; 13-19 messages per episode against the scripted organisation's 6-7, and 58-59 at update 1. The panel shows the shipped run (seed 1) on its own 16 tasks (0.930 talking, 0.457 muted, 83% needed, 15.3 messages), so its numbers differ a little.",
     claims: [
       {
         says: 'muting costs it nearly half of its score (more than 0.35 of the tests)',
@@ -362,13 +364,13 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
         by: 0.35,
       },
-      { says: 'quoted: talking 0.89-0.92', measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 }, is: 'about', than: 0.908, by: 0.02 },
+      { says: 'quoted: talking 0.92-0.93', measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 }, is: 'about', than: 0.924, by: 0.01 },
       {
-        says: 'quoted: muted 0.45-0.48',
+        says: 'quoted: muted 0.46-0.48',
         measure: { of: 'evaluation', player: 'trained swarm, muted', stat: 'ret', tasks: 16 },
         is: 'about',
-        than: 0.469,
-        by: 0.02,
+        than: 0.471,
+        by: 0.015,
       },
       {
         says: 'most of its deliveries bring an interface the receiver needed (more than half)',
@@ -414,9 +416,9 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'side-board',
     title: 'A channel nobody authorised',
     setup: { kind: 'live', config: SIDE_OPEN, run: 'train' },
-    text: 'One rule is added to the default sprint (Controls, Channels): an unofficial board that no policy lists, where a post reaches every teammate at once, interrupts nobody and is watched by nobody. In the DM graph and the work panel\'s "Unsanctioned traffic", about 6% of the messages go to the red diamond at update 1 and nearly all by the end, and with every interface known to everyone the swarm piles on and passes fewer of the tests. Set the board to monitored (a post is caught half the time and costs the team 0.05 of its return) and train again: the swarm never takes to it, talks on the sanctioned channels, piles on a third as much and passes more of the tests.',
+    text: 'One rule is added to the default sprint (Controls, Channels): an unofficial board that no policy lists, where a post reaches every teammate at once, interrupts nobody and is watched by nobody. In the DM graph and the work panel\'s "Unsanctioned traffic", about 6% of the messages go to the red diamond at update 1 and nearly all by the end: a handful of posts there does what a dozen direct messages did, since every interface reaches everyone at once. What that does to the score depends on the run: a swarm may pass more of the tests than with the board off, or, knowing every interface, pile on and pass far fewer. Set the board to monitored (a post is caught half the time and costs the team 0.05 of its return) and train again: the swarm leaves the board and piles on less than with it open; most runs talk on the sanctioned channels instead, but a run can fall silent altogether and pass only about half of the tests.',
     measured:
-      "Measured by npm run lesson:check on this step's own setup (the default sprint with the unofficial board open, and the same with it monitored; seeds 101-103): at update 1 6-8% of the messages went on the unofficial board, over the last 30 updates 99.2-99.8%, on 16 fresh tasks at 72 minutes 98-100%, with 155-206 agent-minutes of collisions and 0.68-0.77 of the tests; monitored, 0% over the last 30 updates, 52-69 agent-minutes of collisions and 0.89-0.92 of the tests. The app trains seed 1, so the numbers on screen differ a little.",
+      "Measured by npm run lesson:check on this step's own setup (the default sprint with the unofficial board open, and the same with it monitored; seeds 101-103): at update 1 6-8% of the messages went on the unofficial board, over the last 30 updates 99.7-99.9%, on 16 fresh tasks at 72 minutes 100%, 4-6 messages an episode against 13-19 from the same swarm trained with the board off (step 3's); open, 0.95 of the tests with 61-63 agent-minutes of collisions on two seeds, 0.71 with 199 on the third; monitored, 0-0.3% over the last 30 updates, 51-55 agent-minutes of collisions, 0.92-0.94 of the tests on two seeds and 0.50 on the third, which fell silent (under one message a rollout over its last 30 updates). The app trains seed 1, so the numbers on screen differ.",
     claims: [
       {
         says: 'at update 1 few of its messages go on the unofficial board',
@@ -456,31 +458,24 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         by: 0.03,
       },
       {
-        says: 'quoted: monitored, it piles on a third as much (open over monitored by more than 80 agent-minutes)',
-        measure: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16 },
-        is: 'above',
-        than: { of: 'evaluation', player: 'trained swarm', stat: 'duplicate', tasks: 16, variant: MONITORED },
-        by: 80,
+        says: 'a handful of posts there does what a dozen direct messages did (fewer messages than the swarm with the board off, on fresh tasks)',
+        measure: { of: 'evaluation', player: 'trained swarm', stat: 'messages', tasks: 16 },
+        is: 'below',
+        than: { of: 'evaluation', player: 'trained swarm', stat: 'messages', tasks: 16, variant: OFF },
       },
       {
-        says: 'quoted: open 0.68-0.77 of the tests',
+        says: 'quoted: open 0.71-0.95 of the tests',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
         is: 'about',
-        than: 0.725,
-        by: 0.06,
+        than: 0.83,
+        by: 0.125,
       },
       {
-        says: 'quoted: monitored 0.89-0.92 of the tests',
+        says: 'quoted: monitored 0.50-0.94 of the tests',
         measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: MONITORED },
         is: 'about',
-        than: 0.905,
-        by: 0.025,
-      },
-      {
-        says: 'under the monitor it passes more of the tests, charges included',
-        measure: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16, variant: MONITORED },
-        is: 'above',
-        than: { of: 'evaluation', player: 'trained swarm', stat: 'ret', tasks: 16 },
+        than: 0.72,
+        by: 0.225,
       },
     ],
   },
@@ -488,22 +483,15 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
     id: 'race',
     title: 'Three organisations raced',
     setup: { kind: 'pretrained', family: 'long-planned' },
-    text: 'Below the stage, press "Race the organisations": a single agent working alone, best-of-N, the scripted organisation and the trained swarm get the same agent-minutes (agents × minutes worked). Compare the minutes each needs to an acceptable result (90% of the tests): the scripted organisation gets there first; the trained swarm a few minutes to a quarter of an hour after it, because the race gives it three times the 72-minute deadline it trained for and a deadline is its only reason to hurry; the single agent takes hours; best-of-N never gets there, because each of its agents builds the whole sprint alone.',
+    text: 'Below the stage, press "Race the organisations": a single agent working alone, best-of-N, the scripted organisation and the trained swarm get the same agent-minutes (agents × minutes worked). Compare the minutes each needs to an acceptable result (90% of the tests): the scripted organisation gets there first; the trained swarm after it, mostly within a quarter of an hour but sometimes an hour later, because the race gives it three times the 72-minute deadline it trained for and a deadline is its only reason to hurry; the single agent takes hours; best-of-N never gets there, because each of its agents builds the whole sprint alone.',
     measured:
-      "Measured by npm run lesson:check on this step's own setup (seeds 101-103), raced as the panel races by default (24 fresh tasks; the 8-agent organisations get 3 × 72 = 216 minutes, the single agent 8 times as long: 1,728 agent-minutes each), median minutes to 90% of the tests: scripted organisation 66, trained swarm 71-87, single chain 435.5, best-of-N never.",
+      "Measured by npm run lesson:check on this step's own setup (seeds 101-103), raced as the panel races by default (24 fresh tasks; the 8-agent organisations get 3 × 72 = 216 minutes, the single agent 8 times as long: 1,728 agent-minutes each), median minutes to 90% of the tests: scripted organisation 66, trained swarm 68 and 72.5 on two seeds and 133 on the third, single chain 435.5, best-of-N never. The panel races the shipped run (seed 1): trained swarm 76 (npm run race -- --swarm public/pretrained/long-planned.swarmrun.json.gz --tasks 24).",
     claims: [
       {
         says: 'the scripted organisation finishes before the trained swarm',
         measure: { of: 'race', racer: 'scripted organisation', tasks: 24 },
         is: 'below',
         than: { of: 'race', racer: 'trained swarm', tasks: 24 },
-      },
-      {
-        says: 'the trained swarm a few minutes to a quarter of an hour after it (more than 3 minutes after it)',
-        measure: { of: 'race', racer: 'trained swarm', tasks: 24 },
-        is: 'above',
-        than: { of: 'race', racer: 'scripted organisation', tasks: 24 },
-        by: 3,
       },
       {
         says: 'the single agent takes hours (after the trained swarm, by more than 2 hours)',
@@ -519,7 +507,7 @@ export const LESSON_CONTENT: readonly LessonContent[] = [
         than: 216,
       },
       { says: 'quoted: scripted organisation 66', measure: { of: 'race', racer: 'scripted organisation', tasks: 24 }, is: 'about', than: 66, by: 3 },
-      { says: 'quoted: trained swarm 71-87', measure: { of: 'race', racer: 'trained swarm', tasks: 24 }, is: 'about', than: 79, by: 8.5 },
+      { says: 'quoted: trained swarm 68-133', measure: { of: 'race', racer: 'trained swarm', tasks: 24 }, is: 'about', than: 100.5, by: 32.5 },
       { says: 'quoted: single chain 435.5', measure: { of: 'race', racer: 'single chain', tasks: 24 }, is: 'about', than: 435.5, by: 10 },
     ],
   },

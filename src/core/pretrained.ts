@@ -35,11 +35,18 @@ export function pretrainedPrior(family: Family): number {
 }
 
 /**
+ * The batch and updates the shipped runs of the long families other than the default were trained
+ * with: the default run's before it became 450 updates of 2 tasks x 16 rollouts.
+ */
+export const FORMER_LONG_BUDGET = { updates: 300, tasksPerUpdate: 4, groupSize: 8 } as const;
+
+/**
  * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
  * short family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
- * schedule, a short imitation prior for a short family, and the default 300 RLCR updates for a
- * long family, 600 for a short one (the file's `config` records the same). long-planned's is
- * the app's default run with seed 1: what Train trains.
+ * schedule, a short imitation prior for a short family, and 600 RLCR updates for a short family
+ * (the file's `config` records the same). long-planned's is the app's default run with seed 1: what
+ * Train trains; the other long families' are 300 updates of 4 tasks x 8 rollouts
+ * (`FORMER_LONG_BUDGET`).
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
   const { start, end } = calibratedSchedule(family);
@@ -48,10 +55,11 @@ export function pretrainedConfig(family: Family, overrides: { updates?: number; 
     ...base,
     // The short families' swarms were made before the costs of talk became the default.
     ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
+    ...(isLongFamily(family) && family !== base.family ? FORMER_LONG_BUDGET : {}),
     family,
     tmaxStart: start,
     tmaxEnd: end,
-    updates: overrides.updates ?? (isLongFamily(family) ? base.updates : 600),
+    updates: overrides.updates ?? (!isLongFamily(family) ? 600 : family === base.family ? base.updates : FORMER_LONG_BUDGET.updates),
     prior: overrides.prior ?? pretrainedPrior(family),
     seed: overrides.seed ?? base.seed,
   };

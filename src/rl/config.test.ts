@@ -49,6 +49,13 @@ describe('config schema', () => {
     expect(FORMER_DEFAULTS.lr).toBe(0.003);
   });
 
+  it('trains 450 updates of 2 tasks x 16 rollouts; the former rules and an old file without the fields keep 300 of 4 x 8', () => {
+    expect(defaultConfig()).toMatchObject({ updates: 450, tasksPerUpdate: 2, groupSize: 16 });
+    expect(FORMER_DEFAULTS).toMatchObject({ updates: 300, tasksPerUpdate: 4, groupSize: 8 });
+    // The same rollouts per update as before.
+    expect(defaultConfig().tasksPerUpdate * defaultConfig().groupSize).toBe(4 * 8);
+  });
+
   it('has the costs of talk on by default and of piling on off, read from text, and structural', () => {
     const d = defaultConfig();
     expect(costsOf(d)).toEqual({ interrupt: true, conflict: false, broadcast: true, merge: false });

@@ -97,9 +97,9 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
-  updates: { kind: 'int', min: 1, max: 1000000, default: 300, help: 'policy updates' },
-  tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 4, help: 'different tasks (groups) per update' },
-  groupSize: { kind: 'int', min: 2, max: 64, default: 8, help: 'rollouts per task (K); advantages are relative within a group' },
+  updates: { kind: 'int', min: 1, max: 1000000, default: 450, absent: 300, help: 'policy updates' },
+  tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 2, absent: 4, help: 'different tasks (groups) per update' },
+  groupSize: { kind: 'int', min: 2, max: 64, default: 16, absent: 8, help: 'rollouts per task (K); advantages are relative within a group' },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
   lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.005, absent: 0.003, help: 'Adam learning rate' },
   lrEnd: {
@@ -283,10 +283,17 @@ export const LINK_V1_DEFAULTS: Partial<Config> = { family: 'long-coupled', tmaxE
  * today's: there were no channel policies, so every structure talked openly. Today's default,
  * `preset`, would give a CEO or orchestrator run of such a link the hub policy.
  */
-/** The link format the app writes (`v=3`; src/store/urlConfig.ts reads and writes links). */
-export const LINK_VERSION = 3;
-
 export const LINK_V2_DEFAULTS: Partial<Config> = { channels: 'open' };
+
+/**
+ * The defaults that a `v=3` link (and every older one) is read over, where they differ from today's:
+ * the default run was 300 updates of 4 tasks x 8 rollouts, where today it is 450 updates of 2 tasks x
+ * 16 rollouts (the same rollouts per update, one and a half times the updates).
+ */
+export const LINK_V3_DEFAULTS: Partial<Config> = { updates: 300, tasksPerUpdate: 4, groupSize: 8 };
+
+/** The link format the app writes (`v=4`; src/store/urlConfig.ts reads and writes links). */
+export const LINK_VERSION = 4;
 
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [

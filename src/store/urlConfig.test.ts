@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LESSON_IDS, LESSON_V1_IDS, LESSON_V2_IDS } from '../core/lesson';
-import { defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS } from '../rl/config';
+import { defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, LINK_V3_DEFAULTS } from '../rl/config';
 import { configFromHash, hashFromConfig, LINK_VERSION } from './urlConfig';
 
 /** The config an old link (no `v`) is read over. */
-const v1 = () => ({ ...defaultConfig(), ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS });
+const v1 = () => ({ ...defaultConfig(), ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS });
 
 describe('config in the URL hash', () => {
   it('round-trips a config, seed included', () => {
@@ -50,15 +50,14 @@ describe('config in the URL hash', () => {
   });
 
   it('reads a v=2 link, written before the channel policies, as open channels, so a CEO or orchestrator run keeps talking as it did', () => {
-    expect(LINK_VERSION).toBe(3);
     for (const structure of ['ceo', 'orchestrator', 'flat'] as const) {
       const r = configFromHash(`#v=2&structure=${structure}&seed=4`);
       expect(r.issues).toEqual([]);
-      expect(r.config).toEqual({ ...defaultConfig(), ...LINK_V2_DEFAULTS, structure, seed: 4 });
+      expect(r.config).toEqual({ ...defaultConfig(), ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS, structure, seed: 4 });
       expect(r.config.channels).toBe('open');
-      // Written again it is a v=3 link that names the channels, and opens the same run.
+      // Written again it is a link of today's format that names the channels, and opens the same run.
       const again = hashFromConfig(r.config);
-      expect(again).toMatch(/^#v=3&/);
+      expect(again).toMatch(new RegExp(`^#v=${LINK_VERSION}&`));
       expect(again).toContain('channels=open');
       expect(configFromHash(again).config).toEqual(r.config);
     }
@@ -72,6 +71,24 @@ describe('config in the URL hash', () => {
     // The channels and the unofficial board round-trip.
     const c = { ...defaultConfig(), channels: 'command' as const, sideBoard: 'monitored' as const, catchRate: 0.25, catchCost: 0.1 };
     expect(configFromHash(hashFromConfig(c)).config).toEqual(c);
+  });
+
+  it('reads a v=3 link, written when the default run was 300 updates of 4 tasks x 8 rollouts, as that run', () => {
+    expect(LINK_VERSION).toBe(4);
+    const r = configFromHash('#v=3&seed=1');
+    expect(r.issues).toEqual([]);
+    expect(r.config).toEqual({ ...defaultConfig(), updates: 300, tasksPerUpdate: 4, groupSize: 8, seed: 1 });
+    expect(r.config).not.toEqual(defaultConfig());
+    // Written again it names the budget it means, and opens the same run.
+    const again = hashFromConfig(r.config);
+    expect(again).toMatch(/^#v=4&/);
+    expect(again).toContain('updates=300');
+    expect(configFromHash(again).config).toEqual(r.config);
+    // What a v=3 link names it keeps; its lesson steps are today's.
+    expect(configFromHash('#v=3&updates=900&groupSize=4').config).toMatchObject({ updates: 900, groupSize: 4, tasksPerUpdate: 4 });
+    expect(configFromHash('#v=3&lesson=7').view.lesson).toBe(LESSON_IDS.indexOf('side-board') + 1);
+    // Today's link to the default run opens today's budget.
+    expect(configFromHash(`#v=${LINK_VERSION}&seed=1`).config).toMatchObject({ updates: 450, tasksPerUpdate: 2, groupSize: 16 });
   });
 
   it("reads an unknown link format as today's, with a notice", () => {
@@ -95,7 +112,7 @@ describe('config in the URL hash', () => {
 
   it('refuses a fraction, hex or exponent for an integer setting, with a notice that names the kept value', () => {
     const d = defaultConfig();
-    const { config, issues } = configFromHash('#agents=2.5&seed=1.5&islands=0x2&tasksPerUpdate=1e1');
+    const { config, issues } = configFromHash(`#v=${LINK_VERSION}&agents=2.5&seed=1.5&islands=0x2&tasksPerUpdate=1e1`);
     expect(config.agents).toBe(d.agents);
     expect(config.seed).toBe(d.seed);
     expect(config.islands).toBe(d.islands);

@@ -4,6 +4,7 @@ import {
   defaultConfig,
   LINK_V1_DEFAULTS,
   LINK_V2_DEFAULTS,
+  LINK_V3_DEFAULTS,
   LINK_VERSION,
   type Config,
   type ConfigIssue,
@@ -16,15 +17,18 @@ import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings
 const MAX_HASH = 4000;
 
 /**
- * The link format the app writes (`v=3`). Older links are read over the defaults they were written
- * under, so each opens the run it always opened: a `v=2` link was written before the channel
- * policies (rl/config `LINK_V2_DEFAULTS`: everyone talks openly); a link without `v` also before
- * the default sprint changed (`LINK_V1_DEFAULTS` as well).
+ * The link format the app writes (`v=4`). Older links are read over the defaults they were written
+ * under, so each opens the run it always opened: a `v=3` link was written when the default run was
+ * 300 updates of 4 tasks x 8 rollouts (rl/config `LINK_V3_DEFAULTS`); a `v=2` link also before the
+ * channel policies (`LINK_V2_DEFAULTS`: everyone talks openly); a link without `v` also before the
+ * default sprint changed (`LINK_V1_DEFAULTS` as well).
  */
 export { LINK_VERSION };
 
 /** The defaults each older link format is read over, where they differ from today's. */
-const OLDER_LINKS: Record<string, Partial<Config>> = { '2': LINK_V2_DEFAULTS };
+const OLDER_LINKS: Record<string, Partial<Config>> = { '2': { ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS }, '3': LINK_V3_DEFAULTS };
+/** The older formats whose lesson had eight steps (no unofficial board). */
+const EIGHT_STEP_LINKS = new Set(['2']);
 
 /**
  * Reads a config from a URL hash like `#family=search&agents=4`. Unknown keys are dropped, bad values
@@ -72,14 +76,19 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
     const older = Object.hasOwn(OLDER_LINKS, values.v) ? OLDER_LINKS[values.v] : undefined;
     if (older) {
       base = { ...base, ...older };
-      // Format 2 had eight steps (no unofficial board): step N of such a link is the step of the same name now.
-      const id = v.view.lesson === null ? undefined : LESSON_V2_IDS[v.view.lesson - 1];
-      if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
+      if (EIGHT_STEP_LINKS.has(values.v)) {
+        // Format 2 had eight steps (no unofficial board): step N of such a link is the step of the same name now.
+        const id = v.view.lesson === null ? undefined : LESSON_V2_IDS[v.view.lesson - 1];
+        if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
+      }
     } else if (values.v !== String(LINK_VERSION))
-      issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (2, ${LINK_VERSION}); read as ${LINK_VERSION}` });
+      issues.push({
+        key: 'v',
+        message: `link format "${values.v.slice(0, 20)}" is not one this app reads (${[...Object.keys(OLDER_LINKS), String(LINK_VERSION)].join(', ')}); read as ${LINK_VERSION}`,
+      });
     delete values.v;
   } else {
-    base = { ...base, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS };
+    base = { ...base, ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS };
     // The lesson had seven steps then: step N of an old link is the step of the same name now.
     const id = v.view.lesson === null ? undefined : LESSON_V1_IDS[v.view.lesson - 1];
     if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;

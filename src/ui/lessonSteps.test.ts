@@ -42,7 +42,7 @@ describe('the guided lesson', () => {
   });
 
   it('links each step, clamped to the lesson', () => {
-    expect(stepLink(3)).toBe('#v=3&lesson=3');
+    expect(stepLink(3)).toBe('#v=4&lesson=3');
     expect(clampStep(0)).toBe(1);
     expect(clampStep(99)).toBe(LESSON.length);
   });

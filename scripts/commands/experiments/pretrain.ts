@@ -3,10 +3,11 @@
  * run per task family with the default settings, the family's calibrated deadline schedule and, for
  * a short family, a short imitation prior, recorded like the app records (fewer episodes kept, only the final weights,
  * so each file stays small). The settings are `pretrainedConfig` (src/core/pretrained.ts): 600 updates
- * at 8 -> 24 minutes for the short families (coupled, parallel, search, mixed), the defaults
- * (300 updates, the family's calibrated schedule: 20 -> 72 minutes for long-planned, 20 -> 80 for the
- * other long families; the costs of talk, no prior) for the long ones; `--updates` and `--prior` set
- * the same number for every family.
+ * at 8 -> 24 minutes for the short families (coupled, parallel, search, mixed), the defaults for
+ * the long ones (the costs of talk, no prior, the family's calibrated schedule): long-planned, the
+ * default sprint, as the app's Train runs it (450 updates of 2 tasks x 16 rollouts, 20 -> 72 minutes),
+ * the other long families 300 updates of 4 x 8 at 20 -> 80; `--updates` and `--prior` set the same
+ * number for every family.
  *
  *   npm run pretrain -- [--families long-coupled,long-parallel] [--updates 300] [--prior 100] [--out public/pretrained]
  */
@@ -22,7 +23,7 @@ import { requireOutput } from '../../lib/outputFolder';
 import { ProgressBar } from '../../lib/progress';
 import { TrainingRecording } from '../../lib/runfile';
 
-const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 300 for a long family, 600 for a short one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a short one)] [--out public/pretrained]`;
+const USAGE = `usage: npm run pretrain -- [--families ${FAMILIES.join(',')}] [--updates N (default: 450 for long-planned, 300 for the other long families, 600 for a short one)] [--prior N (default: 0 for a long family, ${PRETRAINED_PRIOR} for a short one)] [--out public/pretrained]`;
 
 interface Options {
   families: Family[];

@@ -1,6 +1,6 @@
 /**
  * Does a swarm find the unofficial board, and does a monitor make it stop? `npm run side-board --
- * [--seeds 1,2,3] [--updates 300] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
+ * [--seeds 1,2,3] [--updates 450] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
  * [--family F] [--agents N] [--eval-tasks 64] [--out results/side-board]`.
  *
  * Per seed it trains four swarms with `npm run experiment` (each in its own folder under --out, so
@@ -31,11 +31,11 @@ import { requireOutput } from '../../lib/outputFolder';
 import { atLast, fellUnder, tenths } from '../../lib/sideBoard';
 import { formatTable, toCsv } from '../../lib/table';
 
-const USAGE = `usage: npm run side-board -- [--seeds 1,2,3] [--updates 300] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
+const USAGE = `usage: npm run side-board -- [--seeds 1,2,3] [--updates 450] [--monitor-updates 100] [--catch-rate 0.5] [--catch-cost 0.05]
                               [--family F] [--agents N] [--eval-tasks 64] [--out results/side-board]
   Trains per seed the swarm with the unofficial board off, open, monitored, and open then monitored, and compares them.
   --seeds <list>          training seeds (default 1,2,3)
-  --updates <n>           RLCR updates of the off, open and monitored swarms (default: the experiment's, 300)
+  --updates <n>           RLCR updates of the off, open and monitored swarms (default: the experiment's, 450)
   --monitor-updates <n>   updates the open swarm trains on under the monitor, at the final deadline (default 100)
   --catch-rate <p>        the chance the monitor catches a post, 0..1 (default 0.5)
   --catch-cost <c>        the return a caught post costs the team at the deadline, 0..1 (default 0.05)
