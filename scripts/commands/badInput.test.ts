@@ -97,7 +97,7 @@ const CASES: [script: string, args: string[], expected: string][] = [
   [
     'scripts/commands/bench/bench-learn.ts',
     ['--threads', '8'],
-    '--threads 8: each thread needs a task group of its own, and an update has 4 (--tasks-per-update)',
+    '--threads 8: each thread needs a task group of its own, and an update has 2 (--tasks-per-update)',
   ],
   [
     'scripts/commands/bench/bench-learn.ts',

@@ -49,6 +49,8 @@ describe('checkSettings', () => {
       'only in the flat structure; under ceo the whole team plays',
     );
     expect(checkSettings({ ...d, teamStart: 8 }, flag).warnings.join('\n')).toContain('(8) is already the whole team of 8');
-    expect(checkSettings({ ...d, teamStart: 3, teamRamp: 300 }, flag).warnings.join('\n')).toContain('--team-ramp (300) is after the last update');
+    expect(checkSettings({ ...d, teamStart: 3, teamRamp: d.updates + 50 }, flag).warnings.join('\n')).toContain(
+      `--team-ramp (${d.updates + 50}) is after the last update`,
+    );
   });
 });
