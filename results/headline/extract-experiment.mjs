@@ -25,4 +25,4 @@ for (const d of dirs) {
   });
 }
 const cfg = JSON.parse(readFileSync(`${dirs[0]}/summary.json`, 'utf8'));
-writeFileSync(out, JSON.stringify({ command: 'npm run experiment -- --agents 8 --seeds S --quiet --out DIR (S = 1, 2, 3)', family: cfg.config.family, updates: cfg.config.updates, tmaxStart: cfg.config.tmaxStart, tmaxEnd: cfg.config.tmaxEnd, evalTasks: cfg.evalTasks, seeds }, null, 2) + '\n');
+writeFileSync(out, JSON.stringify({ command: 'npm run experiment -- --agents 8 --seeds S --threads 2 --quiet --out DIR (S = 1, 2, 3)', family: cfg.config.family, updates: cfg.config.updates, tmaxStart: cfg.config.tmaxStart, tmaxEnd: cfg.config.tmaxEnd, evalTasks: cfg.evalTasks, seeds }, null, 2) + '\n');
