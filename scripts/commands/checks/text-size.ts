@@ -4,7 +4,7 @@
  *
  * Builds the app, serves it with `vite preview`, opens it in headless Chromium at 1024x768 in
  * presenter mode, first on the stage while a small run trains (3 updates), then on every lesson
- * step (`#presenter&lesson=N`, each opened from its own link and waited for as the docs'
+ * step (`#v=4&presenter&lesson=N`, each opened from its own link and waited for as the docs'
  * screenshots are). For each it prints the smallest rendered text in the stage's views (computed
  * font-size times every transform's scale, SVG text included), the smallest in the lesson panel,
  * how many pieces of view text are under 16 px, how many are cut off, how far the lesson's column
@@ -18,6 +18,8 @@ import type { Page } from '@playwright/test';
 import { intFlag, parseFlags, pathFlag, readCommandLine } from '../../lib/cli';
 import { PreviewHarness, runToExit } from '../../lib/previewHarness';
 import { smallest, TEXT_PROBE, viewText, type TextReport } from '../../lib/textProbe';
+import { LESSON_CONTENT } from '../../../src/core/lesson';
+import { LINK_VERSION } from '../../../src/rl/config';
 
 const USAGE = `usage: npm run text-size -- [--width 1024] [--height 768] [--port 4193] [--no-build] [--screenshots <folder>] [--json <file>]
   --width, --height  the window (default: 1024x768, a projector)
@@ -29,7 +31,6 @@ const USAGE = `usage: npm run text-size -- [--width 1024] [--height 768] [--port
 
 /** The small run of the e2e tests (e2e/helpers.ts SMALL): the stage's case trains it. */
 const SMALL = 'family=coupled&tmaxStart=8&tmaxEnd=24&agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
-const LESSON_STEPS = 7;
 /** The size the issue asks for. */
 const GOAL_PX = 16;
 
@@ -158,26 +159,22 @@ async function main(o: Options): Promise<number> {
       shot('presenter'),
     ),
   );
-  for (let n = 1; n <= LESSON_STEPS; n++) {
+  for (const [i, step] of LESSON_CONTENT.entries()) {
+    const n = i + 1;
     results.push(
       await measureCase(
         open,
         `lesson ${n}`,
-        `backend=wasm&presenter&lesson=${n}`,
+        `v=${LINK_VERSION}&backend=wasm&presenter&lesson=${n}`,
         async (page) => {
           await page.getByTestId('lesson-title').waitFor();
-          // Live steps: some updates on the curve; replayed ones: the replay on screen.
-          if (n === 1 || n === 4) await waitForUpdates(page, 3);
-          else if (n === 2) {
+          // Live steps: some updates on the curve (a one-update step: its rollout played on); replayed ones: the replay on screen.
+          const setup = step.setup;
+          if (setup.kind === 'pretrained') await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
+          else if (setup.run === 'train') await waitForUpdates(page, 3);
+          else if (setup.run === 'step') {
             await waitForUpdates(page, 1);
             await someMinutes(page, 48);
-          } else if (n === 3 || n === 5 || n === 6) {
-            await page.getByTestId('replay-bar').waitFor({ timeout: 60_000 });
-            // Step 3 points at the handoffs: wait until the replayed rollout has made a few (its first comes once a module is finished).
-            if (n === 3)
-              await page.waitForFunction(() => document.querySelectorAll('[data-testid="dm-graph"] line.dm-edge.useful').length >= 4, undefined, {
-                timeout: 120_000,
-              });
           }
         },
         shot(`presenter-lesson-${n}`),
