@@ -3,7 +3,7 @@
  * named `<family>.swarmrun.json.gz`. The page offers them in this order (the default first);
  * scripts/commands/experiments/pretrained.test.ts checks that every file is there and reads as a run of its family.
  */
-import { defaultConfig, FORMER_DEFAULTS, type Config } from '../rl/config';
+import { defaultConfig, FORMER_BUDGET, FORMER_DEFAULTS, type Config } from '../rl/config';
 import { calibratedSchedule, isLongFamily, type Family } from '../sim/task';
 
 /** The task families with a pretrained swarm shipped in `public/pretrained/` (the default first). */
@@ -35,18 +35,12 @@ export function pretrainedPrior(family: Family): number {
 }
 
 /**
- * The batch and updates the shipped runs of the long families other than the default were trained
- * with: the default run's before it became 450 updates of 2 tasks x 16 rollouts.
- */
-export const FORMER_LONG_BUDGET = { updates: 300, tasksPerUpdate: 4, groupSize: 8 } as const;
-
-/**
  * The settings a shipped pretrained run was trained with (`npm run pretrain`): the defaults (for a
  * short family, at their former values: `FORMER_DEFAULTS`), the family's calibrated deadline
  * schedule, a short imitation prior for a short family, and 600 RLCR updates for a short family
  * (the file's `config` records the same). long-planned's is the app's default run with seed 1: what
  * Train trains; the other long families' are 300 updates of 4 tasks x 8 rollouts
- * (`FORMER_LONG_BUDGET`).
+ * (`FORMER_BUDGET` in rl/config).
  */
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
   const { start, end } = calibratedSchedule(family);
@@ -55,11 +49,11 @@ export function pretrainedConfig(family: Family, overrides: { updates?: number; 
     ...base,
     // The short families' swarms were made before the costs of talk became the default.
     ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
-    ...(isLongFamily(family) && family !== base.family ? FORMER_LONG_BUDGET : {}),
+    ...(isLongFamily(family) && family !== base.family ? FORMER_BUDGET : {}),
     family,
     tmaxStart: start,
     tmaxEnd: end,
-    updates: overrides.updates ?? (!isLongFamily(family) ? 600 : family === base.family ? base.updates : FORMER_LONG_BUDGET.updates),
+    updates: overrides.updates ?? (!isLongFamily(family) ? 600 : family === base.family ? base.updates : FORMER_BUDGET.updates),
     prior: overrides.prior ?? pretrainedPrior(family),
     seed: overrides.seed ?? base.seed,
   };

@@ -87,6 +87,13 @@ type EnumField = { kind: 'enum'; values: readonly string[]; default: string; abs
 type BoolField = { kind: 'bool'; default: boolean; absent?: boolean; help: string };
 export type Field = NumField | EnumField | BoolField;
 
+/**
+ * The default run's budget before it became 450 updates of 2 tasks x 16 rollouts: what a run file
+ * without these fields, an older link (`LINK_V3_DEFAULTS`), the claims and the shipped swarms of the
+ * long families other than the default were trained with.
+ */
+export const FORMER_BUDGET = { updates: 300, tasksPerUpdate: 4, groupSize: 8 } as const;
+
 /** The schema: type, range, default and a one-line help per field. */
 export const SCHEMA: { [K in keyof Config]: Field } = {
   family: {
@@ -97,9 +104,16 @@ export const SCHEMA: { [K in keyof Config]: Field } = {
   },
   agents: { kind: 'int', min: 1, max: MAX_AGENTS, default: 8, help: 'agents in the swarm' },
   seed: { kind: 'int', min: 0, max: 2147483647, default: 1, help: 'seed of weights, tasks and sampling' },
-  updates: { kind: 'int', min: 1, max: 1000000, default: 450, absent: 300, help: 'policy updates' },
-  tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 2, absent: 4, help: 'different tasks (groups) per update' },
-  groupSize: { kind: 'int', min: 2, max: 64, default: 16, absent: 8, help: 'rollouts per task (K); advantages are relative within a group' },
+  updates: { kind: 'int', min: 1, max: 1000000, default: 450, absent: FORMER_BUDGET.updates, help: 'policy updates' },
+  tasksPerUpdate: { kind: 'int', min: 1, max: 64, default: 2, absent: FORMER_BUDGET.tasksPerUpdate, help: 'different tasks (groups) per update' },
+  groupSize: {
+    kind: 'int',
+    min: 2,
+    max: 64,
+    default: 16,
+    absent: FORMER_BUDGET.groupSize,
+    help: 'rollouts per task (K); advantages are relative within a group',
+  },
   advantage: { kind: 'enum', values: ADVANTAGES, default: 'dr-grpo', help: 'dr-grpo (R - mean), grpo (/ std) or rloo (leave-one-out)' },
   lr: { kind: 'float', min: 1e-6, max: 0.1, default: 0.005, absent: 0.003, help: 'Adam learning rate' },
   lrEnd: {
@@ -290,7 +304,7 @@ export const LINK_V2_DEFAULTS: Partial<Config> = { channels: 'open' };
  * the default run was 300 updates of 4 tasks x 8 rollouts, where today it is 450 updates of 2 tasks x
  * 16 rollouts (the same rollouts per update, one and a half times the updates).
  */
-export const LINK_V3_DEFAULTS: Partial<Config> = { updates: 300, tasksPerUpdate: 4, groupSize: 8 };
+export const LINK_V3_DEFAULTS: Partial<Config> = { ...FORMER_BUDGET };
 
 /** The link format the app writes (`v=4`; src/store/urlConfig.ts reads and writes links). */
 export const LINK_VERSION = 4;

@@ -1,5 +1,5 @@
 /** The settings the claims run on (`--claim-suite`) and the training conditions each one gives. */
-import { type Config, FORMER_DEFAULTS } from '../../../src/rl/config';
+import { type Config, FORMER_BUDGET, FORMER_DEFAULTS } from '../../../src/rl/config';
 import type { Family } from '../../../src/sim/task';
 import type { Condition } from './types';
 
@@ -54,7 +54,7 @@ const LONG: Suite = {
   continueUpdates: 50,
   entropy: 0.0002,
   // The batch the claims were measured with: 4 tasks x 8 rollouts an update (the default run's before it became 2 x 16).
-  rules: { tasksPerUpdate: 4, groupSize: 8 },
+  rules: { tasksPerUpdate: FORMER_BUDGET.tasksPerUpdate, groupSize: FORMER_BUDGET.groupSize },
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash v=3&seed=1] [--threads auto]
+ * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash v=4&seed=1] [--threads auto]
  * [--after-updates 0] [--port 4191] [--no-build] [--json <file>] [--trace <file>]`;
  * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/commands/bench/soak-ui.ts instead;
  * `npm run bench:ui -- --learn [--to-end] [--max-seconds 300] [--json <file>]` measures the time to
