@@ -19,7 +19,7 @@ export const MAX_JOBS = 16;
 const CLAIM_FLAGS: Record<string, string> = {
   claim: `claim(s) to run: ${CLAIM_IDS.join(', ')}, a comma-separated list, or all`,
   'claim-scale': `compute budget: ${SCALE_NAMES.join(' or ')} (default full)`,
-  'claim-suite': `setting: planned (the default sprint, long-planned at 20 -> 72, with the long parallel and search families; default), long (long-coupled at 20 -> 80, the default sprint before; output results/claims-long), second-round (the same families without the costs of talk, a constant entropy bonus: the default before the costs of talk; output results/claims-second-round) or short (the short families and their deadlines; results/claims-short)`,
+  'claim-suite': `setting: planned (the default sprint, long-planned at 20 -> 72, with the long parallel and search families, at the default run's budget of 450 updates of 2 x 16; default), planned-300 (the same at the former budget, 300 updates of 4 x 8; output results/claims-planned-300), long (long-coupled at 20 -> 80, the default sprint before; output results/claims-long), second-round (the same families without the costs of talk, a constant entropy bonus: the default before the costs of talk; output results/claims-second-round) or short (the short families and their deadlines; results/claims-short)`,
   seeds: 'comma-separated training seeds, e.g. 7,8,9 (default 1,2,3)',
   jobs: `runs to train at once, each in its own child process, 1..${MAX_JOBS} (default 1: in this process)`,
   out: 'output folder (default results/claims, or results/claims-smoke for the smoke scale; with other seeds, -seeds-7-8-9 appended)',

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/rl/config';
 import { CLAIMS, CONDITIONS, useSuite } from './definitions';
 import { claimsUsage, parseClaimArgs } from './commandLine';
 import { writeSummary } from './report';
@@ -24,7 +25,7 @@ describe('claim definitions', () => {
     for (const c of CLAIMS) for (const id of c.conditions) expect(CONDITIONS[id], `${c.id}: ${id}`).toBeDefined();
     const order = conditionsFor(['C5']);
     expect(order.indexOf('coupled')).toBeLessThan(order.indexOf('critic-lambda'));
-    expect(fullConfig('critic-lambda')).toMatchObject({ family: 'long-planned', agents: 8, critic: true, lambda: 0.95, tmaxStart: 72, updates: 50, prior: 0 });
+    expect(fullConfig('critic-lambda')).toMatchObject({ family: 'long-planned', agents: 8, critic: true, lambda: 0.95, tmaxStart: 72, updates: 75, prior: 0 });
     expect(SCALES.smoke.config(fullConfig('coupled'))).toMatchObject({ agents: 2, updates: 2, tmaxEnd: 18 });
   });
 
@@ -38,7 +39,7 @@ describe('claim definitions', () => {
         'penalty-40',
       );
       expect(() => parseClaimArgs(['--claim', 'C1', '--claim-suite', 'medium'])).toThrow(
-        /--claim-suite: "medium" is not one of planned, long, second-round, short/,
+        /--claim-suite: "medium" is not one of planned, planned-300, long, second-round, short/,
       );
       // The short and second-round suites keep the rules they were measured under.
       expect(fullConfig('coupled')).toMatchObject({ interruptions: false, broadcasts: false, entropy: 0.001, entropyEnd: 1 });
@@ -48,6 +49,10 @@ describe('claim definitions', () => {
       expect(parseClaimArgs(['--claim', 'C4', '--claim-suite', 'long'])).toMatchObject({ out: join('results', 'claims-long') });
       expect(fullConfig('coupled')).toMatchObject({ family: 'long-coupled', tmaxStart: 20, tmaxEnd: 80, interruptions: true });
       expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-80', 'penalty-80', 'penalty-160']);
+      // The planned sprint at the former budget (300 updates of 4 x 8), into its own folder.
+      expect(parseClaimArgs(['--claim', 'C1', '--claim-suite', 'planned-300'])).toMatchObject({ out: join('results', 'claims-planned-300') });
+      expect(fullConfig('coupled')).toMatchObject({ family: 'long-planned', updates: 300, tasksPerUpdate: 4, groupSize: 8, tmaxEnd: 72 });
+      expect(fullConfig('penalty-144')).toMatchObject({ agents: 8, updates: 200, tasksPerUpdate: 4, groupSize: 8 });
     } finally {
       useSuite('planned');
     }
@@ -59,8 +64,11 @@ describe('claim definitions', () => {
       broadcasts: true,
       entropyEnd: 0.25,
     });
+    // The default suite's default run is the app's default run.
+    const app = defaultConfig();
+    expect(fullConfig('coupled')).toMatchObject({ updates: app.updates, tasksPerUpdate: app.tasksPerUpdate, groupSize: app.groupSize, lr: app.lr });
     expect(CLAIMS.find((c) => c.id === 'C4')!.conditions).toEqual(['deadline-72', 'penalty-72', 'penalty-144']);
-    expect(fullConfig('penalty-144')).toMatchObject({ family: 'long-planned', agents: 8, updates: 200, tmaxStart: 144, tmaxEnd: 144, latencyPenalty: 1 });
+    expect(fullConfig('penalty-144')).toMatchObject({ family: 'long-planned', agents: 8, updates: 300, tmaxStart: 144, tmaxEnd: 144, latencyPenalty: 1 });
   });
 
   it('reads the command line', () => {

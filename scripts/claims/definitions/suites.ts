@@ -6,10 +6,12 @@ import type { Condition } from './types';
 /**
  * A setting the nine claims run on: the task families, deadlines and budgets. `planned` (the
  * default) runs them on the default sprint, long-planned at 20 -> 72 minutes, with the long
- * parallel and search families beside it, under today's rules; `long` on long-coupled at 20 -> 80
- * (the default sprint until 2026-12-06); `second-round` on the same families under the rules before
- * the costs of talk (no cost, a constant bonus: the verdicts of 2026-11-30); `short` is the short
- * families' setting, the first claim suite. The older ones are kept so their results stay reproducible (`--claim-suite`).
+ * parallel and search families beside it, under today's rules and at the default run's budget;
+ * `planned-300` on the same sprint at the budget before it (300 updates of 4 tasks x 8 rollouts);
+ * `long` on long-coupled at 20 -> 80 (the default sprint until 2026-12-06); `second-round` on the
+ * same families under the rules before the costs of talk (no cost, a constant bonus: the verdicts
+ * of 2026-11-30); `short` is the short families' setting, the first claim suite. The older ones
+ * are kept so their results stay reproducible (`--claim-suite`).
  */
 export interface Suite {
   name: SuiteName;
@@ -36,7 +38,7 @@ export interface Suite {
   rules: Partial<Config>;
 }
 
-export const SUITE_NAMES = ['planned', 'long', 'second-round', 'short'] as const;
+export const SUITE_NAMES = ['planned', 'planned-300', 'long', 'second-round', 'short'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** Long-coupled at 20 -> 80 under today's rules. */
@@ -58,21 +60,40 @@ const LONG: Suite = {
 };
 
 /**
- * The default sprint (long-planned, 8 agents, 20 -> 72) under today's rules, at the claims' own budget
- * (300 updates of 4 tasks x 8 rollouts; the app's default run is 450 of 2 x 16). C4's
- * latency runs use the default swarm of 8 at the sprint's own deadline and twice it: 4 agents (the
- * long suite's) cannot finish a sprint planned for 8 by either deadline.
+ * The default sprint (long-planned, 8 agents, 20 -> 72) under today's rules, at the former default
+ * budget (300 updates of 4 tasks x 8 rollouts). C4's latency runs use the default swarm of 8 at the
+ * sprint's own deadline and twice it: 4 agents (the long suite's) cannot finish a sprint planned
+ * for 8 by either deadline.
  */
-const PLANNED: Suite = {
+const PLANNED_300: Suite = {
   ...LONG,
-  name: 'planned',
+  name: 'planned-300',
   coupled: 'long-planned',
   end: 72,
   latency: { agents: 8, updates: 200, short: 72, long: 144 },
 };
 
+/**
+ * The default sprint at the default run's budget: 450 updates of 2 tasks x 16 rollouts (today's
+ * defaults, so no batch is pinned), and every other budget of `planned-300` one and a half times
+ * as many updates of the same rollouts an update (the parallel and search swarms, the imitation
+ * prior, the latency runs, the critic continuations), so each condition sees the rollouts it saw
+ * there in relation to the default run.
+ */
+const PLANNED: Suite = {
+  ...PLANNED_300,
+  name: 'planned',
+  updates: 450,
+  sideUpdates: 300,
+  prior: 150,
+  latency: { ...PLANNED_300.latency, updates: 300 },
+  continueUpdates: 75,
+  rules: {},
+};
+
 export const SUITES: Record<SuiteName, Suite> = {
   planned: PLANNED,
+  'planned-300': PLANNED_300,
   long: LONG,
   // The same families under the rules before the costs of talk became the default.
   'second-round': { ...LONG, name: 'second-round', rules: FORMER_DEFAULTS },
