@@ -45,15 +45,18 @@ export function pretrainedPrior(family: Family): number {
 export function pretrainedConfig(family: Family, overrides: { updates?: number; prior?: number; seed?: number } = {}): Config {
   const { start, end } = calibratedSchedule(family);
   const base = defaultConfig();
+  const long = isLongFamily(family);
+  // The budget each was trained at: the default run for the default sprint, the former one for the other long families.
+  const budget = !long ? { updates: 600 } : family === base.family ? {} : FORMER_BUDGET;
   return {
     ...base,
     // The short families' swarms were made before the costs of talk became the default.
-    ...(isLongFamily(family) ? {} : FORMER_DEFAULTS),
-    ...(isLongFamily(family) && family !== base.family ? FORMER_BUDGET : {}),
+    ...(long ? {} : FORMER_DEFAULTS),
+    ...budget,
     family,
     tmaxStart: start,
     tmaxEnd: end,
-    updates: overrides.updates ?? (!isLongFamily(family) ? 600 : family === base.family ? base.updates : FORMER_BUDGET.updates),
+    ...(overrides.updates === undefined ? {} : { updates: overrides.updates }),
     prior: overrides.prior ?? pretrainedPrior(family),
     seed: overrides.seed ?? base.seed,
   };

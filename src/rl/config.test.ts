@@ -7,6 +7,12 @@ import {
   defaultConfig,
   entropyAt,
   FORMER_DEFAULTS,
+  LINK_V1_DEFAULTS,
+  LINK_V2_DEFAULTS,
+  LINK_V3_DEFAULTS,
+  LINK_VERSION,
+  linkDefaults,
+  linkFormat,
   lrAt,
   familyChange,
   rebuildsTrainer,
@@ -54,6 +60,15 @@ describe('config schema', () => {
     expect(FORMER_DEFAULTS).toMatchObject({ updates: 300, tasksPerUpdate: 4, groupSize: 8 });
     // The same rollouts per update as before.
     expect(defaultConfig().tasksPerUpdate * defaultConfig().groupSize).toBe(4 * 8);
+  });
+
+  it('reads every link format over the defaults of its time, and no other format', () => {
+    expect([linkFormat(undefined), linkFormat(null), linkFormat('2'), linkFormat(String(LINK_VERSION))]).toEqual([1, 1, 2, LINK_VERSION]);
+    for (const bad of ['', '1', '02', '2.0', String(LINK_VERSION + 1), 'x']) expect(linkFormat(bad), bad).toBeNull();
+    expect(linkDefaults(LINK_VERSION)).toEqual({});
+    expect(linkDefaults(3)).toEqual(LINK_V3_DEFAULTS);
+    expect(linkDefaults(2)).toEqual({ ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS });
+    expect(linkDefaults(1)).toEqual({ ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS });
   });
 
   it('has the costs of talk on by default and of piling on off, read from text, and structural', () => {

@@ -309,6 +309,27 @@ export const LINK_V3_DEFAULTS: Partial<Config> = { ...FORMER_BUDGET };
 /** The link format the app writes (`v=4`; src/store/urlConfig.ts reads and writes links). */
 export const LINK_VERSION = 4;
 
+/** What the defaults changed after each older link format, oldest first: after format 1 (a link without `v`), 2 and 3. */
+const CHANGED_AFTER: readonly Partial<Config>[] = [LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, LINK_V3_DEFAULTS];
+
+/**
+ * The link format a hash's `v` names: 1 for a link without one (written before links carried it),
+ * 2 to `LINK_VERSION` as written, null for anything else (a format this build cannot read).
+ */
+export function linkFormat(v: string | null | undefined): number | null {
+  if (v === null || v === undefined) return 1;
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 2 && n <= LINK_VERSION && String(n) === v ? n : null;
+}
+
+/**
+ * The defaults a link of `format` is read over where they differ from today's: every change made
+ * since it was written (none for today's format), so an old link keeps opening the run it opened.
+ */
+export function linkDefaults(format: number): Partial<Config> {
+  return Object.assign({}, ...CHANGED_AFTER.slice(Math.max(0, format - 1)).reverse()) as Partial<Config>;
+}
+
 /** Fields that change the task stream or the model: changing one needs a fresh trainer. */
 export const STRUCTURAL_KEYS: readonly (keyof Config)[] = [
   'family',

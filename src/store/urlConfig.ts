@@ -1,14 +1,4 @@
-import {
-  configFromStrings,
-  configToStrings,
-  defaultConfig,
-  LINK_V1_DEFAULTS,
-  LINK_V2_DEFAULTS,
-  LINK_V3_DEFAULTS,
-  LINK_VERSION,
-  type Config,
-  type ConfigIssue,
-} from '../rl/config';
+import { configFromStrings, configToStrings, defaultConfig, linkDefaults, linkFormat, LINK_VERSION, type Config, type ConfigIssue } from '../rl/config';
 import { LESSON_IDS, LESSON_V1_IDS, LESSON_V2_IDS } from '../core/lesson';
 import { BACKENDS, type BackendChoice } from '../worker/protocol';
 import { defaultView, VIEW_KEYS, viewFromValues, viewToValues, type ViewSettings } from './view';
@@ -25,10 +15,8 @@ const MAX_HASH = 4000;
  */
 export { LINK_VERSION };
 
-/** The defaults each older link format is read over, where they differ from today's. */
-const OLDER_LINKS: Record<string, Partial<Config>> = { '2': { ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS }, '3': LINK_V3_DEFAULTS };
-/** The older formats whose lesson had eight steps (no unofficial board). */
-const EIGHT_STEP_LINKS = new Set(['2']);
+/** The lesson's step ids in link formats that numbered its steps otherwise: seven steps in format 1, eight in format 2 (no unofficial board). */
+const OLDER_LESSONS: Record<number, readonly (typeof LESSON_IDS)[number][]> = { 1: LESSON_V1_IDS, 2: LESSON_V2_IDS };
 
 /**
  * Reads a config from a URL hash like `#family=search&agents=4`. Unknown keys are dropped, bad values
@@ -71,28 +59,17 @@ export function configFromHash(hash: string): { config: Config; issues: ConfigIs
     }
   }
   const v = viewFromValues(viewValues);
-  let base = defaultConfig();
-  if (Object.hasOwn(values, 'v')) {
-    const older = Object.hasOwn(OLDER_LINKS, values.v) ? OLDER_LINKS[values.v] : undefined;
-    if (older) {
-      base = { ...base, ...older };
-      if (EIGHT_STEP_LINKS.has(values.v)) {
-        // Format 2 had eight steps (no unofficial board): step N of such a link is the step of the same name now.
-        const id = v.view.lesson === null ? undefined : LESSON_V2_IDS[v.view.lesson - 1];
-        if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
-      }
-    } else if (values.v !== String(LINK_VERSION))
-      issues.push({
-        key: 'v',
-        message: `link format "${values.v.slice(0, 20)}" is not one this app reads (${[...Object.keys(OLDER_LINKS), String(LINK_VERSION)].join(', ')}); read as ${LINK_VERSION}`,
-      });
-    delete values.v;
-  } else {
-    base = { ...base, ...LINK_V3_DEFAULTS, ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS };
-    // The lesson had seven steps then: step N of an old link is the step of the same name now.
-    const id = v.view.lesson === null ? undefined : LESSON_V1_IDS[v.view.lesson - 1];
-    if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
+  let format = linkFormat(Object.hasOwn(values, 'v') ? values.v : undefined);
+  if (format === null) {
+    issues.push({ key: 'v', message: `link format "${values.v.slice(0, 20)}" is not one this app reads (2 to ${LINK_VERSION}); read as ${LINK_VERSION}` });
+    format = LINK_VERSION;
   }
+  delete values.v;
+  const base = { ...defaultConfig(), ...linkDefaults(format) };
+  // Step N of a link whose lesson was numbered otherwise is the step of the same name now.
+  const ids = OLDER_LESSONS[format];
+  const id = ids === undefined || v.view.lesson === null ? undefined : ids[v.view.lesson - 1];
+  if (id !== undefined) v.view.lesson = LESSON_IDS.indexOf(id) + 1;
   const r = configFromStrings(values, 'clamp', base);
   return { config: r.config, issues: [...issues, ...v.issues, ...r.issues], backend, view: v.view };
 }

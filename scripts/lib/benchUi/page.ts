@@ -1,7 +1,7 @@
 /** What bench:ui's measurements share: the preview server and browser of the run, a page opened on a probe, the update readout, the config a hash selects. */
 import type { Page } from '@playwright/test';
 import type { PreviewHarness } from '../previewHarness';
-import { configFromStrings, defaultConfig, LINK_V1_DEFAULTS, LINK_V2_DEFAULTS, LINK_VERSION, SCHEMA, type Config } from '../../../src/rl/config';
+import { configFromStrings, defaultConfig, linkDefaults, linkFormat, LINK_VERSION, SCHEMA, type Config } from '../../../src/rl/config';
 import type { Options } from './options';
 
 /** The preview server and browser of this run (built once the port is known). */
@@ -50,21 +50,15 @@ export async function openBenchPage(opts: Options, probe: string) {
 
 /**
  * The run's settings as the page reads them from `hash` (view keys and the backend ignored): over
- * today's defaults when the hash carries today's link format, over open channels for format 2
- * (`LINK_V2_DEFAULTS`), and over the defaults of a link written before formats otherwise
- * (`LINK_V1_DEFAULTS` too), as src/store/urlConfig.ts reads a link.
+ * the defaults of the hash's link format (`linkDefaults`; an unreadable one as today's), as
+ * src/store/urlConfig.ts reads a link; no hash at all is today's defaults.
  */
 export function hashConfig(hash: string): Config {
+  if (!hash) return defaultConfig();
   const values: Record<string, string> = {};
   const params = new URLSearchParams(hash.replaceAll('+', '%2B'));
   for (const [k, v] of params) if (Object.hasOwn(SCHEMA, k)) values[k] = v;
-  const v = params.get('v');
-  const base =
-    v === null
-      ? { ...defaultConfig(), ...LINK_V2_DEFAULTS, ...LINK_V1_DEFAULTS }
-      : v === String(LINK_VERSION)
-        ? defaultConfig()
-        : { ...defaultConfig(), ...LINK_V2_DEFAULTS };
+  const base = { ...defaultConfig(), ...linkDefaults(linkFormat(params.get('v')) ?? LINK_VERSION) };
   return configFromStrings(values, 'clamp', base).config;
 }
 
