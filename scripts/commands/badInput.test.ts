@@ -94,6 +94,8 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/commands/bench/bench.ts', ['--backends', 'cpu,gpu'], '--backends: "gpu" is not one of'],
   ['scripts/commands/bench/bench-policy.ts', ['--rows', '1e3'], '--rows: "1e3" is not an integer from 1 to 200000'],
   ['scripts/commands/bench/bench-learn.ts', ['--threads', 'two'], '--threads: "two" is not an integer from 1 to 16'],
+  ['scripts/commands/bench/bench-learn.ts', ['--seed', '2', '--seeds', '1,2'], '--seed and --seeds: give one'],
+  ['scripts/commands/bench/bench-learn.ts', ['--seeds', '1,x'], '--seeds:'],
   [
     'scripts/commands/bench/bench-learn.ts',
     ['--threads', '8'],
