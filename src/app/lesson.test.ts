@@ -162,4 +162,38 @@ describe('LessonController', () => {
     expect(opened).toEqual(['long-coupled', 'long-coupled', 'coupled']);
     expect(calls.filter((c) => c === 'replay')).toHaveLength(3);
   });
+  it('a pretrained run still loading when the class pages on is dropped: the next step runs live, with no replay put over it', async () => {
+    const store = createAppStore();
+    store.getState().setBackend(backend);
+    let finish = () => undefined as void;
+    const signals: AbortSignal[] = [];
+    // The page's opener: the run enters replay when its file has been read, unless it is no longer wanted.
+    const lesson = new LessonController(store, (family, wanted) => {
+      signals.push(wanted);
+      return new Promise<void>((resolve) => {
+        finish = () => {
+          if (!wanted.aborted) store.getState().enterReplay({ ...fakeRun(2), name: family }, null);
+          resolve();
+        };
+      });
+    });
+    const calls: string[] = [];
+    void lesson.setUp({ setup: { kind: 'pretrained', family: 'long-coupled' } }, fakeActions(calls, store), true);
+    await settle();
+    expect(signals[0].aborted).toBe(false);
+    await lesson.setUp({ setup: { kind: 'live', config: { agents: 5 }, run: 'train' } }, fakeActions(calls, store), true);
+    expect(signals[0].aborted).toBe(true);
+    finish();
+    await settle();
+    expect(store.getState().replay).toBeNull();
+    expect(store.getState().runState).toBe('running');
+    expect(store.getState().config.agents).toBe(5);
+    // Back on the pretrained step, the run is loaded again (it was never shown) and shown.
+    void lesson.setUp({ setup: { kind: 'pretrained', family: 'long-coupled' } }, fakeActions(calls, store), true);
+    await settle();
+    finish();
+    await settle();
+    expect(signals).toHaveLength(2);
+    expect(store.getState().replay?.run.name).toBe('long-coupled');
+  });
 });

@@ -39,11 +39,13 @@ export class LessonController {
   private shown: { family: string; run: RunFile } | null = null;
   /** Counts setups: an older setup still waiting (on the worker, on a reset) does nothing once a newer one began. */
   private generation = 0;
+  /** The pretrained run a setup is still loading: a newer setup aborts it, so a slow load never replaces the newer step's run. */
+  private loading: AbortController | null = null;
 
-  /** `openPretrained` puts a family's pretrained run into replay in `store`. */
+  /** `openPretrained` puts a family's pretrained run into replay in `store`, unless `wanted` is aborted first. */
   constructor(
     private readonly store: AppStore,
-    private readonly openPretrained: (family: Pretrained) => Promise<void>,
+    private readonly openPretrained: (family: Pretrained, wanted: AbortSignal) => Promise<void>,
   ) {}
 
   /**
@@ -52,19 +54,26 @@ export class LessonController {
    * settings (another step's, or one the class changed) is replaced by a fresh one with the step's,
    * so nothing (an ablation, a dragged schedule, a finished curve) leaks from the step before; a run
    * already training the step's settings keeps training. Each setup supersedes the one before it, so
-   * paging quickly through the steps leaves only the last one's run.
+   * paging quickly through the steps leaves only the last one's run (a pretrained run still loading
+   * for an earlier step is dropped, not put into replay over the later step's).
    */
   setUp(stage: LessonStage, controls: SessionActions, wide: boolean): Promise<void> {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
+    this.loading?.abort();
+    this.loading = null;
     const s = this.store.getState();
     s.setView({ curve: stage.curve ?? 'return' });
     s.setDrawerOpen(!!stage.drawer && wide);
     if (stage.setup.kind === 'pretrained') {
       const family = stage.setup.family;
       if (!this.shown || this.shown.family !== family || s.replay?.run !== this.shown.run) {
+        const loading = new AbortController();
+        this.loading = loading;
         return controls.replay(async () => {
-          await this.openPretrained(family);
+          await this.openPretrained(family, loading.signal);
+          if (loading.signal.aborted) return;
+          if (this.loading === loading) this.loading = null;
           const run = this.store.getState().replay?.run;
           this.shown = run ? { family, run } : null;
         });

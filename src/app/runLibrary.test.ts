@@ -92,6 +92,26 @@ describe('openPretrained', () => {
     expect(store.getState().replay).toBeNull();
     expect(store.getState().libraryMessage?.text).toMatch(/^The trained mixed swarm could not be loaded: The file is truncated or corrupt/);
   });
+
+  it('a run no longer wanted while its file loads is neither shown nor reported, and the one before stays on screen', async () => {
+    const shipped = encodeRunFile(run('pretrained'));
+    const wanted = new AbortController();
+    vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => {
+      // The file arrives after whoever asked for it has moved on (a fetch that honours the signal would reject instead).
+      wanted.abort();
+      expect(init?.signal).toBe(wanted.signal);
+      return new Response(shipped as Uint8Array<ArrayBuffer>);
+    });
+    store.getState().enterReplay(run('before'), null);
+    await controller.openPretrained('coupled', wanted.signal);
+    expect(store.getState().replay?.run.name).toBe('before');
+    expect(store.getState().libraryMessage).toBeNull();
+    expect(store.getState().opening).toBeNull();
+    // A fetch aborted by the signal is not reported as a failure either.
+    vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => Promise.reject(init?.signal?.reason ?? new Error('aborted')));
+    await controller.openPretrained('coupled', wanted.signal);
+    expect(store.getState().libraryMessage).toBeNull();
+  });
 });
 
 describe('compareWith', () => {

@@ -210,12 +210,20 @@ export class RunLibraryController {
    * `cancelOpen`), and shows it in replay mode. Opening another run stops this one; a stopped one
    * changes nothing. A failure is thrown.
    */
-  private readonly openInReplay = async (name: string, read: (options: OpenOptions) => Promise<RunFile>, id: RunId | null): Promise<void> => {
+  /** `wanted`: aborted when whoever asked no longer wants the run (it is then neither read on nor shown). */
+  private readonly openInReplay = async (
+    name: string,
+    read: (options: OpenOptions) => Promise<RunFile>,
+    id: RunId | null,
+    wanted?: AbortSignal,
+  ): Promise<void> => {
     this.cancelOpen();
-    const run = await withProgress(this.store, 'opening', name, (onProgress, signal) =>
-      read({ onProgress, signal }).catch((e: unknown) => (signal.aborted ? null : Promise.reject(e))),
-    );
-    if (run) this.store.getState().enterReplay(run, id);
+    if (wanted?.aborted) return;
+    const run = await withProgress(this.store, 'opening', name, (onProgress, job) => {
+      const signal = wanted ? AbortSignal.any([job, wanted]) : job;
+      return read({ onProgress, signal }).catch((e: unknown) => (signal.aborted ? null : Promise.reject(e)));
+    });
+    if (run && !wanted?.aborted) this.store.getState().enterReplay(run, id);
   };
 
   /** Stops opening the run being opened, if any; what the page shows stays as it is. */
@@ -255,10 +263,13 @@ export class RunLibraryController {
     }
   };
 
-  /** Loads the shipped pretrained swarm of a task family into replay mode. */
-  readonly openPretrained = async (family: PretrainedFamily): Promise<void> => {
+  /**
+   * Loads the shipped pretrained swarm of a task family into replay mode. `wanted`: aborted when the
+   * run is no longer wanted (a lesson paged on while it loaded): nothing is shown or reported then.
+   */
+  readonly openPretrained = async (family: PretrainedFamily, wanted?: AbortSignal): Promise<void> => {
     try {
-      const res = await fetch(`${this.base}pretrained/${family}.swarmrun.json.gz`);
+      const res = await fetch(`${this.base}pretrained/${family}.swarmrun.json.gz`, { signal: wanted });
       if (!res.ok) throw new Error(`the file is missing (${res.status})`);
       const bytes = new Uint8Array(await res.arrayBuffer());
       await this.openInReplay(
@@ -269,8 +280,10 @@ export class RunLibraryController {
           return r.run;
         },
         null,
+        wanted,
       );
     } catch (e) {
+      if (wanted?.aborted) return;
       this.report('error', `The trained ${family} swarm could not be loaded: ${message(e)}`);
     }
   };
