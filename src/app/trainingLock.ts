@@ -33,14 +33,25 @@ export const soleTab = (): TrainingLock => ({
   onLost: () => undefined,
 });
 
-/** The training lock on the Web Locks API (`navigator.locks`), or `soleTab` where there is none. */
+/**
+ * The training lock on the Web Locks API (`navigator.locks`), or `soleTab` where there is none.
+ *
+ * The lock is given back asynchronously: the browser frees it a moment after `release` returns. A
+ * tab that gives it back and asks again at once (a lesson step that resets its run, then trains)
+ * would find its own lock still held and take itself for another tab, so `acquire` first waits for
+ * its last hold to end. Two `acquire`s at once share one request for the same reason.
+ */
 export function webTrainingLock(locks: LockManager | undefined = globalThis.navigator?.locks, name = TRAINING_LOCK): TrainingLock {
   if (!locks) return soleTab();
   let release: (() => void) | null = null;
   let lost: () => void = () => undefined;
+  /** Settles once the browser has freed the lock of this tab's last hold. */
+  let ended: Promise<unknown> = Promise.resolve();
+  /** An `acquire` on its way (a second one waits for its answer). */
+  let acquiring: Promise<boolean> | null = null;
   const hold = (options: LockOptions) =>
     new Promise<boolean>((granted) => {
-      locks
+      ended = locks
         .request(name, options, (lock) => {
           if (!lock) return granted(false);
           granted(true);
@@ -54,7 +65,11 @@ export function webTrainingLock(locks: LockManager | undefined = globalThis.navi
         });
     });
   return {
-    acquire: () => (release ? Promise.resolve(true) : hold({ ifAvailable: true })),
+    acquire: () => {
+      if (release) return Promise.resolve(true);
+      acquiring ??= ended.then(() => hold({ ifAvailable: true })).finally(() => (acquiring = null));
+      return acquiring;
+    },
     takeOver: async () => {
       if (!release) await hold({ steal: true });
     },
