@@ -59,6 +59,20 @@ for (const [width, height] of [
     await page.getByTestId('play').click();
     expect(errors).toEqual([]);
   });
+
+  test(`at ${width}x${height} with the lesson beside the stage the curve's readout shows every reference whole`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    // Step 3 trains the default sprint live (the readout then holds every figure it shows while training).
+    await page.goto('/#v=4&backend=wasm&lesson=3');
+    await ready(page);
+    await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    const panel = (await page.getByTestId('curves').boundingBox())!;
+    const readout = (await page.getByTestId('readout').boundingBox())!;
+    for (const key of ['swarm', 'scripted', 'bestOfN', 'chain']) {
+      const row = (await page.getByTestId(`readout-${key}`).locator('..').boundingBox())!;
+      expect(row.y + row.height, key).toBeLessThanOrEqual(Math.min(readout.y + readout.height, panel.y + panel.height) + 1);
+    }
+  });
 }
 
 test('on a 390 px phone the stage stacks and nothing scrolls sideways', async ({ page }) => {
