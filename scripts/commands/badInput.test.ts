@@ -109,6 +109,8 @@ const CASES: [script: string, args: string[], expected: string][] = [
   ['scripts/commands/bench/bench-ui.ts', ['--lesson', String(notLive), '--no-build'], `--lesson: step ${notLive} ("${LESSON_CONTENT[notLive - 1]?.title}")`],
   ['scripts/commands/bench/bench-ui.ts', ['--lesson', `1,${LESSON_CONTENT.length + 1}`], `--lesson: ${LESSON_CONTENT.length + 1} is out of range`],
   ['scripts/commands/bench/bench-ui.ts', ['--lesson', '--learn'], '--lesson and --learn: choose one'],
+  ['scripts/commands/bench/bench-ui.ts', ['--seeds', '1,2'], '--seeds needs --learn'],
+  ['scripts/commands/bench/bench-ui.ts', ['--learn', '--seeds', '1,-2'], '--seeds:'],
   ['scripts/commands/experiments/pile-audit.ts', [], '--run <file> is required'],
   ['scripts/commands/experiments/pile-audit.ts', ['--run', 'x.swarmrun.json.gz', '--tasks', '0'], '--tasks: 0 is out of range'],
   [

@@ -64,8 +64,9 @@ export class PreviewHarness {
     throw new Error(`vite preview did not serve dist/index.html on ${this.origin} within ${timeoutMs / 1000} s:\n${output.trim()}`);
   }
 
-  /** A headless Chromium with the e2e suite's flags. */
+  /** A headless Chromium with the e2e suite's flags; the one launched before, if any, is closed first (its page would go on training beside the next). */
   async launch(): Promise<Browser> {
+    await this.browser?.close().catch(() => undefined);
     this.browser = await chromium.launch({ headless: true, executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined, args: CHROMIUM_ARGS });
     return this.browser;
   }

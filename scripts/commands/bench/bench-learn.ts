@@ -30,8 +30,7 @@ import { settingsFlag } from '../../lib/settingsFlag';
 import { requireOutput } from '../../lib/outputFolder';
 import { startThreaded } from '../../lib/shardThreads';
 import { autoThreads, threadsProblem } from '../../lib/threads';
-import { describeSeedTimes, summariseSeedTimes } from '../../lib/bench/seedTimes';
-import { formatTable } from '../../lib/table';
+import { describeSeedTimes, formatSeedTimes, summariseSeedTimes } from '../../lib/bench/seedTimes';
 
 const USAGE = `usage: npm run bench:learn -- [--family long-planned] [--agents 8] [--seed 1 | --seeds 1,2,3] [--set <settings>] [--budget 900] [--every 1] [--eval-tasks 16] [--threads auto] [--json <file>]
   --family <name>     task family (${FAMILIES.join(', ')}); its calibrated deadline schedule comes with it
@@ -214,17 +213,14 @@ async function main(): Promise<void> {
   const times = runs.map((r) => ({ seed: r.config.seed, seconds: r.reached ? r.reached.seconds : null }));
   const summary = summariseSeedTimes(times);
   if (runs.length > 1) {
-    console.log(
-      `\n${formatTable(
-        ['seed', 'time to coordination', 'update', 'best return'],
-        runs.map((r) => [
-          String(r.config.seed),
-          r.reached ? `${r.reached.seconds.toFixed(1)} s` : `never (${r.trainedSeconds.toFixed(1)} s)`,
-          r.reached ? String(r.reached.updates) : '-',
-          Math.max(...r.evaluations.map((e) => e.ret)).toFixed(3),
-        ]),
-      )}`,
-    );
+    const rows = runs.map((r) => ({
+      seed: r.config.seed,
+      seconds: r.reached ? r.reached.seconds : null,
+      updates: r.reached ? r.reached.updates : null,
+      trainedSeconds: r.trainedSeconds,
+      best: r.evaluations.length ? Math.max(...r.evaluations.map((e) => e.ret)) : null,
+    }));
+    console.log(`\n${formatSeedTimes(rows)}`);
     console.log(describeSeedTimes(summary));
   }
   if (o.json) {

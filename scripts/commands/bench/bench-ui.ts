@@ -2,8 +2,9 @@
  * UI responsiveness benchmark: `npm run bench:ui [-- --seconds 60] [--hash v=4&seed=1] [--threads auto]
  * [--after-updates 0] [--port 4191] [--no-build] [--json <file>] [--trace <file>]`;
  * `npm run bench:ui -- --soak MINUTES` runs the soak benchmark of scripts/commands/bench/soak-ui.ts instead;
- * `npm run bench:ui -- --learn [--to-end] [--max-seconds 300] [--json <file>]` measures the time to
- * coordination in the page instead (see measureLearn);
+ * `npm run bench:ui -- --learn [--to-end] [--max-seconds 300] [--seeds 1,2,3] [--json <file>]` measures the
+ * time to coordination in the page instead (see measureLearn), with --seeds once per training seed and
+ * the median over them;
  * `npm run bench:ui -- --lesson [STEPS] [--max-seconds 1800] [--json <file>]` opens each live lesson
  * step (default: every step that trains or runs its update when opened) at its link and times it
  * until the page has shown what its text says (see measureLesson): the config it trains, the update
@@ -33,7 +34,8 @@ import { writeFileSync } from 'node:fs';
 import { readCommandLine } from '../../lib/cli';
 import { requireOutput } from '../../lib/outputFolder';
 import { PreviewHarness, runToExit } from '../../lib/previewHarness';
-import { parseOptions, USAGE } from '../../lib/benchUi/options';
+import { parseOptions, USAGE, withSeed, type Options } from '../../lib/benchUi/options';
+import { describeSeedTimes, formatSeedTimes, summariseSeedTimes } from '../../lib/bench/seedTimes';
 import { useHarness } from '../../lib/benchUi/page';
 import { measure, print, type Report } from '../../lib/benchUi/frames';
 import { measureLearn, printLearn, type LearnReport } from '../../lib/benchUi/learn';
@@ -52,6 +54,7 @@ async function main(): Promise<number> {
   try {
     await harness.prepare(opts.build);
     await harness.serve();
+    if (opts.learn && opts.seeds) return await learnOverSeeds(opts, opts.seeds);
     const report = opts.lesson ? await measureLesson(opts) : opts.learn ? await measureLearn(opts) : await measure(opts);
     if (opts.lesson) printLesson(report as LessonReport);
     else if (opts.learn) printLearn(report as LearnReport);
@@ -67,6 +70,37 @@ async function main(): Promise<number> {
   } finally {
     await harness.close();
   }
+}
+
+/**
+ * `--learn --seeds`: one page run to coordination per seed, one after another (each in a fresh
+ * browser context, so no run is offered back from the one before), each printed as a single run is,
+ * then the table over the seeds and their median. With --json: each seed's report and the summary.
+ */
+async function learnOverSeeds(opts: Options, seeds: number[]): Promise<number> {
+  const reports: LearnReport[] = [];
+  for (const seed of seeds) {
+    console.log(`\nseed ${seed}`);
+    const report = await measureLearn({ ...opts, hash: withSeed(opts.hash, seed) });
+    printLearn(report);
+    reports.push(report);
+  }
+  // A run that coordinated is timed at the update it showed coordination for, else when the page showed it.
+  const rows = reports.map((r) => ({
+    seed: r.config.seed,
+    seconds: r.reached ? (r.reached.seconds ?? r.reached.shownAt) : null,
+    updates: r.reached ? r.reached.updates : null,
+    trainedSeconds: r.trainedSeconds,
+    best: r.best,
+  }));
+  const summary = summariseSeedTimes(rows);
+  console.log(`\n${formatSeedTimes(rows)}`);
+  console.log(describeSeedTimes(summary));
+  if (opts.json) {
+    writeFileSync(opts.json, JSON.stringify({ summary, seeds: reports }, null, 2) + '\n');
+    console.log(`\nwrote ${opts.json}`);
+  }
+  return 0;
 }
 
 // `--soak MINUTES`: the soak benchmark (scripts/commands/bench/soak-ui.ts) instead of this one.

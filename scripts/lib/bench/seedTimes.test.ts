@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSeedTimes, summariseSeedTimes } from './seedTimes';
+import { describeSeedTimes, formatSeedTimes, summariseSeedTimes } from './seedTimes';
 
 describe('time to coordination over seeds', () => {
   it('takes the median of the seeds that all coordinated', () => {
@@ -46,5 +46,18 @@ describe('time to coordination over seeds', () => {
         { seed: 4, seconds: null },
       ]).medianSeconds,
     ).toBe(55);
+  });
+
+  it('tables each seed: its time or how long it trained without coordinating, the update, the best return', () => {
+    const table = formatSeedTimes([
+      { seed: 1, seconds: 70.04, updates: 420, trainedSeconds: 70.04, best: 0.9351 },
+      { seed: 2, seconds: null, updates: null, trainedSeconds: 300, best: 0.9214 },
+      { seed: 3, seconds: null, updates: null, trainedSeconds: 12.5, best: null },
+    ]);
+    const lines = table.split('\n').filter((l) => /^\s*\d/.test(l));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\s*1\s+70\.0 s\s+420\s+0\.935\s*$/);
+    expect(lines[1]).toMatch(/^\s*2\s+never \(300\.0 s\)\s+-\s+0\.921\s*$/);
+    expect(lines[2]).toMatch(/^\s*3\s+never \(12\.5 s\)\s+-\s+-\s*$/);
   });
 });

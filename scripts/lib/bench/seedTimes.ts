@@ -5,6 +5,7 @@
  * of the seeds coordinated (at an even count, the two middle seeds both did).
  */
 import { median } from '../stats';
+import { formatTable } from '../table';
 
 /** One seed's outcome: seconds of training to coordination, or null for never. */
 export interface SeedTime {
@@ -34,4 +35,27 @@ export function summariseSeedTimes(times: readonly SeedTime[]): SeedTimesSummary
 export function describeSeedTimes(s: SeedTimesSummary): string {
   const median = s.medianSeconds === null ? 'never (more than half never coordinated)' : `${s.medianSeconds.toFixed(1)} s of training`;
   return `coordinated in ${s.coordinated} of ${s.seeds} seeds; median over the seeds ${median}`;
+}
+
+/** One seed's run as the table over seeds shows it. */
+export interface SeedRow extends SeedTime {
+  /** The update it coordinated at (null: never). */
+  updates: number | null;
+  /** Seconds of training the run took (all of its budget when it never coordinated). */
+  trainedSeconds: number;
+  /** Its best evaluated return (null: none evaluated). */
+  best: number | null;
+}
+
+/** The runs over seeds as a table: seed, time to coordination (or never, after how long), update, best return. */
+export function formatSeedTimes(rows: readonly SeedRow[]): string {
+  return formatTable(
+    ['seed', 'time to coordination', 'update', 'best return'],
+    rows.map((r) => [
+      String(r.seed),
+      r.seconds === null ? `never (${r.trainedSeconds.toFixed(1)} s)` : `${r.seconds.toFixed(1)} s`,
+      r.updates === null ? '-' : String(r.updates),
+      r.best === null ? '-' : r.best.toFixed(3),
+    ]),
+  );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, LINK_VERSION } from '../../../src/rl/config';
-import { parseOptions } from './options';
+import { parseOptions, withSeed } from './options';
 import { currentFormat, hashConfig } from './page';
 
 describe('bench:ui options', () => {
@@ -30,5 +30,16 @@ describe('bench:ui options', () => {
     expect(hashConfig('agents=4')).toMatchObject({ agents: 4, channels: 'open', family: 'long-coupled', tmaxEnd: 80, updates: 300 });
     // A v=3 link was written when the default run was 300 updates of 4 x 8, with today's channel policies.
     expect(hashConfig('v=3&seed=2')).toMatchObject({ updates: 300, tasksPerUpdate: 4, groupSize: 8, channels: 'preset', seed: 2 });
+  });
+
+  it('--learn --seeds runs the hash once per seed, the rest of the link as given', () => {
+    const o = parseOptions(['--learn', '--seeds', '3,1', '--hash', 'v=3&seed=9&agents=6']);
+    if (o === 'help') throw new Error('help');
+    expect(o.seeds).toEqual([3, 1]);
+    expect(hashConfig(withSeed(o.hash, 3))).toEqual({ ...hashConfig('v=3&agents=6'), seed: 3 });
+    expect(new URLSearchParams(withSeed(o.hash, 1)).getAll('seed')).toEqual(['1']);
+    const single = parseOptions(['--learn']);
+    if (single === 'help') throw new Error('help');
+    expect(single.seeds).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ const DEFAULT_MAX_SECONDS = 300;
 /** --lesson: the default cap on seconds per step, from opening it. */
 const DEFAULT_LESSON_MAX_SECONDS = 1800;
 export const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] [--hash ${DEFAULT_HASH}] [--threads auto] [--after-updates 0] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>]
-       npm run bench:ui -- --learn [--to-end] [--max-seconds ${DEFAULT_MAX_SECONDS}] [--hash ${DEFAULT_HASH}] [--threads auto] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>]
+       npm run bench:ui -- --learn [--to-end] [--max-seconds ${DEFAULT_MAX_SECONDS}] [--hash ${DEFAULT_HASH}] [--seeds 1,2,3] [--threads auto] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>]
        npm run bench:ui -- --lesson [${liveSteps().join(',')}] [--max-seconds ${DEFAULT_LESSON_MAX_SECONDS}] [--hash ${DEFAULT_HASH}] [--threads auto] [--port ${DEFAULT_PORT}] [--no-build] [--json <file>]
   --seconds <n>   how long to train with every view live (default: ${DEFAULT_SECONDS})
   --hash <hash>   URL hash selecting the config (default: ${DEFAULT_HASH}: the default task family, 8 agents)
@@ -32,6 +32,8 @@ export const USAGE = `usage: npm run bench:ui -- [--seconds ${DEFAULT_SECONDS}] 
                   src/sim/coordination.ts (return at least the scripted organisation's minus ${MARGIN}, duplicate work at
                   most ${COORDINATION.maxDuplicateShare * 100}% of useful work, at least ${COORDINATION.minNeededShare * 100}% of deliveries needed)
   --to-end        with --learn: go on training until the run's last update, and report the error of the page's time left
+  --seeds <list>  with --learn: one page run per training seed, one after another (e.g. 1,2,3; each replaces the
+                  hash's seed), and the median time over them (a seed that never coordinates counts as slower than any)
   --max-seconds <n>  with --learn: give up after n seconds of training (default: ${DEFAULT_MAX_SECONDS});
                   with --lesson: give up on a step n seconds after opening it (default: ${DEFAULT_LESSON_MAX_SECONDS})
   --lesson [steps]  instead: open each of these lesson steps (default: every live step that trains or steps when
@@ -55,6 +57,15 @@ export interface Options {
   maxSeconds: number;
   /** --lesson: the steps to time (1-based), or null without --lesson. */
   lesson: number[] | null;
+  /** --learn --seeds: the training seeds, a page run each (the hash's seed replaced), or null for the hash's own. */
+  seeds: number[] | null;
+}
+
+/** `hash` with its training seed set to `seed` (the rest of the link as given). */
+export function withSeed(hash: string, seed: number): string {
+  const params = new URLSearchParams(hash);
+  params.set('seed', String(seed));
+  return params.toString();
 }
 
 /** `--lesson`'s text as the steps to time: "all", or a list of live steps (sorted, each once). */
@@ -86,6 +97,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
     trace: { type: 'string' },
     learn: { type: 'boolean', default: false },
     'to-end': { type: 'boolean', default: false },
+    seeds: { type: 'string' },
     'max-seconds': { type: 'string' },
     lesson: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -100,6 +112,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
   }
   if (!values.learn && values['to-end']) throw new UsageError('--to-end needs --learn');
   if (values.learn && values.trace !== undefined) throw new UsageError('--trace does not go with --learn');
+  if (!values.learn && values.seeds !== undefined) throw new UsageError('--seeds needs --learn (one page run to coordination per seed)');
   return {
     learn: values.learn,
     toEnd: values['to-end'],
@@ -117,5 +130,6 @@ export function parseOptions(argv: string[]): Options | 'help' {
     build: !values['no-build'],
     json: values.json === undefined ? undefined : pathFlag('json', values.json),
     trace: values.trace === undefined ? undefined : pathFlag('trace', values.trace),
+    seeds: values.seeds === undefined ? null : intListFlag('seeds', values.seeds, 0, 2 ** 31 - 1),
   };
 }
