@@ -208,9 +208,9 @@ export class RunLibraryController {
   /**
    * Reads a run in the run-file worker, with its progress in the store's `opening` (cancel with
    * `cancelOpen`), and shows it in replay mode. Opening another run stops this one; a stopped one
-   * changes nothing. A failure is thrown.
+   * changes nothing. A failure is thrown. `wanted`: aborted when whoever asked no longer wants the
+   * run (it is then neither read on nor shown).
    */
-  /** `wanted`: aborted when whoever asked no longer wants the run (it is then neither read on nor shown). */
   private readonly openInReplay = async (
     name: string,
     read: (options: OpenOptions) => Promise<RunFile>,

@@ -210,16 +210,15 @@ async function main(): Promise<void> {
     console.log(o.seeds.length === 1 ? '' : `\nseed ${seed}`);
     runs.push(await timeToCoordination({ ...c, seed }, o, scripted));
   }
-  const times = runs.map((r) => ({ seed: r.config.seed, seconds: r.reached ? r.reached.seconds : null }));
-  const summary = summariseSeedTimes(times);
+  const rows = runs.map((r) => ({
+    seed: r.config.seed,
+    seconds: r.reached ? r.reached.seconds : null,
+    updates: r.reached ? r.reached.updates : null,
+    trainedSeconds: r.trainedSeconds,
+    best: r.evaluations.length ? Math.max(...r.evaluations.map((e) => e.ret)) : null,
+  }));
+  const summary = summariseSeedTimes(rows);
   if (runs.length > 1) {
-    const rows = runs.map((r) => ({
-      seed: r.config.seed,
-      seconds: r.reached ? r.reached.seconds : null,
-      updates: r.reached ? r.reached.updates : null,
-      trainedSeconds: r.trainedSeconds,
-      best: r.evaluations.length ? Math.max(...r.evaluations.map((e) => e.ret)) : null,
-    }));
     console.log(`\n${formatSeedTimes(rows)}`);
     console.log(describeSeedTimes(summary));
   }

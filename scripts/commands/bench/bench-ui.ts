@@ -74,7 +74,7 @@ async function main(): Promise<number> {
 
 /**
  * `--learn --seeds`: one page run to coordination per seed, one after another (each in a fresh
- * browser context, so no run is offered back from the one before), each printed as a single run is,
+ * browser, so no run is offered back from the one before), each printed as a single run is,
  * then the table over the seeds and their median. With --json: each seed's report and the summary.
  */
 async function learnOverSeeds(opts: Options, seeds: number[]): Promise<number> {

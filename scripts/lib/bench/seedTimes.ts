@@ -1,5 +1,5 @@
 /**
- * `bench:learn --seeds`: the time to coordination over several training seeds. A seed's run either
+ * `bench:learn --seeds` and `bench:ui --learn --seeds`: the time to coordination over several training seeds. A seed's run either
  * coordinated after some seconds of training or never did within its budget; a seed that never did
  * is slower than every seed that did, so the median over seeds is a time only while more than half
  * of the seeds coordinated (at an even count, the two middle seeds both did).
