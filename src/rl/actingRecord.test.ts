@@ -1,12 +1,13 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SprintEnv } from '../sim/env';
 import { generateTask } from '../sim/task';
 import { handTask } from '../sim/testing';
 import { ActingRecord, uploadDecisions } from './actingRecord';
 import { PolicyActor, scoredModules } from './actor';
-import { packChoices, packObservations } from './decisions';
-import { choiceTensors, decisionTensors, SwarmPolicy } from './policy';
+import { packChoices, packObservations, PackStore } from './decisions';
+import { choiceTensors, decisionTensors, SwarmPolicy, uploadCopies } from './policy';
 import { lossAndGradients } from './policyGradient';
 import { BatchBuffers, collect, type Batch } from './rollout';
 
@@ -158,6 +159,52 @@ describe('the acting record', () => {
     fromRecord.dispose();
     packed.dispose();
     expect(tf.memory().numTensors).toBe(before);
+    policy.dispose();
+  });
+});
+
+describe('on a backend that copies what it uploads (wasm)', () => {
+  beforeAll(async () => {
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+  });
+  afterAll(async () => {
+    await tf.setBackend('cpu');
+  });
+
+  it("packs each minute into the actor's reused storage, and one record and one store serve batch after batch", async () => {
+    expect(uploadCopies()).toBe(true);
+    const policy = SwarmPolicy.create({ hidden: 16, scorer: 8 }, 7);
+    policy.fusedWeights();
+    const before = tf.memory().numTensors;
+    const actor = new PolicyActor(policy, 4);
+    const record = new ActingRecord(policy);
+    const store = new PackStore();
+    // A longer batch, then a shorter one of another task: the record's and the store's arrays hold the first when the second comes.
+    for (const [tmax, seed, family] of [
+      [12, 2, 'long-coupled'],
+      [7, 3, 'long-planned'],
+    ] as const) {
+      const env = new SprintEnv(2, 3);
+      actor.record = record;
+      const batch = await collect(env, [handTask([1, 1], [1, 1], [-1, 0], [], true), generateTask(family, seed)], seed, tmax, actor, new BatchBuffers());
+      actor.record = null;
+      const pick = Int32Array.from({ length: batch.T * batch.R }, (_, r) => r).filter((r) => batch.live[r] === 1);
+      expect(record.rowCount).toBe(pick.length);
+      const M = scoredModules(env);
+      const fromRecord = uploadDecisions(batch, pick, M, env.N, record, store);
+      const packed = uploadDecisions(batch, pick, M, env.N);
+      expect(fromRecord.forward).not.toBeNull();
+      for (const k of ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const)
+        expect(values(fromRecord.rows[k]), `${k}, deadline ${tmax}`).toEqual(values(packed.rows[k]));
+      for (const k of ['kind', 'arg', 'dm'] as const) expect(values(fromRecord.choices[k]), `${k}, deadline ${tmax}`).toEqual(values(packed.choices[k]));
+      const fresh = tf.tidy(() => policy.forward(packed.rows.trunk, packed.rows.modules, packed.rows.agents, M, env.N));
+      for (const k of Object.keys(fresh) as (keyof typeof fresh)[]) expect(values(fromRecord.forward![k]), `${k}, deadline ${tmax}`).toEqual(values(fresh[k]));
+      tf.dispose(Object.values(fresh));
+      fromRecord.dispose();
+      packed.dispose();
+      expect(tf.memory().numTensors).toBe(before);
+    }
     policy.dispose();
   });
 });

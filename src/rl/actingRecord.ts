@@ -1,15 +1,27 @@
 import * as tf from '@tensorflow/tfjs';
 import type { SharedObservations } from '../sim/observeShared';
-import { type DecisionRows, KINDS, packChoices, packObservations } from './decisions';
-import { choiceTensors, decisionTensors, type ChoiceTensors, type DecisionTensors, type ForwardPass, type FusedWeights, type SwarmPolicy } from './policy';
+import { type DecisionRows, KINDS, packChoices, packObservations, type PackStore } from './decisions';
+import {
+  choiceTensors,
+  decisionTensors,
+  type ChoiceTensors,
+  type DecisionTensors,
+  type ForwardPass,
+  type FusedWeights,
+  type SwarmPolicy,
+  uploadCopies,
+} from './policy';
 
-/** One minute of acting: the rows it scored, packed, their upload, and the forward pass over them. */
+/** One minute of acting: the rows it scored, their upload, and the forward pass over them (the masks' biases are the record's). */
 interface Minute {
   /** The scored rows' indices in the batch's minute-major rows. */
   at: Int32Array;
   /** Rows a minute (all of the batch's agents). */
   perMinute: number;
-  rows: DecisionRows;
+  /** Rows scored. */
+  rows: number;
+  M: number;
+  A: number;
   trunk: tf.Tensor2D;
   modules: tf.Tensor2D;
   agents: tf.Tensor2D;
@@ -40,12 +52,22 @@ export class ActingRecord {
   /** Minutes seen, scored or not. */
   private seen = 0;
   private weights: FusedWeights | null = null;
+  /**
+   * The recorded minutes' mask biases, joined along the rows as they come (the actor packs each
+   * minute into storage it reuses, so the record copies them); kept from one batch to the next.
+   */
+  private biases: Record<'kindBias' | 'argBias' | 'dmBias', Float32Array> = {
+    kindBias: new Float32Array(0),
+    argBias: new Float32Array(0),
+    dmBias: new Float32Array(0),
+  };
+  private biasRows = 0;
 
   constructor(readonly policy: SwarmPolicy) {}
 
   /** Decision rows recorded so far. */
   get rowCount(): number {
-    return this.minutes.reduce((n, m) => n + m.rows.rows, 0);
+    return this.biasRows;
   }
 
   /**
@@ -62,14 +84,36 @@ export class ActingRecord {
   ): void {
     const first = this.minutes[0];
     const weights = this.policy.fusedWeights();
-    if (first && (first.rows.M !== rows.M || first.rows.A !== rows.A || first.perMinute !== R || weights !== this.weights)) {
+    if (first && (first.M !== rows.M || first.A !== rows.A || first.perMinute !== R || weights !== this.weights)) {
       tf.dispose([inputs.trunk, inputs.modules, inputs.agents, ...Object.values(forward)]);
       throw new Error('an acting record holds minutes of one shape and one set of weights');
     }
     this.weights = weights;
     const at = Int32Array.from(scored, (r) => this.seen * R + r);
     this.seen++;
-    this.minutes.push({ at, perMinute: R, rows, ...inputs, forward });
+    this.keepBiases(rows);
+    this.minutes.push({ at, perMinute: R, rows: rows.rows, M: rows.M, A: rows.A, ...inputs, forward });
+  }
+
+  /** Appends a minute's mask biases to the record's, growing its arrays when they are full. */
+  private keepBiases(rows: DecisionRows): void {
+    const l = this.biasRows;
+    const n = l + rows.rows;
+    const { M, A } = rows;
+    const grow = (a: Float32Array, width: number): Float32Array => {
+      if (a.length >= n * width) return a;
+      const b = new Float32Array(Math.max(n * width, 2 * a.length));
+      b.set(a.subarray(0, l * width));
+      return b;
+    };
+    const b = this.biases;
+    b.kindBias = grow(b.kindBias, KINDS);
+    b.argBias = grow(b.argBias, 2 * M);
+    b.dmBias = grow(b.dmBias, A);
+    b.kindBias.set(rows.kindBias.subarray(0, rows.rows * KINDS), l * KINDS);
+    b.argBias.set(rows.argBias.subarray(0, rows.rows * 2 * M), l * 2 * M);
+    b.dmBias.set(rows.dmBias.subarray(0, rows.rows * A), l * A);
+    this.biasRows = n;
   }
 
   /** Counts a minute in which no row was scored (every move was forced). */
@@ -87,9 +131,11 @@ export class ActingRecord {
     const minutes = this.minutes;
     try {
       if (minutes.length === 0 || this.policy.fusedWeights() !== this.weights || !samePicks(minutes, pick)) return null;
-      const { M, A } = minutes[0].rows;
+      const { M, A } = minutes[0];
       const L = pick.length;
-      const biases = joinBiases(minutes, L);
+      const b = this.biases;
+      // The record's arrays are written again by the next batch: copied first where the backend keeps them.
+      const own = uploadCopies() ? (a: Float32Array, n: number) => a.subarray(0, n) : (a: Float32Array, n: number) => a.slice(0, n);
       const [h1, h, zm, za, kinds, moduleScores, dmScores, trunk, modules, agents, kindBias, argBias, dmBias] = tf.tidy(() => {
         const join = (get: (m: Minute) => tf.Tensor2D) => tf.concat(minutes.map(get), 0) as tf.Tensor2D;
         return [
@@ -103,9 +149,9 @@ export class ActingRecord {
           join((m) => m.trunk),
           join((m) => m.modules),
           join((m) => m.agents),
-          tf.tensor2d(biases.kindBias, [L, KINDS]),
-          tf.tensor3d(biases.argBias, [L, 2, M]),
-          tf.tensor2d(biases.dmBias, [L, A]),
+          tf.tensor2d(own(b.kindBias, L * KINDS), [L, KINDS]),
+          tf.tensor3d(own(b.argBias, L * 2 * M), [L, 2, M]),
+          tf.tensor2d(own(b.dmBias, L * A), [L, A]),
         ];
       });
       return {
@@ -122,6 +168,7 @@ export class ActingRecord {
     for (const m of this.minutes) tf.dispose([m.trunk, m.modules, m.agents, ...Object.values(m.forward)]);
     this.minutes = [];
     this.seen = 0;
+    this.biasRows = 0;
     this.weights = null;
   }
 }
@@ -141,7 +188,8 @@ export interface LearnData {
  * The live decisions `pick` of a batch (indices into its minute-major rows, increasing), packed for
  * the policy's heads over `M` scored modules and `A` agents, on the backend: taken from `record` with
  * the forward pass the actor made (when it recorded exactly these rows with the current weights), or
- * packed and uploaded here. The caller disposes what it gets.
+ * packed and uploaded here, packed into `store` if one is given (`uploadCopies`). The caller disposes
+ * what it gets.
  */
 export function uploadDecisions(
   batch: { obs: Float32Array | SharedObservations; mask: Float32Array; actions: Int32Array },
@@ -149,14 +197,15 @@ export function uploadDecisions(
   M: number,
   A: number,
   record: ActingRecord | null = null,
+  store?: PackStore,
 ): LearnData {
   const L = pick.length;
-  const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick), L, M, A);
+  const choices = choiceTensors(packChoices(batch.actions, L, M, A, pick, store), L, M, A);
   let recorded: RecordedRows | null;
   let rows: DecisionTensors;
   try {
     recorded = record ? record.take(pick) : null;
-    rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick));
+    rows = recorded ? recorded.rows : decisionTensors(packObservations(batch.obs, batch.mask, L, M, A, pick, store));
   } catch (e) {
     tf.dispose([choices.kind, choices.arg, choices.dm]);
     throw e;
@@ -184,20 +233,4 @@ function samePicks(minutes: Minute[], pick: Int32Array): boolean {
     for (const r of m.at) if (pick[l++] !== r) return false;
   }
   return l === pick.length;
-}
-
-/** The mask biases of the recorded rows (L in all), joined out of the minutes' packed rows. */
-function joinBiases(minutes: Minute[], L: number): Pick<DecisionRows, 'kindBias' | 'argBias' | 'dmBias'> {
-  const { M, A } = minutes[0].rows;
-  const kindBias = new Float32Array(L * KINDS);
-  const argBias = new Float32Array(L * 2 * M);
-  const dmBias = new Float32Array(L * A);
-  let l = 0;
-  for (const { rows } of minutes) {
-    kindBias.set(rows.kindBias, l * KINDS);
-    argBias.set(rows.argBias, l * 2 * M);
-    dmBias.set(rows.dmBias, l * A);
-    l += rows.rows;
-  }
-  return { kindBias, argBias, dmBias };
 }

@@ -5,9 +5,9 @@ import { AGENT_DIM, encodeMasks, MODULE_DIM } from '../sim/observe';
 import { encodeSharedObservations, SharedObservations } from '../sim/observeShared';
 import type { ActionSource } from '../sim/actionSource';
 import { mixSeed, nextFloat } from '../sim/rng';
-import { actionProbabilities, type DecisionRows, isDecision, packObservations, TRUNK_WIDTH } from './decisions';
+import { actionProbabilities, type DecisionRows, isDecision, PackStore, packObservations, TRUNK_WIDTH } from './decisions';
 import type { ActingRecord } from './actingRecord';
-import { flatScores, type SwarmPolicy } from './policy';
+import { flatScores, type SwarmPolicy, uploadCopies } from './policy';
 
 /**
  * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents
@@ -23,6 +23,8 @@ export class PolicyActor implements ActionSource {
   private obs = new SharedObservations(0, 1);
   private mask = new Float32Array(0);
   private probs = new Float32Array(0);
+  /** Where each minute's rows are packed, on a backend that copies what it uploads (`uploadCopies`). */
+  private store = new PackStore();
   /**
    * Where `choose` keeps its forward passes (the trainer sets one while it collects a batch to learn
    * from, so the learn step's first epoch reuses them); null: they are freed after each minute.
@@ -68,7 +70,7 @@ export class PolicyActor implements ActionSource {
     const decided = rowsWithAChoice(mask, R);
     const D = decided.length;
     if (D > 0) {
-      const rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided);
+      const rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided, uploadCopies() ? this.store : undefined);
       if (this.probs.length < D * NUM_ACTIONS) this.probs = new Float32Array(D * NUM_ACTIONS);
       actionProbabilities(await this.scores(rows, R, decided), rows, this.probs);
     } else {

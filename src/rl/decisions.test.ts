@@ -7,7 +7,7 @@ import { createStructure } from '../sim/presets';
 import { Rng } from '../sim/rng';
 import { generateTask, MAX_AGENTS, MAX_MODULES } from '../sim/task';
 import { OBSERVATION_CASES, playMixedEpisode } from '../sim/testing';
-import { actionProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, type DecisionRows } from './decisions';
+import { actionProbabilities, KINDS, packChoices, packDecisions, packObservations, packSharedDecisions, PackStore, type DecisionRows } from './decisions';
 import { choiceTensors, chosenLogProb, decisionTensors, flatScores, headsEntropy, SwarmPolicy } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
@@ -44,6 +44,29 @@ describe('decision rows', () => {
     expect(() => packChoices([A_CLAIM + 5], 1, 4, 8)).toThrow(/module 5/);
     expect(() => packChoices([A_DM + 9], 1, MAX_MODULES, 8)).toThrow(/agent 9/);
     expect(() => packDecisions(obs, mask, 1, 0, 8)).toThrow(RangeError);
+  });
+
+  it('packs into a reused store exactly what it packs into arrays of its own, whatever the store held before', () => {
+    const store = new PackStore();
+    const big = rows(12, 8, 4);
+    const small = rows(5, 6, 5);
+    const fields = ['trunk', 'modules', 'agents', 'kindBias', 'argBias', 'dmBias'] as const;
+    const same = (a: DecisionRows, b: DecisionRows) => {
+      expect([a.rows, a.M, a.A]).toEqual([b.rows, b.M, b.A]);
+      for (const k of fields) expect(Array.from(a[k]), k).toEqual(Array.from(b[k]));
+    };
+    // A large pack first leaves every array dirty (ones, legal actions); a smaller one after it must not see them.
+    same(packDecisions(big.obs, big.mask, 12, MAX_MODULES, 8, null, store), packDecisions(big.obs, big.mask, 12, MAX_MODULES, 8));
+    const first = packDecisions(small.obs, small.mask, 3, 7, 6, [4, 0, 2], store);
+    same(first, packDecisions(small.obs, small.mask, 3, 7, 6, [4, 0, 2]));
+    for (const k of fields) expect(first[k].length, k).toBeLessThan(store.view(k, 0).buffer.byteLength / 4);
+    const c = packChoices(big.actions, 12, MAX_MODULES, 8, null, store);
+    const d = packChoices(small.actions, 4, 7, 6, [3, 1, 0, 2], store);
+    expect(Array.from(d.kind)).toEqual(Array.from(packChoices(small.actions, 4, 7, 6, [3, 1, 0, 2]).kind));
+    expect(Array.from(d.arg)).toEqual(Array.from(packChoices(small.actions, 4, 7, 6, [3, 1, 0, 2]).arg));
+    expect(Array.from(d.dm)).toEqual(Array.from(packChoices(small.actions, 4, 7, 6, [3, 1, 0, 2]).dm));
+    // The views are the store's: the next pack writes over the last one.
+    expect(c.kind.buffer).toBe(d.kind.buffer);
   });
 
   it('gives the reference probabilities of the flat layout, the chosen log-probability and the entropy', () => {

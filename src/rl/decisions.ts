@@ -84,25 +84,62 @@ export function isDecision(mask: Float32Array, r: number): boolean {
 const KIND_OF = new Int8Array(NUM_ACTIONS);
 for (let a = 0; a < NUM_ACTIONS; a++) KIND_OF[a] = a < A_CLAIM ? 0 : a < A_DM ? 1 : a < A_POST ? 2 : 3 + (a - A_POST);
 
-/** Zeroed decision rows for `count` decisions, every action illegal; throws on a size the policy cannot score. */
-function emptyRows(count: number, M: number, A: number): Omit<DecisionRows, 'rows' | 'M' | 'A'> {
+/** Checks that the policy can score `M` modules and `A` agents. */
+function checkScoredSize(M: number, A: number): void {
   if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+}
+
+/** Zeroed decision rows for `count` decisions, every action illegal; throws on a size the policy cannot score. */
+function emptyRows(count: number, M: number, A: number, store?: PackStore): Omit<DecisionRows, 'rows' | 'M' | 'A'> {
+  checkScoredSize(M, A);
+  const floats = (slot: string, n: number, fill = 0) => (store ? store.view(slot, n, fill) : new Float32Array(n).fill(fill));
   return {
-    trunk: new Float32Array(count * TRUNK_WIDTH),
-    modules: new Float32Array(count * M * MODULE_DIM),
-    agents: new Float32Array(count * A * AGENT_DIM),
-    kindBias: new Float32Array(count * KINDS).fill(ILLEGAL),
-    argBias: new Float32Array(count * 2 * M).fill(ILLEGAL),
-    dmBias: new Float32Array(count * A).fill(ILLEGAL),
+    trunk: floats('trunk', count * TRUNK_WIDTH),
+    modules: floats('modules', count * M * MODULE_DIM),
+    agents: floats('agents', count * A * AGENT_DIM),
+    kindBias: floats('kindBias', count * KINDS, ILLEGAL),
+    argBias: floats('argBias', count * 2 * M, ILLEGAL),
+    dmBias: floats('dmBias', count * A, ILLEGAL),
   };
 }
 
 /**
- * Packs `count` decision rows out of flat observations [* x OBS_DIM] and masks [* x NUM_ACTIONS]:
- * row l is source row `pick[l]` (or l itself when `pick` is null).
+ * Storage that packing reuses from one call to the next (an actor packs every minute, a trainer
+ * every update): what a pack into a store returns are views of its arrays, valid until the store's
+ * next pack. Each array grows to the largest pack asked of it and never shrinks. Without a store,
+ * every pack allocates arrays of its own; a minute's rows are over 100 kB and an update's choices
+ * several MB, which a browser's allocator hands back to the system and takes again many times a
+ * second (docs/ENGINE.md, "Speed notes": "Packing into reused storage").
  */
-export function packDecisions(obs: Float32Array, mask: Float32Array, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): DecisionRows {
-  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A);
+export class PackStore {
+  private arrays = new Map<string, Float32Array>();
+
+  /** `n` floats of the array named `slot`, each set to `fill`. */
+  view(slot: string, n: number, fill = 0): Float32Array {
+    let a = this.arrays.get(slot);
+    if (!a || a.length < n) {
+      a = new Float32Array(Math.max(n, 2 * (a?.length ?? 0)));
+      this.arrays.set(slot, a);
+    }
+    return a.subarray(0, n).fill(fill);
+  }
+}
+
+/**
+ * Packs `count` decision rows out of flat observations [* x OBS_DIM] and masks [* x NUM_ACTIONS]:
+ * row l is source row `pick[l]` (or l itself when `pick` is null). With a `store` the rows are views
+ * of its arrays (valid until its next pack); without, arrays of their own.
+ */
+export function packDecisions(
+  obs: Float32Array,
+  mask: Float32Array,
+  count: number,
+  M: number,
+  A: number,
+  pick: ArrayLike<number> | null = null,
+  store?: PackStore,
+): DecisionRows {
+  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A, store);
   for (let l = 0; l < count; l++) {
     const r = pick ? pick[l] : l;
     const o = r * OBS_DIM;
@@ -185,8 +222,9 @@ export function packSharedDecisions(
   M: number,
   A: number,
   pick: ArrayLike<number> | null = null,
+  store?: PackStore,
 ): DecisionRows {
-  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A);
+  const { trunk, modules, agents, kindBias, argBias, dmBias } = emptyRows(count, M, A, store);
   const { N, shared: S, rollout, bits } = obs;
   const scored = (1 << M) - 1;
   const MD = M * MODULE_DIM;
@@ -276,15 +314,23 @@ export function packObservations(
   M: number,
   A: number,
   pick: ArrayLike<number> | null = null,
+  store?: PackStore,
 ): DecisionRows {
-  return obs instanceof Float32Array ? packDecisions(obs, mask, count, M, A, pick) : packSharedDecisions(obs, mask, count, M, A, pick);
+  return obs instanceof Float32Array ? packDecisions(obs, mask, count, M, A, pick, store) : packSharedDecisions(obs, mask, count, M, A, pick, store);
 }
 
-/** One-hot rows of the chosen flat actions for the policy's heads (see `packDecisions` for `pick`). */
-export function packChoices(actions: ArrayLike<number>, count: number, M: number, A: number, pick: ArrayLike<number> | null = null): ChoiceRows {
-  const kind = new Float32Array(count * KINDS);
-  const arg = new Float32Array(count * 2 * M);
-  const dm = new Float32Array(count * A);
+/** One-hot rows of the chosen flat actions for the policy's heads (see `packDecisions` for `pick` and `store`). */
+export function packChoices(
+  actions: ArrayLike<number>,
+  count: number,
+  M: number,
+  A: number,
+  pick: ArrayLike<number> | null = null,
+  store?: PackStore,
+): ChoiceRows {
+  const kind = store ? store.view('kind', count * KINDS) : new Float32Array(count * KINDS);
+  const arg = store ? store.view('arg', count * 2 * M) : new Float32Array(count * 2 * M);
+  const dm = store ? store.view('dm', count * A) : new Float32Array(count * A);
   for (let l = 0; l < count; l++) {
     const a = actions[pick ? pick[l] : l];
     if (!(a >= 0 && a < NUM_ACTIONS)) throw new RangeError(`action ${a} is not an action`);

@@ -384,6 +384,16 @@ export interface PolicyHeads {
   value: tf.Tensor1D;
 }
 
+/**
+ * Whether the current backend copies a typed array into its own memory when a tensor is made from
+ * it, so that the array may be written again at once (packing into a `PackStore`): tfjs-backend-wasm
+ * does (`BackendWasm.move`); the cpu backend keeps the array itself and WebGPU's uploads it when it
+ * is first used, so on those each pack gets arrays of its own.
+ */
+export function uploadCopies(): boolean {
+  return tf.getBackend() === 'wasm';
+}
+
 /** Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). */
 export function decisionTensors(d: DecisionRows): DecisionTensors {
   const { rows: R, M, A } = d;

@@ -12,10 +12,10 @@ import { PolicyActor, scoredModules } from './actor';
 import { decisionAdvantages } from './advantages';
 import { costsAt, entropyAt, lrAt, rebuildsTrainer, teamAt, type Config } from './config';
 import { deadlineAt } from './deadline';
-import { packObservations, TRUNK_WIDTH } from './decisions';
+import { PackStore, packObservations, TRUNK_WIDTH } from './decisions';
 import { NumericFault, type FaultSite } from './numericFault';
 import { finite, NumericGuard } from './numericGuard';
-import { SwarmPolicy, type PolicyJSON } from './policy';
+import { SwarmPolicy, uploadCopies, type PolicyJSON } from './policy';
 import { GRADIENT_VARS, lossAndGradients, type RowLoss } from './policyGradient';
 import { FlatAdam } from './adam';
 import { learnerPlays } from './imitation';
@@ -62,6 +62,10 @@ export class Trainer {
   private readonly env: SprintEnv;
   private readonly actor: PolicyActor;
   private readonly buffers: BatchBuffers;
+  /** The actor's record of one batch's forward passes, emptied after each learn step and reused (its storage grows to the largest batch). */
+  private readonly record: ActingRecord;
+  /** Where a learn step's rows are packed, reused from one update to the next on a backend that copies its uploads. */
+  private readonly packStore = new PackStore();
   private readonly streams: ArrayLike<number> | undefined;
   /** Whether the last learn step's first epoch ran on the actor's recorded forward pass (`ActingRecord`). */
   firstEpochFromActing = false;
@@ -83,6 +87,7 @@ export class Trainer {
     this.groups = this.shard ? shardGroups(config.tasksPerUpdate, this.shard.index, this.shard.count) : { from: 0, to: config.tasksPerUpdate };
     this.buffers = new BatchBuffers(options.denseObservations === true);
     this.policy = policy ?? SwarmPolicy.create({ hidden: config.hidden, scorer: config.scorer }, config.seed);
+    this.record = new ActingRecord(this.policy);
     this.optimizer = new FlatAdam(config.lr);
     const K = config.groupSize;
     const B = (this.groups.to - this.groups.from) * K;
@@ -186,7 +191,7 @@ export class Trainer {
         : undefined;
     // While it collects a batch to learn from, the actor keeps its forward passes for the first epoch
     // (not when the structure learns from some agents only: the actor scores every agent's decisions).
-    const record = phase === 'rlcr' && !hooks?.learners ? new ActingRecord(this.policy) : null;
+    const record = phase === 'rlcr' && !hooks?.learners ? this.record : null;
     const shaping = training.shapingWeight(u, c);
     let batch: Batch;
     let learned: LearnStats;
@@ -270,7 +275,7 @@ export class Trainer {
     this.firstEpochFromActing = false;
     if (L === 0) return this.shard ? this.learnNothing(c.epochs) : { loss: 0, entropy: 0, gradNorm: 0 };
     const gather = (src: Float32Array) => Float32Array.from(pick, (r) => src[r]);
-    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, record);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, record, this.packs());
     this.firstEpochFromActing = data.forward !== null;
     const advT = tf.tensor1d(gather(adv));
     const oldT = tf.tensor1d(gather(batch.logp));
@@ -303,7 +308,7 @@ export class Trainer {
   private async imitate(batch: Batch): Promise<LearnStats> {
     const pick = this.liveRows(batch);
     if (pick.length === 0) return this.shard ? { ...(await this.learnNothing(1)), entropy: 0 } : { loss: 0, entropy: 0, gradNorm: 0 };
-    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N);
+    const data = uploadDecisions(batch, pick, scoredModules(this.env), this.env.N, null, this.packs());
     try {
       const g = lossAndGradients(this.policy, data.rows, data.choices, (chosen) => tf.neg(tf.mean(chosen)) as tf.Scalar);
       const r = await this.applyGradients(g.loss, g.grads, pick.length, g.entropy);
@@ -420,6 +425,11 @@ export class Trainer {
     const pick = new Int32Array(L);
     for (let r = 0, l = 0; r < n; r++) if (batch.live[r]) pick[l++] = r;
     return pick;
+  }
+
+  /** The learn step's pack storage, where the backend copies what it uploads (`uploadCopies`). */
+  private packs(): PackStore | undefined {
+    return uploadCopies() ? this.packStore : undefined;
   }
 
   dispose(): void {
