@@ -73,6 +73,35 @@ for (const [width, height] of [
       expect(row.y + row.height, key).toBeLessThanOrEqual(Math.min(readout.y + readout.height, panel.y + panel.height) + 1);
     }
   });
+
+  test(`at ${width}x${height} in presenter mode the relative view's readout shows every reference whole, each value beside the end of its name`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/#v=4&backend=wasm&presenter&curve=relative');
+    await ready(page);
+    await page.getByTestId('play').click();
+    await expect.poll(async () => Number(await page.getByTestId('update-count').textContent()), { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('play').click();
+    const panel = (await page.getByTestId('curves').boundingBox())!;
+    const readout = (await page.getByTestId('readout').boundingBox())!;
+    for (const key of ['swarm', 'scripted', 'bestOfN', 'chain']) {
+      const value = page.getByTestId(`readout-${key}`);
+      await expect(value).toHaveText(/^[+−]?\d\.\d{3}$/);
+      const row = (await value.locator('..').boundingBox())!;
+      expect(row.y + row.height, key).toBeLessThanOrEqual(Math.min(readout.y + readout.height, panel.y + panel.height) + 1);
+      // A name that wraps ("scripted organisation" in this column) ends on the value's line: the last line of each, as laid out.
+      const [nameEnd, valueEnd] = await value.evaluate((dd) => {
+        const lastLine = (el: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return Math.max(...Array.from(range.getClientRects(), (r) => r.bottom));
+        };
+        return [lastLine(dd.previousElementSibling!), lastLine(dd)];
+      });
+      expect(Math.abs(nameEnd - valueEnd), key).toBeLessThanOrEqual(3);
+    }
+  });
 }
 
 test('on a 390 px phone the stage stacks and nothing scrolls sideways', async ({ page }) => {
