@@ -7,7 +7,7 @@ import type { ActionSource } from '../sim/actionSource';
 import { mixSeed, nextFloat } from '../sim/rng';
 import { actionProbabilities, type DecisionRows, isDecision, PackStore, packObservations, TRUNK_WIDTH } from './decisions';
 import type { ActingRecord } from './actingRecord';
-import { flatScores, type SwarmPolicy, uploadCopies } from './policy';
+import { backendView, flatScores, type SwarmPolicy, uploadCopies } from './policy';
 
 /**
  * Lets a policy act in the environment: one batched forward pass per minute for all B x N agents
@@ -72,7 +72,7 @@ export class PolicyActor implements ActionSource {
     if (D > 0) {
       const rows = packObservations(obs, mask, D, scoredModules(env), env.N, D === R ? null : decided, uploadCopies() ? this.store : undefined);
       if (this.probs.length < D * NUM_ACTIONS) this.probs = new Float32Array(D * NUM_ACTIONS);
-      actionProbabilities(await this.scores(rows, R, decided), rows, this.probs);
+      await this.score(rows, R, decided);
     } else {
       this.record?.skip();
     }
@@ -111,11 +111,12 @@ export class PolicyActor implements ActionSource {
   }
 
   /**
-   * The raw scores of one minute's packed rows (`flatScores` of the forward pass). The forward pass
-   * and the uploaded rows go to the record if there is one (`decided` are the rows of the minute's
-   * R that were packed), else they are freed.
+   * The action probabilities of one minute's packed rows, into `probs`, from the raw scores of the
+   * forward pass (`flatScores`), read where the backend keeps them if it can (`backendView`), else
+   * read back. The forward pass and the uploaded rows go to the record if there is one (`decided`
+   * are the rows of the minute's R that were packed), else they are freed.
    */
-  private async scores(rows: DecisionRows, R: number, decided: Int32Array): Promise<Float32Array> {
+  private async score(rows: DecisionRows, R: number, decided: Int32Array): Promise<void> {
     const { rows: D, M, A } = rows;
     const inputs = {
       trunk: tf.tensor2d(rows.trunk, [D, TRUNK_WIDTH]),
@@ -127,13 +128,15 @@ export class PolicyActor implements ActionSource {
       const forward = tf.tidy(() => this.policy.forward(inputs.trunk, inputs.modules, inputs.agents, M, A));
       try {
         const scoresT = tf.tidy(() => flatScores(forward));
-        const scores = (await scoresT.data()) as Float32Array;
-        scoresT.dispose();
+        try {
+          actionProbabilities(backendView(scoresT) ?? ((await scoresT.data()) as Float32Array), rows, this.probs);
+        } finally {
+          scoresT.dispose();
+        }
         if (this.record) {
           kept = true;
           this.record.add(R, decided, rows, inputs, forward);
         }
-        return scores;
       } finally {
         if (!kept) tf.dispose(Object.values(forward));
       }

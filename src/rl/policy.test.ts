@@ -1,10 +1,11 @@
 import * as tf from '@tensorflow/tfjs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { AGENT_DIM, MODULE_DIM, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { KINDS, TRUNK_WIDTH } from './decisions';
-import { flatScores, SwarmPolicy } from './policy';
+import { backendView, flatScores, SwarmPolicy, uploadCopies } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
 
 beforeAll(async () => {
@@ -148,5 +149,40 @@ describe('the heads (one log-softmax per head over packed rows)', () => {
     expect(Math.sqrt(diff / norm)).toBeLessThan(1e-4);
     tf.dispose([obs, mask, weights, ...Object.values(g1), ...Object.values(g2)]);
     p.dispose();
+  });
+});
+
+describe('where the backend keeps its numbers', () => {
+  it('on cpu: no view (read back with data()), and uploads keep the array they are given', () => {
+    const a = new Float32Array([1, 2, 3]);
+    const t = tf.tensor1d(a);
+    expect(backendView(t)).toBeNull();
+    expect(uploadCopies()).toBe(false);
+    t.dispose();
+  });
+
+  describe('on wasm', () => {
+    beforeAll(async () => {
+      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+      if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+    });
+    afterAll(async () => {
+      await tf.setBackend('cpu');
+    });
+
+    it("views a result's numbers in place, and an upload copies its array", () => {
+      expect(uploadCopies()).toBe(true);
+      const a = new Float32Array([1, -2, 3.5, 0.25]);
+      const t = tf.tensor1d(a);
+      a.fill(9); // the upload was a copy: the tensor keeps the numbers it was made with
+      const sum = tf.tidy(() => tf.add(t, tf.scalar(1)));
+      const view = backendView(sum)!;
+      expect(Array.from(view)).toEqual([2, -1, 4.5, 1.25]);
+      expect(Array.from(view)).toEqual(Array.from(sum.dataSync()));
+      expect(view.buffer).not.toBe(sum.dataSync().buffer); // a view of the backend's memory, not a copy
+      const ints = tf.tensor1d([1, 2], 'int32');
+      expect(backendView(ints)).toBeNull();
+      tf.dispose([t, sum, ints]);
+    });
   });
 });

@@ -394,6 +394,18 @@ export function uploadCopies(): boolean {
   return tf.getBackend() === 'wasm';
 }
 
+/**
+ * A float32 tensor's numbers where the backend keeps them, without a copy: on wasm a view of its
+ * memory (tfjs-backend-wasm's `typedArrayFromHeap`), valid until the backend next allocates, so read
+ * it at once; null on the other backends, which read back with `data()`.
+ */
+export function backendView(t: tf.Tensor): Float32Array | null {
+  if (tf.getBackend() !== 'wasm' || t.dtype !== 'float32') return null;
+  const backend = tf.backend() as { typedArrayFromHeap?: (t: tf.TensorInfo) => unknown };
+  const view = backend.typedArrayFromHeap?.(t);
+  return view instanceof Float32Array ? view : null;
+}
+
 /** Uploads packed decision rows (the caller disposes them, or calls inside tf.tidy). */
 export function decisionTensors(d: DecisionRows): DecisionTensors {
   const { rows: R, M, A } = d;
