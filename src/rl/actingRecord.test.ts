@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import '@tensorflow/tfjs-backend-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SprintEnv } from '../sim/env';
 import { generateTask } from '../sim/task';
 import { handTask } from '../sim/testing';
@@ -10,6 +9,7 @@ import { packChoices, packObservations, PackStore } from './decisions';
 import { choiceTensors, decisionTensors, SwarmPolicy, uploadCopies } from './policy';
 import { lossAndGradients } from './policyGradient';
 import { BatchBuffers, collect, type Batch } from './rollout';
+import { onWasmBackend } from './testing';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -164,13 +164,7 @@ describe('the acting record', () => {
 });
 
 describe('on a backend that copies what it uploads (wasm)', () => {
-  beforeAll(async () => {
-    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
-  });
-  afterAll(async () => {
-    await tf.setBackend('cpu');
-  });
+  onWasmBackend();
 
   it("packs each minute into the actor's reused storage, and one record and one store serve batch after batch", async () => {
     expect(uploadCopies()).toBe(true);

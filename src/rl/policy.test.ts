@@ -1,12 +1,12 @@
 import * as tf from '@tensorflow/tfjs';
-import '@tensorflow/tfjs-backend-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { A_DM, A_IDLE, A_POST, NUM_ACTIONS } from '../sim/actions';
 import { AGENT_DIM, MODULE_DIM, OBS_DIM } from '../sim/observe';
 import { Rng } from '../sim/rng';
 import { KINDS, TRUNK_WIDTH } from './decisions';
 import { backendView, flatScores, SwarmPolicy, uploadCopies } from './policy';
 import { referenceLogProbs } from './referenceLogProbs';
+import { onWasmBackend } from './testing';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');
@@ -162,13 +162,7 @@ describe('where the backend keeps its numbers', () => {
   });
 
   describe('on wasm', () => {
-    beforeAll(async () => {
-      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-      if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
-    });
-    afterAll(async () => {
-      await tf.setBackend('cpu');
-    });
+    onWasmBackend();
 
     it("views a result's numbers in place, and an upload copies its array", () => {
       expect(uploadCopies()).toBe(true);

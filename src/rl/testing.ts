@@ -1,3 +1,6 @@
+import * as tf from '@tensorflow/tfjs';
+import '@tensorflow/tfjs-backend-wasm';
+import { afterAll, beforeAll } from 'vitest';
 import { defaultConfig, type Config } from './config';
 import type { SwarmPolicy } from './policy';
 
@@ -18,4 +21,15 @@ export const TINY_RUN: Config = {
 export async function policyWeights(policy: SwarmPolicy): Promise<number[]> {
   const parts = await Promise.all(Object.values(policy.vars).map((v) => v.data()));
   return parts.flatMap((p) => Array.from(p));
+}
+
+/** Called in a describe block: its tests run on the wasm backend (one thread), and the cpu backend is set again after them. */
+export function onWasmBackend(): void {
+  beforeAll(async () => {
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+  });
+  afterAll(async () => {
+    await tf.setBackend('cpu');
+  });
 }
