@@ -1,5 +1,4 @@
 import * as tf from '@tensorflow/tfjs';
-import '@tensorflow/tfjs-backend-wasm';
 import { afterAll, beforeAll } from 'vitest';
 import { defaultConfig, type Config } from './config';
 import type { SwarmPolicy } from './policy';
@@ -23,9 +22,14 @@ export async function policyWeights(policy: SwarmPolicy): Promise<number[]> {
   return parts.flatMap((p) => Array.from(p));
 }
 
-/** Called in a describe block: its tests run on the wasm backend (one thread), and the cpu backend is set again after them. */
+/**
+ * Called in a describe block: its tests run on the wasm backend (one thread), and the cpu backend is
+ * set again after them. The backend is registered only here, so that importing these helpers leaves
+ * the other tests on their backend.
+ */
 export function onWasmBackend(): void {
   beforeAll(async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
   });
