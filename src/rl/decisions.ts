@@ -84,22 +84,21 @@ export function isDecision(mask: Float32Array, r: number): boolean {
 const KIND_OF = new Int8Array(NUM_ACTIONS);
 for (let a = 0; a < NUM_ACTIONS; a++) KIND_OF[a] = a < A_CLAIM ? 0 : a < A_DM ? 1 : a < A_POST ? 2 : 3 + (a - A_POST);
 
-/** Checks that the policy can score `M` modules and `A` agents. */
-function checkScoredSize(M: number, A: number): void {
-  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
+/** `n` floats set to `fill`: a view of `store`'s array named `slot` if there is a store, else an array of their own. */
+function packArray(store: PackStore | undefined, slot: string, n: number, fill = 0): Float32Array {
+  return store ? store.view(slot, n, fill) : new Float32Array(n).fill(fill);
 }
 
 /** Zeroed decision rows for `count` decisions, every action illegal; throws on a size the policy cannot score. */
 function emptyRows(count: number, M: number, A: number, store?: PackStore): Omit<DecisionRows, 'rows' | 'M' | 'A'> {
-  checkScoredSize(M, A);
-  const floats = (slot: string, n: number, fill = 0) => (store ? store.view(slot, n, fill) : new Float32Array(n).fill(fill));
+  if (M < 1 || M > MAX_MODULES || A < 1 || A > MAX_AGENTS) throw new RangeError(`cannot score ${M} modules and ${A} agents`);
   return {
-    trunk: floats('trunk', count * TRUNK_WIDTH),
-    modules: floats('modules', count * M * MODULE_DIM),
-    agents: floats('agents', count * A * AGENT_DIM),
-    kindBias: floats('kindBias', count * KINDS, ILLEGAL),
-    argBias: floats('argBias', count * 2 * M, ILLEGAL),
-    dmBias: floats('dmBias', count * A, ILLEGAL),
+    trunk: packArray(store, 'trunk', count * TRUNK_WIDTH),
+    modules: packArray(store, 'modules', count * M * MODULE_DIM),
+    agents: packArray(store, 'agents', count * A * AGENT_DIM),
+    kindBias: packArray(store, 'kindBias', count * KINDS, ILLEGAL),
+    argBias: packArray(store, 'argBias', count * 2 * M, ILLEGAL),
+    dmBias: packArray(store, 'dmBias', count * A, ILLEGAL),
   };
 }
 
@@ -328,9 +327,9 @@ export function packChoices(
   pick: ArrayLike<number> | null = null,
   store?: PackStore,
 ): ChoiceRows {
-  const kind = store ? store.view('kind', count * KINDS) : new Float32Array(count * KINDS);
-  const arg = store ? store.view('arg', count * 2 * M) : new Float32Array(count * 2 * M);
-  const dm = store ? store.view('dm', count * A) : new Float32Array(count * A);
+  const kind = packArray(store, 'kind', count * KINDS);
+  const arg = packArray(store, 'arg', count * 2 * M);
+  const dm = packArray(store, 'dm', count * A);
   for (let l = 0; l < count; l++) {
     const a = actions[pick ? pick[l] : l];
     if (!(a >= 0 && a < NUM_ACTIONS)) throw new RangeError(`action ${a} is not an action`);
