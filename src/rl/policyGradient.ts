@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { KINDS } from './decisions';
 import type { ChoiceTensors, DecisionTensors, ForwardPass, SwarmPolicy } from './policy';
-import { scorerBackward, transposeTall } from './wasmKernels';
+import { scorerBackward, tallProduct } from './wasmKernels';
 
 /**
  * A loss over decision rows as a function of three per-row terms [L]: the chosen action's
@@ -137,24 +137,23 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const dzd = tf.sub(tf.mul(dc, tf.sub(c.dm, tf.mul(pd, tf.sum(c.dm, 1, true)))), tf.mul(tf.mul(de, pkDm), tf.mul(pd, tf.add(ld, hd)))) as tf.Tensor2D;
 
     // The scorers, in the transposed layout [S x rows * items]: the per-item input layer's gradient is
-    // then (dzᵀ · x)ᵀ, whose right operand is the uploaded data x, which the wasm backend packs once
-    // per learn step and keeps for the next epoch; its context's gradient is a sum over the
-    // innermost axis.
+    // then (dzᵀ · x)ᵀ, a product over the rows of x (`tallProduct`); its context's gradient is a sum
+    // over the innermost axis.
     // (On wasm, scorerBackward's output product, relu mask, context sum and output weights' gradient
     // are one kernel.)
     const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
       const { dzT, ctxT, dW } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
-      return { ctxT, wIn: tf.transpose(tf.matMul(dzT, x)), wOut: dW };
+      return { ctxT, wIn: tf.transpose(tallProduct(dzT, x, true)), wOut: dW };
     };
     const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, v.mo, d.modules, M);
     const ag = scorerBack(za, dzd.reshape([L * A, 1]), v.ao, d.agents, A);
 
     // The four products that read the trunk, as one: their output gradients stacked as rows
-    // [S + S + KINDS + 1 x L], so all four weight gradients are one product with h (packed once).
+    // [S + S + KINDS + 1 x L], so all four weight gradients are one product with h.
     const dv = dValue ? dValue.reshape([1, L]) : tf.zeros([1, L]);
     const dHeadsT = tf.concat([mod.ctxT, ag.ctxT, tf.transpose(dzk), dv], 0) as tf.Tensor2D;
     const wHeads = tf.concat([w.modules, w.agents, w.kinds, w.value], 1) as tf.Tensor2D;
-    const dWHeads = tf.transpose(tf.matMul(dHeadsT, h)) as tf.Tensor2D; // [H + 1 x 2S + KINDS + 1]
+    const dWHeads = tf.transpose(tallProduct(dHeadsT, h, true)) as tf.Tensor2D; // [H + 1 x 2S + KINDS + 1]
     const [dWm, dWa, dWk, dWv] = tf.split(dWHeads, [S, S, KINDS, 1], 1) as tf.Tensor2D[];
     const rowsAndBias = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => {
       const [w, b] = tf.split(g, [g.shape[0] - 1, 1], 0);
@@ -166,10 +165,10 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     const [dvo, dvob] = rowsAndBias(dWv);
     const dA2 = tf.mul(tf.matMul(tf.transpose(dHeadsT), tf.transpose(wHeads)), tf.step(h)) as tf.Tensor2D;
     const trunkLayer = (g: tf.Tensor2D): [tf.Tensor, tf.Tensor] => rowsAndBias(tf.slice(g, [0, 0], [g.shape[0], H]));
-    const [dg2, db2] = trunkLayer(tf.matMul(transposeTall(h1), dA2));
+    const [dg2, db2] = trunkLayer(tallProduct(h1, dA2));
     const dA1 = tf.mul(tf.matMul(dA2, tf.transpose(w.trunk2)), tf.step(h1)) as tf.Tensor2D;
-    // (dA1ᵀ · x)ᵀ: the uploaded trunk rows are the right operand, packed once for every epoch.
-    const [dg1, db1] = trunkLayer(tf.transpose(tf.matMul(transposeTall(dA1), d.trunk)));
+    // (dA1ᵀ · x)ᵀ, summed as xᵀ · dA1: the same sums, without a transpose.
+    const [dg1, db1] = trunkLayer(tallProduct(d.trunk, dA1));
 
     const byKey: Record<(typeof GRADIENT_VARS)[number], tf.Tensor> = {
       g1: dg1,

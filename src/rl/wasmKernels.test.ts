@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../sim/rng';
-import { addRelu, scorerBackward, setWasmKernels, transposeTall, wasmKernelsActive } from './wasmKernels';
+import { addRelu, scorerBackward, setWasmKernels, tallProduct, transposeTall, wasmKernelsActive } from './wasmKernels';
 import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
 
 beforeAll(async () => {
@@ -124,6 +124,49 @@ describe('the wasm kernels', () => {
     }
   }
 
+  // Rows: a multiple of four and not (the kernel takes four at a time, then one); columns of b: whole
+  // SIMD lanes and not, and too few for the kernel (the backend's product runs); one row of the result.
+  for (const [n, p, q] of [
+    [1001, 71, 65],
+    [256, 32, 13],
+    [7, 5, 9],
+    [3, 1, 8],
+    [5, 3, 4],
+  ] as const) {
+    for (const special of [true, false]) {
+      it(`tallProduct writes tf.matMul's numbers for ${n} rows, [${p}] by [${q}]${special ? ', special values' : ''}`, () => {
+        const a = tf.tensor2d(numbers(n * p, 10 + n, special), [n, p]);
+        const b = tf.tensor2d(numbers(n * q, 20 + n, special), [n, q]);
+        const aT = tf.transpose(a) as tf.Tensor2D;
+        const want = tf.matMul(aT, b);
+        const [on, off] = both(() => [tallProduct(a, b), tallProduct(aT, b, true)]);
+        expect(differences(on[0], off[0]), 'aᵀ · b, kernel against the ops').toEqual([]);
+        expect(differences(on[1], off[1]), 'a given transposed, kernel against the ops').toEqual([]);
+        expect(differences(on[0], want), 'aᵀ · b').toEqual([]);
+        expect(differences(on[1], want), 'a given transposed').toEqual([]);
+        expect(special || want.dataSync().every(Number.isFinite), 'finite sums without the special values').toBe(true);
+        tf.dispose([a, b, aT, want, ...on, ...off]);
+      });
+    }
+  }
+
+  it('tallProduct sums from +0 as the backend does: a sum of negative zeros is +0', () => {
+    const a = tf.zeros([6, 3]) as tf.Tensor2D;
+    const b = tf.fill([6, 9], -1) as tf.Tensor2D;
+    const [on, off] = both(() => [tallProduct(a, b)]);
+    expect(differences(on[0], off[0])).toEqual([]);
+    expect(Array.from(on[0].dataSync()).every((x) => Object.is(x, 0))).toBe(true);
+    tf.dispose([a, b, ...on, ...off]);
+  });
+
+  it('tallProduct refuses operands whose rows differ', () => {
+    const a = tf.ones([4, 3]) as tf.Tensor2D;
+    const b = tf.ones([5, 2]) as tf.Tensor2D;
+    expect(() => tallProduct(a, b)).toThrow(/do not share their rows/);
+    expect(() => tallProduct(a, b, true)).toThrow(/do not share their rows/);
+    tf.dispose([a, b]);
+  });
+
   it('fall back to the TF.js ops on shapes they do not cover, with the same numbers', () => {
     // A scorer 6 wide is not whole SIMD lanes: the TF.js ops run, kernels on or off.
     const z = tf.relu(tf.tensor2d(numbers(4 * 3 * 6, 6), [12, 6])) as tf.Tensor2D;
@@ -144,8 +187,9 @@ describe('the wasm kernels', () => {
       const r = scorerBackward(z, d, w, 8);
       const t = transposeTall(z);
       const a = addRelu(z, tf.ones([8, 8]) as tf.Tensor2D, 8);
-      expect(tf.memory().numTensors).toBe(before + 6); // three, one, one, and addRelu's ones
-      tf.dispose([r.dzT, r.ctxT, r.dW, t, a]);
+      const p = [tallProduct(z, z), tallProduct(z, d), tallProduct(t, z, true)];
+      expect(tf.memory().numTensors).toBe(before + 9); // three, one, one, addRelu's ones, and three
+      tf.dispose([r.dzT, r.ctxT, r.dW, t, a, ...p]);
     }
     tf.dispose([z, d, w]);
   });

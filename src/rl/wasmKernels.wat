@@ -63,6 +63,103 @@
         (local.set $r (i32.add (local.get $r) (i32.const 1)))
         (br $rowsLoop))))
 
+  ;; c [p x q] = the sum over k in [0, n) of the outer product a_k ⊗ b_k, b [n x q] a tall matrix
+  ;; whose rows are b_k, and a_k element i at a + k·aRow + i·aCol (bytes): a tall [n x p] matrix
+  ;; (aRow 4p, aCol 4) or its transpose [p x n] (aRow 4, aCol 4n). That is aᵀ · b or a · b, the
+  ;; product tf.matMul writes on wasm: each element summed from +0 in the order of k, each term a_k[i]
+  ;; b_k[j] rounded to float32 before it is added. XNNPACK, which tfjs-backend-wasm's product runs,
+  ;; walks all n rows for each tile of four rows of c and streams the whole of b again for each of them
+  ;; (for 18,432 rows of 65 that is about 100 MB an epoch); here c stays in the cache and a and b are
+  ;; read once, four rows of b at a time (each element of c loaded and stored once per four terms).
+  (func (export "tallProduct") (param $a i32) (param $aRow i32) (param $aCol i32) (param $b i32) (param $c i32)
+                               (param $n i32) (param $p i32) (param $q i32)
+    (local $qBytes i32) (local $q4Bytes i32) (local $k i32) (local $i i32) (local $j i32)
+    (local $ap i32) (local $bp i32) (local $cp i32) (local $g i32) (local $cEnd i32) (local $rows i32)
+    (local $s0 f32) (local $s1 f32) (local $s2 f32) (local $s3 f32)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (local.set $qBytes (i32.shl (local.get $q) (i32.const 2)))
+    (local.set $q4Bytes (i32.and (local.get $qBytes) (i32.const -16)))
+    ;; c starts at +0 (a product with no bias adds its first term to 0)
+    (local.set $cEnd (i32.add (local.get $c) (i32.mul (local.get $p) (local.get $qBytes))))
+    (local.set $cp (local.get $c))
+    (block $zeroDone
+      (loop $zero
+        (br_if $zeroDone (i32.ge_u (local.get $cp) (local.get $cEnd)))
+        (f32.store (local.get $cp) (f32.const 0))
+        (local.set $cp (i32.add (local.get $cp) (i32.const 4)))
+        (br $zero)))
+    (if (i32.or (i32.eqz (local.get $p)) (i32.eqz (local.get $q))) (then (return)))
+    (block $done
+      (loop $steps
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        ;; four rows of a and b while four are left, then one
+        (local.set $rows (select (i32.const 4) (i32.const 1) (i32.le_u (i32.add (local.get $k) (i32.const 4)) (local.get $n))))
+        (local.set $ap (i32.add (local.get $a) (i32.mul (local.get $k) (local.get $aRow))))
+        (local.set $bp (i32.add (local.get $b) (i32.mul (local.get $k) (local.get $qBytes))))
+        (local.set $cp (local.get $c))
+        (local.set $i (i32.const 0))
+        (loop $outRows
+          (local.set $s0 (f32.load (local.get $ap)))
+          (local.set $v0 (f32x4.splat (local.get $s0)))
+          (local.set $j (i32.const 0))
+          (if (i32.eq (local.get $rows) (i32.const 4))
+            (then
+              (local.set $s1 (f32.load (i32.add (local.get $ap) (local.get $aRow))))
+              (local.set $s2 (f32.load (i32.add (local.get $ap) (i32.shl (local.get $aRow) (i32.const 1)))))
+              (local.set $s3 (f32.load (i32.add (local.get $ap) (i32.mul (local.get $aRow) (i32.const 3)))))
+              (local.set $v1 (f32x4.splat (local.get $s1)))
+              (local.set $v2 (f32x4.splat (local.get $s2)))
+              (local.set $v3 (f32x4.splat (local.get $s3)))
+              (block $vec4Done
+                (loop $vec4
+                  (br_if $vec4Done (i32.ge_u (local.get $j) (local.get $q4Bytes)))
+                  (local.set $g (i32.add (local.get $bp) (local.get $j)))
+                  (v128.store (i32.add (local.get $cp) (local.get $j))
+                    (f32x4.add
+                      (f32x4.add
+                        (f32x4.add
+                          (f32x4.add (v128.load (i32.add (local.get $cp) (local.get $j))) (f32x4.mul (local.get $v0) (v128.load (local.get $g))))
+                          (f32x4.mul (local.get $v1) (v128.load (i32.add (local.get $g) (local.get $qBytes)))))
+                        (f32x4.mul (local.get $v2) (v128.load (i32.add (local.get $g) (i32.shl (local.get $qBytes) (i32.const 1))))))
+                      (f32x4.mul (local.get $v3) (v128.load (i32.add (local.get $g) (i32.mul (local.get $qBytes) (i32.const 3)))))))
+                  (local.set $j (i32.add (local.get $j) (i32.const 16)))
+                  (br $vec4)))
+              (block $one4Done
+                (loop $one4
+                  (br_if $one4Done (i32.ge_u (local.get $j) (local.get $qBytes)))
+                  (local.set $g (i32.add (local.get $bp) (local.get $j)))
+                  (f32.store (i32.add (local.get $cp) (local.get $j))
+                    (f32.add
+                      (f32.add
+                        (f32.add
+                          (f32.add (f32.load (i32.add (local.get $cp) (local.get $j))) (f32.mul (local.get $s0) (f32.load (local.get $g))))
+                          (f32.mul (local.get $s1) (f32.load (i32.add (local.get $g) (local.get $qBytes)))))
+                        (f32.mul (local.get $s2) (f32.load (i32.add (local.get $g) (i32.shl (local.get $qBytes) (i32.const 1))))))
+                      (f32.mul (local.get $s3) (f32.load (i32.add (local.get $g) (i32.mul (local.get $qBytes) (i32.const 3)))))))
+                  (local.set $j (i32.add (local.get $j) (i32.const 4)))
+                  (br $one4))))
+            (else
+              (block $vec1Done
+                (loop $vec1
+                  (br_if $vec1Done (i32.ge_u (local.get $j) (local.get $q4Bytes)))
+                  (v128.store (i32.add (local.get $cp) (local.get $j))
+                    (f32x4.add (v128.load (i32.add (local.get $cp) (local.get $j))) (f32x4.mul (local.get $v0) (v128.load (i32.add (local.get $bp) (local.get $j))))))
+                  (local.set $j (i32.add (local.get $j) (i32.const 16)))
+                  (br $vec1)))
+              (block $one1Done
+                (loop $one1
+                  (br_if $one1Done (i32.ge_u (local.get $j) (local.get $qBytes)))
+                  (f32.store (i32.add (local.get $cp) (local.get $j))
+                    (f32.add (f32.load (i32.add (local.get $cp) (local.get $j))) (f32.mul (local.get $s0) (f32.load (i32.add (local.get $bp) (local.get $j))))))
+                  (local.set $j (i32.add (local.get $j) (i32.const 4)))
+                  (br $one1)))))
+          (local.set $ap (i32.add (local.get $ap) (local.get $aCol)))
+          (local.set $cp (i32.add (local.get $cp) (local.get $qBytes)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $outRows (i32.lt_u (local.get $i) (local.get $p))))
+        (local.set $k (i32.add (local.get $k) (local.get $rows)))
+        (br $steps))))
+
   ;; The backward pass of a scorer's hidden layer z [n x width] (n = rows x items), whose scores are
   ;; z · w with w [width x outs] (outs 1 or 2), given the scores' gradient d [n x outs]:
   ;;   dzT [width x n]     (w · dᵀ) ⊙ step(zT): each element (0 + w[s,0] d[i,0]) + w[s,1] d[i,1] (outs 2) or
