@@ -2,10 +2,12 @@ import * as tf from '@tensorflow/tfjs';
 import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
 
 /**
- * Three kernels of the learn step, in one pass each where TF.js's wasm backend takes two to five
+ * Four kernels of the learn step, in one pass each where TF.js's wasm backend takes two to five
  * (wasmKernels.wat, assembled into wasmKernelsBinary.ts): a tall transpose, a scorer's hidden layer
- * (add the row's context, relu) and a scorer's backward pass (transpose, the output product's
- * gradient, relu's mask, the context's sum, the output weights' gradient). They run on tensors in tfjs-backend-wasm's own memory,
+ * (add the row's context, relu), a scorer's backward pass (transpose, the output product's
+ * gradient, relu's mask, the context's sum, the output weights' gradient) and a weight gradient's
+ * product over the decision rows (read once, where the backend's product reads its right operand
+ * again for every four rows of the result). They run on tensors in tfjs-backend-wasm's own memory,
  * which their module imports, and write exactly the numbers the TF.js ops they replace write (the
  * tests compare them bit for bit, NaN, infinities and -0 included), so training is the same with and
  * without them. They are TF.js kernels of the wasm backend (`tf.registerKernel`), so tidy and
