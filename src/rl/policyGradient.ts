@@ -136,14 +136,14 @@ export function lossAndGradients(policy: SwarmPolicy, d: DecisionTensors, c: Cho
     ) as tf.Tensor3D;
     const dzd = tf.sub(tf.mul(dc, tf.sub(c.dm, tf.mul(pd, tf.sum(c.dm, 1, true)))), tf.mul(tf.mul(de, pkDm), tf.mul(pd, tf.add(ld, hd)))) as tf.Tensor2D;
 
-    // The scorers, in the transposed layout [S x rows * items]: the per-item input layer's gradient is
-    // then (dzᵀ · x)ᵀ, a product over the rows of x (`tallProduct`); its context's gradient is a sum
-    // over the innermost axis.
+    // The scorers: the per-item input layer's gradient is xᵀ · dz, a product over the rows of x
+    // (`tallProduct`); the context's gradient, each row's sum of dz over its items, comes in the
+    // transposed layout [S x rows] the heads' gradients are stacked in below.
     // (On wasm, scorerBackward's output product, relu mask, context sum and output weights' gradient
     // are one kernel.)
     const scorerBack = (z: tf.Tensor2D, dOut: tf.Tensor2D, wOut: tf.Variable, x: tf.Tensor2D, items: number) => {
-      const { dzT, ctxT, dW } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
-      return { ctxT, wIn: tf.transpose(tallProduct(dzT, x, true)), wOut: dW };
+      const { dz, ctxT, dW } = scorerBackward(z, dOut, wOut as tf.Tensor2D, items);
+      return { ctxT, wIn: tallProduct(x, dz), wOut: dW };
     };
     const mod = scorerBack(zm, tf.transpose(dza, [0, 2, 1]).reshape([L * M, 2]) as tf.Tensor2D, v.mo, d.modules, M);
     const ag = scorerBack(za, dzd.reshape([L * A, 1]), v.ao, d.agents, A);

@@ -111,9 +111,9 @@ describe('the wasm kernels', () => {
           const w = tf.tensor2d(numbers(width * outs, 5, false), [width, outs]);
           const [on, off] = both(() => {
             const r = scorerBackward(z, d, w, items);
-            return [r.dzT, r.ctxT, r.dW];
+            return [r.dz, r.ctxT, r.dW];
           });
-          ['dzT', 'ctxT', 'dW'].forEach((name, i) => expect(differences(on[i], off[i]), name).toEqual([]));
+          ['dz', 'ctxT', 'dW'].forEach((name, i) => expect(differences(on[i], off[i]), name).toEqual([]));
           const zT = tf.transpose(z);
           const dW = tf.matMul(zT, d);
           expect(differences(on[2], dW), 'dW is the product zᵀ · d').toEqual([]);
@@ -189,7 +189,7 @@ describe('the wasm kernels', () => {
       const a = addRelu(z, tf.ones([8, 8]) as tf.Tensor2D, 8);
       const p = [tallProduct(z, z), tallProduct(z, d), tallProduct(t, z, true)];
       expect(tf.memory().numTensors).toBe(before + 9); // three, one, one, addRelu's ones, and three
-      tf.dispose([r.dzT, r.ctxT, r.dW, t, a, ...p]);
+      tf.dispose([r.dz, r.ctxT, r.dW, t, a, ...p]);
     }
     tf.dispose([z, d, w]);
   });

@@ -27,7 +27,7 @@ interface WasmBackendLike {
 interface Exports {
   transpose(src: number, dst: number, rows: number, cols: number): void;
   addRelu(a: number, ctx: number, out: number, rows: number, items: number, width: number): void;
-  scorerBack(z: number, d: number, w: number, dzT: number, ctxT: number, gwT: number, rows: number, items: number, width: number, outs: number): void;
+  scorerBack(z: number, d: number, w: number, dz: number, ctxT: number, gwT: number, rows: number, items: number, width: number, outs: number): void;
   tallProduct(a: number, aRow: number, aCol: number, b: number, c: number, n: number, p: number, q: number): void;
 }
 
@@ -120,14 +120,14 @@ const KERNELS: Record<string, (a: KernelArgs) => tf.TensorInfo | tf.TensorInfo[]
     const outs = inputs.w.shape[1];
     const items = attrs!.items as number;
     const rows = n / items;
-    const dzT = b.makeOutput([width, n], 'float32');
+    const dz = b.makeOutput([n, width], 'float32');
     const ctxT = b.makeOutput([width, rows], 'float32');
     const gwT = b.makeOutput([outs, width], 'float32');
     exportsFor(b)!.scorerBack(
       offset(b, inputs.z),
       offset(b, inputs.d),
       offset(b, inputs.w),
-      offset(b, dzT),
+      offset(b, dz),
       offset(b, ctxT),
       offset(b, gwT),
       rows,
@@ -135,7 +135,7 @@ const KERNELS: Record<string, (a: KernelArgs) => tf.TensorInfo | tf.TensorInfo[]
       width,
       outs,
     );
-    return [dzT, ctxT, gwT];
+    return [dz, ctxT, gwT];
   },
 };
 for (const [kernelName, kernelFunc] of Object.entries(KERNELS)) {
@@ -199,9 +199,9 @@ export function addRelu(a: tf.Tensor2D, ctx: tf.Tensor2D, items: number): tf.Ten
   return tf.tidy(() => tf.relu(tf.add(a.reshape([rows, items, width]), ctx.reshape([rows, 1, width]))).reshape([n, width]) as tf.Tensor2D);
 }
 
-/** What `scorerBackward` returns: [width x rows·items], [width x rows], [width x outs]. */
+/** What `scorerBackward` returns: [rows·items x width], [width x rows], [width x outs]. */
 export interface ScorerBackward {
-  dzT: tf.Tensor2D;
+  dz: tf.Tensor2D;
   ctxT: tf.Tensor2D;
   dW: tf.Tensor2D;
 }
@@ -209,19 +209,20 @@ export interface ScorerBackward {
 /**
  * The backward pass through a scorer's hidden layer z [rows·items x width] (after its relu) and its
  * output product z · w (w [width x outs], outs 1 or 2), given the scores' gradient d [rows·items x
- * outs], in the transposed layout the weight gradients are taken in: the gradient at the relu's
- * input dzT = (w · dᵀ) ⊙ step(zT), its sum over each row's items ctxT (the context's gradient), and
- * the output weights' gradient dW = zᵀ · d, the same numbers as `tf.matMul(zT, d)` (on wasm summed
- * in the kernel, in the order tfjs-backend-wasm's product sums them, so zT is never written).
+ * outs]: the gradient at the relu's input dz = (d · wᵀ) ⊙ step(z), its sum over each row's items in
+ * the transposed layout the heads' gradients are stacked in, ctxT [width x rows] (the context's
+ * gradient), and the output weights' gradient dW = zᵀ · d, the same numbers as `tf.matMul(zT, d)`
+ * (on wasm all three in one kernel, dW summed in the order tfjs-backend-wasm's product sums it, so
+ * zᵀ is never written).
  */
 export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, items: number): ScorerBackward {
   const [n, width] = z.shape;
   const outs = w.shape[1];
   if (scorerFits(n, width, items) && (outs === 1 || outs === 2) && float(z, d, w) && wasmKernelsActive()) {
-    const [dzT, ctxT, gwT] = tf.engine().runKernel('SwarmScorerBack', { z, d, w }, { items }) as tf.Tensor2D[];
+    const [dz, ctxT, gwT] = tf.engine().runKernel('SwarmScorerBack', { z, d, w }, { items }) as tf.Tensor2D[];
     const dW = outs === 1 ? gwT.reshape([width, 1]) : tf.transpose(gwT);
     gwT.dispose();
-    return { dzT, ctxT, dW: dW as tf.Tensor2D };
+    return { dz, ctxT, dW: dW as tf.Tensor2D };
   }
   return tf.tidy(() => {
     const zT = transposeTall(z);
@@ -230,6 +231,7 @@ export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, i
     // data alone and would reuse it with the wrong shape). The outer product is a broadcast.
     const back = outs === 1 ? tf.mul(w, d.reshape([1, n])) : tf.matMul(w, tf.transpose(d));
     const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
-    return { dzT, ctxT: tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D, dW: tf.matMul(zT, d) as tf.Tensor2D };
+    const ctxT = tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D;
+    return { dz: tf.transpose(dzT) as tf.Tensor2D, ctxT, dW: tf.matMul(zT, d) as tf.Tensor2D };
   });
 }

@@ -160,183 +160,93 @@
         (local.set $k (i32.add (local.get $k) (local.get $rows)))
         (br $steps))))
 
-  ;; The backward pass of a scorer's hidden layer z [n x width] (n = rows x items), whose scores are
+;; The backward pass of a scorer's hidden layer z [n x width] (n = rows x items), whose scores are
   ;; z · w with w [width x outs] (outs 1 or 2), given the scores' gradient d [n x outs]:
-  ;;   dzT [width x n]     (w · dᵀ) ⊙ step(zT): each element (0 + w[s,0] d[i,0]) + w[s,1] d[i,1] (outs 2) or
-  ;;                       w[s] d[i] (outs 1), times step (1 above 0, NaN for NaN, else 0), as tf.matMul or
+  ;;   dz [n x width]      (d · wᵀ) ⊙ step(z): each element (0 + d[i,0] w[s,0]) + d[i,1] w[s,1] (outs 2) or
+  ;;                       d[i] w[s] (outs 1), times step (1 above 0, NaN for NaN, else 0), as tf.matMul or
   ;;                       tf.mul and tf.step compute them on wasm;
-  ;;   ctxT [width x rows] the sum of dzT over each row's items, in order from 0 (tf.sum over the last axis);
+  ;;   ctxT [width x rows] the sum of dz over each row's items, from +0 in their order (tf.sum);
   ;;   gwT [outs x width]  the output weights' gradient, transposed: gwT[o, s] = the sum over i of
-  ;;                       z[i, s] d[i, o], from 0 in the order of i, as tf.matMul(zT, d) computes it on wasm.
-  ;; In blocks of whole rows, about 256 items. A block first adds its items' products to gwT, four
-  ;; columns of z at a time, in the order of the items (every column its own sum). Then, for each
-  ;; column, one loop copies the block's run of zT into its place in dzT (as `transpose`), a second
-  ;; reads that run back from the cache and overwrites it with dzT four items at a time, and a third
-  ;; sums the rows of the dzT run, four rows side by side. Two runs written in one loop would be two
-  ;; store streams whose addresses may agree in their low twelve bits, which the processor reads as a
-  ;; dependency and waits on; one row's sum alone is a chain of additions, each waiting for the last;
-  ;; and runs of 1 KiB change memory page less often than the 64 items tried first (the kernel took
-  ;; 1.7-2.2 times as long with those on 13,056 rows of 12 items).
-  (func (export "scorerBack") (param $z i32) (param $d i32) (param $w i32) (param $dzT i32) (param $ctxT i32) (param $gwT i32)
+  ;;                       z[i, s] d[i, o], from +0 in the order of i, as tf.matMul(zᵀ, d) computes it on wasm.
+  ;; In blocks of whole rows, about 128 items (16 KiB of z at width 32): for each four columns s of
+  ;; the block, the items in order, with those columns' weights, gradient sums and row sum held in
+  ;; registers, so each element of z is read from memory once and dz written once, row by row.
+  (func (export "scorerBack") (param $z i32) (param $d i32) (param $w i32) (param $dz i32) (param $ctxT i32) (param $gwT i32)
                               (param $rows i32) (param $items i32) (param $width i32) (param $outs i32)
-    (local $n i32) (local $blockRows i32) (local $l0 i32) (local $l1 i32) (local $l i32) (local $k i32) (local $s i32)
-    (local $zp i32) (local $dp i32) (local $op i32) (local $end i32) (local $stride i32) (local $dStride i32)
-    (local $w0 f32) (local $w1 f32) (local $zv f32) (local $back f32)
-    (local $w0v v128) (local $w1v v128) (local $zvv v128) (local $dv v128) (local $dv2 v128) (local $backv v128)
-    (local $itemBytes i32) (local $cp i32) (local $p i32) (local $e i32) (local $a0 f32) (local $a1 f32) (local $a2 f32) (local $a3 f32)
-    (local $i i32) (local $iEnd i32) (local $g i32)
-    (local.set $n (i32.mul (local.get $rows) (local.get $items)))
+    (local $blockRows i32) (local $l0 i32) (local $l1 i32) (local $l i32) (local $it i32) (local $g i32)
+    (local $stride i32) (local $dStride i32) (local $zp i32) (local $dp i32) (local $cp i32) (local $rowBytes i32)
+    (local $w0v v128) (local $w1v v128) (local $gw0 v128) (local $gw1 v128) (local $ctx v128)
+    (local $zv v128) (local $d0 v128) (local $d1 v128) (local $back v128) (local $dzv v128) (local $wp i32)
+    (local.set $stride (i32.shl (local.get $width) (i32.const 2)))
+    (local.set $dStride (i32.shl (local.get $outs) (i32.const 2)))
+    (local.set $rowBytes (i32.shl (local.get $rows) (i32.const 2)))
     ;; gwT starts at +0 (a product with no bias adds its first term to 0)
     (local.set $g (i32.const 0))
     (block $zeroDone
       (loop $zero
-        (br_if $zeroDone (i32.ge_u (local.get $g) (i32.shl (i32.mul (local.get $outs) (local.get $width)) (i32.const 2))))
+        (br_if $zeroDone (i32.ge_u (local.get $g) (i32.mul (local.get $outs) (local.get $stride))))
         (f32.store (i32.add (local.get $gwT) (local.get $g)) (f32.const 0))
         (local.set $g (i32.add (local.get $g) (i32.const 4)))
         (br $zero)))
-    (local.set $stride (i32.shl (local.get $width) (i32.const 2)))
-    (local.set $dStride (i32.shl (local.get $outs) (i32.const 2)))
-    (local.set $blockRows (i32.div_u (i32.const 256) (local.get $items)))
+    (local.set $blockRows (i32.div_u (i32.const 128) (local.get $items)))
     (if (i32.eqz (local.get $blockRows)) (then (local.set $blockRows (i32.const 1))))
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $l0) (local.get $rows)))
         (local.set $l1 (i32.add (local.get $l0) (local.get $blockRows)))
         (if (i32.gt_u (local.get $l1) (local.get $rows)) (then (local.set $l1 (local.get $rows))))
-        ;; gwT: each of the block's items in order adds z[i, s] d[i, o] to every gwT[o, s], four s at a time
-        (local.set $i (i32.mul (local.get $l0) (local.get $items)))
-        (local.set $iEnd (i32.mul (local.get $l1) (local.get $items)))
-        (local.set $zp (i32.add (local.get $z) (i32.shl (i32.mul (local.get $i) (local.get $width)) (i32.const 2))))
-        (local.set $dp (i32.add (local.get $d) (i32.shl (i32.mul (local.get $i) (local.get $outs)) (i32.const 2))))
-        (block $gradDone
-          (loop $grad
-            (br_if $gradDone (i32.ge_u (local.get $i) (local.get $iEnd)))
-            (local.set $dv (f32x4.splat (f32.load (local.get $dp))))
-            (local.set $g (i32.const 0))
-            (if (i32.eq (local.get $outs) (i32.const 2))
-              (then
-                (local.set $dv2 (f32x4.splat (f32.load offset=4 (local.get $dp))))
-                (loop $grad2
-                  (local.set $zvv (v128.load (i32.add (local.get $zp) (local.get $g))))
-                  (v128.store (i32.add (local.get $gwT) (local.get $g))
-                    (f32x4.add (v128.load (i32.add (local.get $gwT) (local.get $g))) (f32x4.mul (local.get $zvv) (local.get $dv))))
-                  (v128.store (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g))
-                    (f32x4.add (v128.load (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g))) (f32x4.mul (local.get $zvv) (local.get $dv2))))
-                  (local.set $g (i32.add (local.get $g) (i32.const 16)))
-                  (br_if $grad2 (i32.lt_u (local.get $g) (local.get $stride)))))
-              (else
-                (loop $grad1
-                  (v128.store (i32.add (local.get $gwT) (local.get $g))
-                    (f32x4.add (v128.load (i32.add (local.get $gwT) (local.get $g))) (f32x4.mul (v128.load (i32.add (local.get $zp) (local.get $g))) (local.get $dv))))
-                  (local.set $g (i32.add (local.get $g) (i32.const 16)))
-                  (br_if $grad1 (i32.lt_u (local.get $g) (local.get $stride))))))
-            (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
-            (local.set $dp (i32.add (local.get $dp) (local.get $dStride)))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $grad)))
-        (local.set $s (i32.const 0))
+        ;; g: the byte offset of four columns s within a row of z
+        (local.set $g (i32.const 0))
         (loop $columns
-          ;; op, end: byte offsets of [s, the block's first item] and of [s, the next block's first item]
-          (local.set $op (i32.shl (i32.add (i32.mul (local.get $s) (local.get $n)) (i32.mul (local.get $l0) (local.get $items))) (i32.const 2)))
-          (local.set $end (i32.add (local.get $op) (i32.shl (i32.mul (i32.sub (local.get $l1) (local.get $l0)) (local.get $items)) (i32.const 2))))
-          ;; zT's run: z[i, s] for the block's items, into dzT's place (overwritten below)
-          (local.set $zp (i32.add (local.get $z) (i32.shl (i32.add (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $width)) (local.get $s)) (i32.const 2))))
-          (local.set $k (local.get $op))
-          (loop $copy
-            (f32.store (i32.add (local.get $dzT) (local.get $k)) (f32.load (local.get $zp)))
-            (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
-            (local.set $k (i32.add (local.get $k) (i32.const 4)))
-            (br_if $copy (i32.lt_u (local.get $k) (local.get $end))))
-          ;; dzT's run over zT's run, four items at a time while four are left, then one at a time
-          (local.set $w0 (f32.load (i32.add (local.get $w) (i32.shl (i32.mul (local.get $s) (local.get $outs)) (i32.const 2)))))
+          ;; w[s, 0] and w[s, 1] for the four s (w is [width x outs], row by row)
+          (local.set $wp (i32.add (local.get $w) (i32.mul (local.get $g) (local.get $outs))))
           (if (i32.eq (local.get $outs) (i32.const 2))
-            (then (local.set $w1 (f32.load offset=4 (i32.add (local.get $w) (i32.shl (local.get $s) (i32.const 3)))))))
-          (local.set $w0v (f32x4.splat (local.get $w0)))
-          (local.set $w1v (f32x4.splat (local.get $w1)))
-          (local.set $dp (i32.add (local.get $d) (i32.shl (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $outs)) (i32.const 2))))
-          (local.set $k (local.get $op))
-          (block $fourDone
-            (loop $four
-              (br_if $fourDone (i32.gt_u (i32.add (local.get $k) (i32.const 16)) (local.get $end)))
-              (local.set $zvv (v128.load (i32.add (local.get $dzT) (local.get $k))))
-              (if (i32.eq (local.get $outs) (i32.const 2))
-                (then
-                  (local.set $dv (v128.load (local.get $dp)))
-                  (local.set $dv2 (v128.load offset=16 (local.get $dp)))
-                  (local.set $backv (f32x4.add
-                    (f32x4.add (v128.const f32x4 0 0 0 0)
-                      (f32x4.mul (local.get $w0v) (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $dv) (local.get $dv2))))
-                    (f32x4.mul (local.get $w1v) (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $dv) (local.get $dv2))))))
-                (else
-                  (local.set $backv (f32x4.mul (local.get $w0v) (v128.load (local.get $dp))))))
-              (v128.store (i32.add (local.get $dzT) (local.get $k))
-                (f32x4.mul (local.get $backv)
-                  (v128.or (v128.and (f32x4.gt (local.get $zvv) (v128.const f32x4 0 0 0 0)) (v128.const f32x4 1 1 1 1))
-                           (v128.and (f32x4.ne (local.get $zvv) (local.get $zvv)) (v128.const i32x4 0x7fc00000 0x7fc00000 0x7fc00000 0x7fc00000)))))
-              (local.set $dp (i32.add (local.get $dp) (i32.shl (local.get $dStride) (i32.const 2))))
-              (local.set $k (i32.add (local.get $k) (i32.const 16)))
-              (br $four)))
-          (block $oneDone
-            (loop $one
-              (br_if $oneDone (i32.ge_u (local.get $k) (local.get $end)))
-              (local.set $zv (f32.load (i32.add (local.get $dzT) (local.get $k))))
-              (if (i32.eq (local.get $outs) (i32.const 2))
-                (then
-                  (local.set $back (f32.add (f32.add (f32.const 0) (f32.mul (local.get $w0) (f32.load (local.get $dp))))
-                                            (f32.mul (local.get $w1) (f32.load offset=4 (local.get $dp))))))
-                (else
-                  (local.set $back (f32.mul (local.get $w0) (f32.load (local.get $dp))))))
-              ;; step without a branch: the bits of 1 above 0, of NaN for NaN, else 0
-              (f32.store (i32.add (local.get $dzT) (local.get $k)) (f32.mul (local.get $back)
-                (f32.reinterpret_i32 (i32.or (i32.mul (f32.gt (local.get $zv) (f32.const 0)) (i32.const 0x3f800000))
-                                             (i32.mul (f32.ne (local.get $zv) (local.get $zv)) (i32.const 0x7fc00000))))))
-              (local.set $dp (i32.add (local.get $dp) (local.get $dStride)))
-              (local.set $k (i32.add (local.get $k) (i32.const 4)))
-              (br $one)))
-          ;; ctxT: each row's sum in order from its first item, four rows side by side (four independent
-          ;; chains of additions), then the rest one at a time
+            (then
+              (local.set $w0v (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (v128.load (local.get $wp)) (v128.load offset=16 (local.get $wp))))
+              (local.set $w1v (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (v128.load (local.get $wp)) (v128.load offset=16 (local.get $wp))))
+              (local.set $gw1 (v128.load (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g)))))
+            (else (local.set $w0v (v128.load (local.get $wp)))))
+          (local.set $gw0 (v128.load (i32.add (local.get $gwT) (local.get $g))))
           (local.set $l (local.get $l0))
-          (local.set $k (local.get $op))
-          (local.set $itemBytes (i32.shl (local.get $items) (i32.const 2)))
-          (local.set $cp (i32.add (local.get $ctxT) (i32.shl (i32.add (i32.mul (local.get $s) (local.get $rows)) (local.get $l0)) (i32.const 2))))
-          (block $rows4Done
-            (loop $rows4
-              (br_if $rows4Done (i32.gt_u (i32.add (local.get $l) (i32.const 4)) (local.get $l1)))
-              (local.set $a0 (f32.const 0)) (local.set $a1 (f32.const 0)) (local.set $a2 (f32.const 0)) (local.set $a3 (f32.const 0))
-              (local.set $p (i32.add (local.get $dzT) (local.get $k)))
-              (local.set $e (i32.add (local.get $p) (local.get $itemBytes)))
-              (loop $sum4
-                (local.set $a0 (f32.add (local.get $a0) (f32.load (local.get $p))))
-                (local.set $a1 (f32.add (local.get $a1) (f32.load (i32.add (local.get $p) (local.get $itemBytes)))))
-                (local.set $a2 (f32.add (local.get $a2) (f32.load (i32.add (local.get $p) (i32.shl (local.get $itemBytes) (i32.const 1))))))
-                (local.set $a3 (f32.add (local.get $a3) (f32.load (i32.add (local.get $p) (i32.mul (local.get $itemBytes) (i32.const 3))))))
-                (local.set $p (i32.add (local.get $p) (i32.const 4)))
-                (br_if $sum4 (i32.lt_u (local.get $p) (local.get $e))))
-              (f32.store (local.get $cp) (local.get $a0))
-              (f32.store offset=4 (local.get $cp) (local.get $a1))
-              (f32.store offset=8 (local.get $cp) (local.get $a2))
-              (f32.store offset=12 (local.get $cp) (local.get $a3))
-              (local.set $cp (i32.add (local.get $cp) (i32.const 16)))
-              (local.set $k (i32.add (local.get $k) (i32.shl (local.get $itemBytes) (i32.const 2))))
-              (local.set $l (i32.add (local.get $l) (i32.const 4)))
-              (br $rows4)))
-          (block $rows1Done
-            (loop $rows1
-              (br_if $rows1Done (i32.ge_u (local.get $l) (local.get $l1)))
-              (local.set $a0 (f32.const 0))
-              (local.set $p (i32.add (local.get $dzT) (local.get $k)))
-              (local.set $e (i32.add (local.get $p) (local.get $itemBytes)))
-              (loop $sum1
-                (local.set $a0 (f32.add (local.get $a0) (f32.load (local.get $p))))
-                (local.set $p (i32.add (local.get $p) (i32.const 4)))
-                (br_if $sum1 (i32.lt_u (local.get $p) (local.get $e))))
-              (f32.store (local.get $cp) (local.get $a0))
-              (local.set $cp (i32.add (local.get $cp) (i32.const 4)))
-              (local.set $k (i32.add (local.get $k) (local.get $itemBytes)))
-              (local.set $l (i32.add (local.get $l) (i32.const 1)))
-              (br $rows1)))
-          (local.set $s (i32.add (local.get $s) (i32.const 1)))
-          (br_if $columns (i32.lt_u (local.get $s) (local.get $width))))
+          (local.set $zp (i32.add (i32.add (local.get $z) (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $stride))) (local.get $g)))
+          (local.set $dp (i32.add (local.get $d) (i32.mul (i32.mul (local.get $l0) (local.get $items)) (local.get $dStride))))
+          (loop $rowsLoop
+            (local.set $ctx (v128.const f32x4 0 0 0 0))
+            (local.set $it (i32.const 0))
+            (loop $itemsLoop
+              (local.set $zv (v128.load (local.get $zp)))
+              (local.set $d0 (f32x4.splat (f32.load (local.get $dp))))
+              (if (i32.eq (local.get $outs) (i32.const 2))
+                (then
+                  (local.set $d1 (f32x4.splat (f32.load offset=4 (local.get $dp))))
+                  (local.set $back (f32x4.add (f32x4.add (v128.const f32x4 0 0 0 0) (f32x4.mul (local.get $w0v) (local.get $d0)))
+                                              (f32x4.mul (local.get $w1v) (local.get $d1))))
+                  (local.set $gw1 (f32x4.add (local.get $gw1) (f32x4.mul (local.get $zv) (local.get $d1)))))
+                (else (local.set $back (f32x4.mul (local.get $w0v) (local.get $d0)))))
+              (local.set $gw0 (f32x4.add (local.get $gw0) (f32x4.mul (local.get $zv) (local.get $d0))))
+              ;; step without a branch: 1 above 0, NaN for NaN, else 0
+              (local.set $dzv (f32x4.mul (local.get $back)
+                (v128.or (v128.and (f32x4.gt (local.get $zv) (v128.const f32x4 0 0 0 0)) (v128.const f32x4 1 1 1 1))
+                         (v128.and (f32x4.ne (local.get $zv) (local.get $zv)) (v128.const i32x4 0x7fc00000 0x7fc00000 0x7fc00000 0x7fc00000)))))
+              (v128.store (i32.add (local.get $dz) (i32.sub (local.get $zp) (local.get $z))) (local.get $dzv))
+              (local.set $ctx (f32x4.add (local.get $ctx) (local.get $dzv)))
+              (local.set $zp (i32.add (local.get $zp) (local.get $stride)))
+              (local.set $dp (i32.add (local.get $dp) (local.get $dStride)))
+              (local.set $it (i32.add (local.get $it) (i32.const 1)))
+              (br_if $itemsLoop (i32.lt_u (local.get $it) (local.get $items))))
+            ;; the row's sums into ctxT[s, l] for the four s
+            (local.set $cp (i32.add (local.get $ctxT) (i32.add (i32.mul (i32.shr_u (local.get $g) (i32.const 2)) (local.get $rowBytes)) (i32.shl (local.get $l) (i32.const 2)))))
+            (f32.store (local.get $cp) (f32x4.extract_lane 0 (local.get $ctx)))
+            (f32.store (i32.add (local.get $cp) (local.get $rowBytes)) (f32x4.extract_lane 1 (local.get $ctx)))
+            (f32.store (i32.add (local.get $cp) (i32.shl (local.get $rowBytes) (i32.const 1))) (f32x4.extract_lane 2 (local.get $ctx)))
+            (f32.store (i32.add (local.get $cp) (i32.mul (local.get $rowBytes) (i32.const 3))) (f32x4.extract_lane 3 (local.get $ctx)))
+            (local.set $l (i32.add (local.get $l) (i32.const 1)))
+            (br_if $rowsLoop (i32.lt_u (local.get $l) (local.get $l1))))
+          (v128.store (i32.add (local.get $gwT) (local.get $g)) (local.get $gw0))
+          (if (i32.eq (local.get $outs) (i32.const 2))
+            (then (v128.store (i32.add (i32.add (local.get $gwT) (local.get $stride)) (local.get $g)) (local.get $gw1))))
+          (local.set $g (i32.add (local.get $g) (i32.const 16)))
+          (br_if $columns (i32.lt_u (local.get $g) (local.get $stride))))
         (local.set $l0 (local.get $l1))
         (br $blocks))))
 )
