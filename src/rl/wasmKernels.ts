@@ -4,8 +4,8 @@ import { KERNELS_PLAIN, KERNELS_SHARED } from './wasmKernelsBinary';
 /**
  * Four kernels of the learn step, in one pass each where TF.js's wasm backend takes two to five
  * (wasmKernels.wat, assembled into wasmKernelsBinary.ts): a tall transpose, a scorer's hidden layer
- * (add the row's context, relu), a scorer's backward pass (transpose, the output product's
- * gradient, relu's mask, the context's sum, the output weights' gradient) and a weight gradient's
+ * (add the row's context, relu), a scorer's backward pass (the output product's gradient, relu's
+ * mask, the context's sum, the output weights' gradient) and a weight gradient's
  * product over the decision rows (read once, where the backend's product reads its right operand
  * again for every four rows of the result). They run on tensors in tfjs-backend-wasm's own memory,
  * which their module imports, and write exactly the numbers the TF.js ops they replace write (the
@@ -225,13 +225,12 @@ export function scorerBackward(z: tf.Tensor2D, d: tf.Tensor2D, w: tf.Tensor2D, i
     return { dz, ctxT, dW: dW as tf.Tensor2D };
   }
   return tf.tidy(() => {
-    const zT = transposeTall(z);
-    // With one output, dᵀ is d reshaped: the same data, which the wasm backend must not see as the
-    // right operand of two products of different shapes (it caches the packed right operand by its
-    // data alone and would reuse it with the wrong shape). The outer product is a broadcast.
-    const back = outs === 1 ? tf.mul(w, d.reshape([1, n])) : tf.matMul(w, tf.transpose(d));
-    const dzT = tf.mul(back, tf.step(zT)) as tf.Tensor2D;
-    const ctxT = tf.sum(dzT.reshape([width, n / items, items]), 2) as tf.Tensor2D;
-    return { dz: tf.transpose(dzT) as tf.Tensor2D, ctxT, dW: tf.matMul(zT, d) as tf.Tensor2D };
+    // With one output the outer product d · wᵀ is a broadcast, so d is the right operand of one
+    // product only (the wasm backend caches a product's packed right operand by its data alone, and
+    // would reuse it for the same data in another shape).
+    const back = outs === 1 ? tf.mul(d, w.reshape([1, width])) : tf.matMul(d, tf.transpose(w));
+    const dz = tf.mul(back, tf.step(z)) as tf.Tensor2D;
+    const ctxT = tf.transpose(tf.sum(dz.reshape([n / items, items, width]), 1)) as tf.Tensor2D;
+    return { dz, ctxT, dW: tf.matMul(transposeTall(z), d) as tf.Tensor2D };
   });
 }
