@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-wasm';
 
+import { installWasmCopies } from '../../src/rl/wasmCopies';
+
 import type { NodeBackend } from './nodeBackends';
 
 export { NODE_BACKENDS, type NodeBackend } from './nodeBackends';
@@ -11,4 +13,5 @@ export async function useBackend(name: NodeBackend): Promise<void> {
   const ok = await tf.setBackend(name);
   if (!ok) throw new Error(`TF.js backend "${name}" failed to initialise`);
   await tf.ready();
+  if (name === 'wasm') installWasmCopies();
 }

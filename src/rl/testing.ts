@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs';
 import { afterAll, beforeAll } from 'vitest';
 import { defaultConfig, type Config } from './config';
 import type { SwarmPolicy } from './policy';
+import { installWasmCopies } from './wasmCopies';
 
 /** A run small enough for a test to train a few updates of it in a second or two (long-coupled tasks, 4 agents, 16 minutes). */
 export const TINY_RUN: Config = {
@@ -32,6 +33,7 @@ export function onWasmBackend(): void {
     await import('@tensorflow/tfjs-backend-wasm');
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('the wasm backend did not start');
+    installWasmCopies();
   });
   afterAll(async () => {
     await tf.setBackend('cpu');

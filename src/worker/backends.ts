@@ -3,6 +3,7 @@ import '@tensorflow/tfjs-backend-webgpu';
 import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { type BackendChoice, type BackendName, type BackendReport, type ThreadRequest } from './protocol';
 import { planThreads } from './threads';
+import { installWasmCopies } from '../rl/wasmCopies';
 import { wasmKernelsActive } from '../rl/wasmKernels';
 
 /** Limits of backend start-up and measurement. */
@@ -240,6 +241,7 @@ async function initBackend(name: BackendName, timeoutMs: number): Promise<void> 
   }
   if (!ok) throw new Error('failed to initialise (see the console for the cause)');
   await tf.ready();
+  if (name === 'wasm') installWasmCopies();
 }
 
 /**
