@@ -615,6 +615,42 @@ describe('TrainingSession', () => {
     expect(save).toHaveBeenCalledTimes(6);
   });
 
+  it('spaces periodic saves out once one takes long, to keep them under a twentieth of the time', async () => {
+    vi.useFakeTimers();
+    const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
+    await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
+    // Each save takes `saveMs` of the session's clock (a long run's recording encoded in the worker).
+    let saveMs = 1000;
+    const real = saver.save.bind(saver);
+    const save = vi.spyOn(saver, 'save').mockImplementation((api) => {
+      advance(saveMs);
+      return real(api);
+    });
+    void a.start();
+    await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
+    workers[0].emit();
+    await vi.waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    const tick = async () => {
+      advance(5000);
+      await vi.advanceTimersByTimeAsync(5000);
+    };
+    await tick();
+    expect(save).toHaveBeenCalledTimes(2);
+    // That save took 1 s: the next is due 20 s after it began, not at the next three ticks.
+    await tick();
+    await tick();
+    await tick();
+    expect(save).toHaveBeenCalledTimes(2);
+    saveMs = 0;
+    await tick();
+    expect(save).toHaveBeenCalledTimes(3);
+    // A quick save again: every tick saves.
+    await tick();
+    expect(save).toHaveBeenCalledTimes(4);
+    await a.pause();
+    expect(save).toHaveBeenCalledTimes(5);
+  });
+
   it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
     const { a, saver, lib } = open();
     await until(() => store.getState().backend !== null, 'ready');

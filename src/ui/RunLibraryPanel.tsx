@@ -117,7 +117,7 @@ export function RunLibraryPanel() {
   const status = !recording
     ? 'Recording is off: this run will not be kept.'
     : savedAt === null
-      ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains.`
+      ? `Recording this run; it is saved here when you pause, and every ${AUTOSAVE_MS / 1000} seconds while it trains (less often once a long run's save takes longer).`
       : `Recording this run; last saved at ${formatTime(savedAt)}.`;
   return (
     <section
