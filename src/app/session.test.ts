@@ -651,6 +651,40 @@ describe('TrainingSession', () => {
     expect(save).toHaveBeenCalledTimes(5);
   });
 
+  it('starts no periodic save while the last one is still on its way', async () => {
+    vi.useFakeTimers();
+    const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
+    await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
+    const real = saver.save.bind(saver);
+    const held: (() => void)[] = [];
+    let hold = false;
+    const save = vi.spyOn(saver, 'save').mockImplementation(async (api) => {
+      if (hold) await new Promise<void>((resolve) => held.push(resolve));
+      return real(api);
+    });
+    void a.start();
+    await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
+    workers[0].emit();
+    await vi.waitFor(() => expect(save).toHaveBeenCalledTimes(1));
+    const tick = async () => {
+      advance(5000);
+      await vi.advanceTimersByTimeAsync(5000);
+    };
+    // A save that does not come back (a long run's recording, a slow library): the ticks after it wait.
+    hold = true;
+    await tick();
+    expect(save).toHaveBeenCalledTimes(2);
+    await tick();
+    await tick();
+    expect(save).toHaveBeenCalledTimes(2);
+    // It comes back after 10 s, a third of the time since it began: the next is due 200 s after it began.
+    hold = false;
+    held.forEach((resolve) => resolve());
+    await vi.advanceTimersByTimeAsync(0);
+    await tick();
+    expect(save).toHaveBeenCalledTimes(2);
+  });
+
   it('a full library keeps the run in memory, says so, and stores it once there is room', async () => {
     const { a, saver, lib } = open();
     await until(() => store.getState().backend !== null, 'ready');

@@ -33,7 +33,8 @@ export const AUTOSAVE_MS = 5_000;
  * The longest share of the time a periodic save may take: a save encodes the whole recording in the
  * worker between two updates (about 0.1 s at update 50 of the default run, 0.8 s at update 450 in
  * Node), so a long run's saves are spaced out to at most this share (every 5 s while one takes up to
- * 0.25 s, every 20 s once one takes 1 s). Pausing, hiding and closing the page still save at once.
+ * 0.25 s, every 20 s once one takes 1 s), and none starts while the last is still on its way.
+ * Pausing, hiding and closing the page still save at once.
  */
 export const AUTOSAVE_SHARE = 0.05;
 
@@ -132,9 +133,10 @@ export class TrainingSession {
   /** When held updates were last handed to the views by a frame (`now()`). */
   private lastFlush = -Infinity;
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** When the last periodic save began (`now()`), and how long the last one took to come back stored. */
+  /** When the last periodic save began (`now()`), how long the last one took to come back stored, and whether one is still on its way. */
   private autosavedAt = -Infinity;
   private autosaveMs = 0;
+  private autosaving = false;
   /** The hand-overs of updates to the views, one after another (each waits for the library to keep them). */
   private showing: Promise<void> = Promise.resolve();
   private readonly faultTimes: number[] = [];
@@ -213,16 +215,24 @@ export class TrainingSession {
     return this.deps.saver.save(this.client?.api ?? null);
   }
 
-  /** Whether the timer's tick should save: unless the last periodic save would then take over `AUTOSAVE_SHARE` of the time since it began. */
+  /**
+   * Whether the timer's tick should save: not while the last periodic save is still on its way, nor
+   * while it would take over `AUTOSAVE_SHARE` of the time since it began.
+   */
   private autosaveDue(): boolean {
-    return this.now() - this.autosavedAt >= this.autosaveMs / AUTOSAVE_SHARE;
+    return !this.autosaving && this.now() - this.autosavedAt >= this.autosaveMs / AUTOSAVE_SHARE;
   }
 
   private async autosave(): Promise<void> {
     const began = this.now();
     this.autosavedAt = began;
-    await this.save();
-    this.autosaveMs = this.now() - began;
+    this.autosaving = true;
+    try {
+      await this.save();
+    } finally {
+      this.autosaving = false;
+      this.autosaveMs = this.now() - began;
+    }
   }
 
   /** A running loop that has sent nothing for far longer than its slowest update counts as a backend fault. */
