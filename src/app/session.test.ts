@@ -615,15 +615,17 @@ describe('TrainingSession', () => {
     expect(save).toHaveBeenCalledTimes(6);
   });
 
-  it('spaces periodic saves out once one takes long, to keep them under a twentieth of the time', async () => {
+  /**
+   * A run training on the fake clock whose saves each call `before` first (with the session's clock
+   * to move), its first save made: `tick` moves the clock and the timer on by one autosave interval.
+   */
+  async function savingOnTicks(before: (advance: (ms: number) => void) => Promise<void> | void) {
     vi.useFakeTimers();
     const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
     await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
-    // Each save takes `saveMs` of the session's clock (a long run's recording encoded in the worker).
-    let saveMs = 1000;
     const real = saver.save.bind(saver);
-    const save = vi.spyOn(saver, 'save').mockImplementation((api) => {
-      advance(saveMs);
+    const save = vi.spyOn(saver, 'save').mockImplementation(async (api) => {
+      await before(advance);
       return real(api);
     });
     void a.start();
@@ -634,6 +636,13 @@ describe('TrainingSession', () => {
       advance(5000);
       await vi.advanceTimersByTimeAsync(5000);
     };
+    return { a, save, tick };
+  }
+
+  it('spaces periodic saves out once one takes long, to keep them under a twentieth of the time', async () => {
+    // Each save takes `saveMs` of the session's clock (a long run's recording encoded in the worker).
+    let saveMs = 1000;
+    const { a, save, tick } = await savingOnTicks((advance) => advance(saveMs));
     await tick();
     expect(save).toHaveBeenCalledTimes(2);
     // That save took 1 s: the next is due 20 s after it began, not at the next three ticks.
@@ -652,24 +661,11 @@ describe('TrainingSession', () => {
   });
 
   it('starts no periodic save while the last one is still on its way', async () => {
-    vi.useFakeTimers();
-    const { workers, a, saver, advance } = open({ autosaveMs: 5000 });
-    await vi.waitFor(() => expect(store.getState().backend).not.toBeNull());
-    const real = saver.save.bind(saver);
     const held: (() => void)[] = [];
     let hold = false;
-    const save = vi.spyOn(saver, 'save').mockImplementation(async (api) => {
+    const { save, tick } = await savingOnTicks(async () => {
       if (hold) await new Promise<void>((resolve) => held.push(resolve));
-      return real(api);
     });
-    void a.start();
-    await vi.waitFor(() => expect(store.getState().runState).toBe('running'));
-    workers[0].emit();
-    await vi.waitFor(() => expect(save).toHaveBeenCalledTimes(1));
-    const tick = async () => {
-      advance(5000);
-      await vi.advanceTimersByTimeAsync(5000);
-    };
     // A save that does not come back (a long run's recording, a slow library): the ticks after it wait.
     hold = true;
     await tick();
