@@ -40,12 +40,16 @@ export function pairedTimes(a: readonly (number | null)[], b: readonly (number |
   return {
     tasks: a.length,
     both: diffs.length,
-    meanDiff: mean(diffs),
-    halfWidth: diffs.length >= 2 ? (1.96 * std(diffs)) / Math.sqrt(diffs.length) : 0,
+    ...meanAndHalfWidth(diffs),
     aSooner: diffs.filter((d) => d < 0).length,
     bSooner: diffs.filter((d) => d > 0).length,
     same: diffs.filter((d) => d === 0).length,
     onlyA,
     onlyB,
   };
+}
+
+/** The mean of paired differences and half the width of its normal-approximation 95% interval (0 below two). */
+export function meanAndHalfWidth(diffs: readonly number[]): { meanDiff: number; halfWidth: number } {
+  return { meanDiff: mean(diffs), halfWidth: diffs.length >= 2 ? (1.96 * std(diffs)) / Math.sqrt(diffs.length) : 0 };
 }

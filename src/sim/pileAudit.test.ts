@@ -4,7 +4,8 @@ import { randomPolicy, scriptedOrganisation } from './baselines';
 import { NO_COSTS, tasksWithCosts, withCosts } from './costs';
 import { SprintEnv } from './env';
 import { runEpisodes } from './evaluate';
-import { auditedSource, auditMinute, emptyPileCounts, type PileCounts } from './pileAudit';
+import type { ActionSource } from './actionSource';
+import { auditedSource, auditMinute, emptyPileCounts, pilesIdled, type PileCounts } from './pileAudit';
 import { createStructure } from './presets';
 import { evaluationTasks } from './seeds';
 import { handTask } from './testing';
@@ -96,5 +97,91 @@ describe('the pile audit', () => {
     const env = s.createEnv(1);
     env.reset(s.cellTasks(evaluationTasks('long-coupled', 1)), 0, 20, s.cellStreams(undefined, 1));
     expect(() => auditMinute(env, new Int32Array(env.B * env.N), emptyPileCounts())).toThrow(/flat teams only/);
+  });
+});
+
+/** A source that plays `minutes` (one action list per minute), then idles. */
+function scripted(minutes: number[][]): ActionSource {
+  let t = 0;
+  return {
+    name: 'scripted',
+    act: (_env, out) => {
+      out.fill(A_IDLE);
+      const m = minutes[t++];
+      if (m) out.set(m.slice(0, out.length));
+    },
+  };
+}
+
+/** Plays `minutes` through pilesIdled on a fresh env of one rollout. */
+async function idledPlay(task: Task, agents: number, minutes: number[][]) {
+  const env = new SprintEnv(1, agents);
+  env.reset([task], 0, 20);
+  const turned = { minutes: 0 };
+  const source = pilesIdled(scripted(minutes), turned);
+  const played: number[][] = [];
+  for (let t = 0; t < minutes.length; t++) {
+    const actions = new Int32Array(agents);
+    await source.act(env, actions);
+    played.push(Array.from(actions));
+    env.step(actions);
+  }
+  return { env, turned: turned.minutes, played };
+}
+
+describe('the piles played as idle minutes', () => {
+  it('keeps the first agent on a pile working and idles the others; minutes that would not count are left alone', async () => {
+    // Module 1 needs module 0's interface, which nobody has yet: work on it is blocked, not a pile.
+    const task = handTask([5, 5, 5], [1, 1, 1], [-1, 0, -1]);
+    const { env, turned, played } = await idledPlay(task, 4, [
+      [work(0), work(0), work(2), work(0)],
+      [work(1), work(1), work(2), A_READ],
+    ]);
+    expect(played[0]).toEqual([work(0), A_IDLE, work(2), A_IDLE]);
+    expect(played[1]).toEqual([work(1), work(1), work(2), A_READ]);
+    expect(turned).toBe(2);
+    expect(env.metric(0, 'duplicate')).toBe(0);
+    expect(env.metric(0, 'idle')).toBe(2);
+    expect(env.metric(0, 'useful')).toBe(3);
+  });
+
+  it('keeps the claimant under the conflict rule, so the minute still counts', async () => {
+    const task = withCosts(handTask([5], [1], [-1]), { ...NO_COSTS, conflict: true });
+    const { env, played } = await idledPlay(task, 3, [
+      [A_IDLE, A_IDLE, claim(0)],
+      [work(0), work(0), work(0)],
+    ]);
+    expect(played[1]).toEqual([A_IDLE, A_IDLE, work(0)]);
+    expect(env.metric(0, 'useful')).toBe(1);
+    expect(env.metric(0, 'conflicts')).toBe(0);
+  });
+
+  it('idles again an agent whose minute the booked effort now pays for', async () => {
+    // Two agent-minutes booked: once agent 1 idles, agent 2 has one to draw and would pile on too.
+    const booked = withCosts(handTask([5], [1], [-1]), { ...NO_COSTS, effort: 2 / 5 });
+    const { env, turned, played } = await idledPlay(booked, 3, [[work(0), work(0), work(0)]]);
+    expect(played[0]).toEqual([work(0), A_IDLE, A_IDLE]);
+    expect(turned).toBe(2);
+    expect(env.metric(0, 'duplicate')).toBe(0);
+  });
+
+  it('leaves no pile in whole episodes, and a team that never piles plays exactly as before', async () => {
+    const tasks = tasksWithCosts(evaluationTasks('long-planned', 4), { interrupt: true, conflict: false, broadcast: true, merge: false });
+    const turned = { minutes: 0 };
+    const plain = await runEpisodes(randomPolicy(5), tasks, 8, 3, 72);
+    const idled = await runEpisodes(pilesIdled(randomPolicy(5), turned), tasks, 8, 3, 72);
+    expect(plain.stats.some((s) => s.metrics.duplicate > 0)).toBe(true);
+    expect(idled.stats.every((s) => s.metrics.duplicate === 0)).toBe(true);
+    expect(turned.minutes).toBeGreaterThan(0);
+    const org = await runEpisodes(scriptedOrganisation, tasks, 8, 3, 72);
+    const orgIdled = await runEpisodes(pilesIdled(scriptedOrganisation, { minutes: 0 }), tasks, 8, 3, 72);
+    expect(orgIdled.stats).toEqual(org.stats);
+  });
+
+  it('refuses a team under a structure', async () => {
+    const s = createStructure({ structure: 'ceo', budget: 120, islands: 2 }, 4);
+    const env = s.createEnv(1);
+    env.reset(s.cellTasks(evaluationTasks('long-coupled', 1)), 0, 20, s.cellStreams(undefined, 1));
+    await expect(pilesIdled(scripted([]), { minutes: 0 }).act(env, new Int32Array(env.B * env.N))).rejects.toThrow(/flat teams only/);
   });
 });

@@ -1,6 +1,6 @@
 import { A_CLAIM, A_IDLE } from './actions';
 import { observedSource, type ActionSource } from './actionSource';
-import type { SprintEnv } from './env';
+import { COST_CONFLICT, type SprintEnv } from './env';
 import { MAX_MODULES as MM } from './task';
 
 /**
@@ -56,6 +56,31 @@ export function emptyPileCounts(): PileCounts {
 let onModule = new Int32Array(0);
 
 /**
+ * Fills `onModule` with the module each agent of rollout `b` works in the minute about to be played
+ * (-1: none): exactly the minutes the environment would count (active, effort left to draw, the
+ * module open, its interface known at the start of the minute), the booked effort drawn in agent order.
+ */
+function minuteOnModules(env: SprintEnv, b: number, actions: Int32Array): void {
+  const N = env.N;
+  if (onModule.length < N) onModule = new Int32Array(N);
+  const o = b * MM;
+  const ao = b * N;
+  const M = env.M[b];
+  const done = env.done[b];
+  let effort = env.effortLeft[b];
+  for (let i = 0; i < N; i++) {
+    onModule[i] = -1;
+    const a = env.active[ao + i] ? actions[ao + i] : A_IDLE;
+    if (a === A_IDLE) continue;
+    if (effort >= 1) effort--;
+    else continue;
+    if (a >= A_CLAIM || a >= M || ((done >>> a) & 1) === 1) continue;
+    const d = env.dep[o + a];
+    if (d < 0 || ((env.known[ao + i] >>> d) & 1) === 1) onModule[i] = a;
+  }
+}
+
+/**
  * Counts, for the minute about to be played, who works each open module of each rollout and what
  * each redundant agent could have done instead. `actions` are the ones the environment will step
  * with; an agent counts as working module k exactly when the environment would count its minute
@@ -65,7 +90,6 @@ let onModule = new Int32Array(0);
 export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCounts): void {
   if (env.rules !== null) throw new Error('the pile audit counts flat teams only (a structure rewrites actions)');
   const N = env.N;
-  if (onModule.length < N) onModule = new Int32Array(N);
   for (let b = 0; b < env.B; b++) {
     if (env.finished[b]) continue;
     const o = b * MM;
@@ -77,16 +101,7 @@ export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCount
       const d = env.dep[o + k];
       return d < 0 || ((env.known[ao + i] >>> d) & 1) === 1;
     };
-    // What each agent's minute does on a module (-1: none), with the booked effort drawn in agent order.
-    let effort = env.effortLeft[b];
-    for (let i = 0; i < N; i++) {
-      onModule[i] = -1;
-      const a = env.active[ao + i] ? actions[ao + i] : A_IDLE;
-      if (a === A_IDLE) continue;
-      if (effort >= 1) effort--;
-      else continue;
-      if (a < A_CLAIM && open(a) && canWork(i, a)) onModule[i] = a;
-    }
+    minuteOnModules(env, b, actions);
     for (let k = 0; k < M; k++) {
       if (!open(k)) continue;
       const owner = env.claim[o + k];
@@ -139,4 +154,52 @@ export function auditMinute(env: SprintEnv, actions: Int32Array, into: PileCount
 /** `source` playing as before, every minute it picks audited into `counts` (auditMinute). */
 export function auditedSource(source: ActionSource, counts: PileCounts): ActionSource {
   return observedSource(source, { minute: (env, actions) => auditMinute(env, actions, counts) });
+}
+
+/**
+ * `source` with its piles played as idle minutes: every minute, on each module that two or more
+ * agents would work, the agent whose minute the environment counts keeps working it (the first in
+ * agent order, who also learns the module's interface under the handoff rule; under the conflict
+ * rule the claimant, when it is on the module) and the others idle instead. Played beside `source` on
+ * the same tasks and sampling seed, the difference in return is what the team's return pays for the
+ * piles. `turned.minutes` counts the agent-minutes turned into idle ones. Flat teams only.
+ */
+export function pilesIdled(source: ActionSource, turned: { minutes: number }): ActionSource {
+  return {
+    name: `${source.name}, piles idled`,
+    reset: (env) => source.reset?.(env),
+    act: async (env, out) => {
+      await source.act(env, out);
+      if (env.rules !== null) throw new Error('piles can be idled in flat teams only (a structure rewrites actions)');
+      const N = env.N;
+      for (let b = 0; b < env.B; b++) {
+        if (env.finished[b]) continue;
+        const conflictRule = (env.costFlags[b] & COST_CONFLICT) !== 0;
+        // Again until no pile is left: under booked effort an idled agent draws none, so an agent
+        // later in the order may now have effort to draw and work.
+        for (let again = true; again;) {
+          again = false;
+          minuteOnModules(env, b, out);
+          for (let k = 0; k < env.M[b]; k++) {
+            const claimant = env.claim[b * MM + k];
+            let kept = -1;
+            let workers = 0;
+            for (let i = 0; i < N; i++) {
+              if (onModule[i] !== k) continue;
+              workers++;
+              if (kept < 0) kept = i;
+            }
+            if (workers < 2) continue;
+            if (conflictRule && claimant >= 0 && onModule[claimant] === k) kept = claimant;
+            for (let i = 0; i < N; i++) {
+              if (onModule[i] !== k || i === kept) continue;
+              out[b * N + i] = A_IDLE;
+              turned.minutes++;
+              again = true;
+            }
+          }
+        }
+      }
+    },
+  };
 }
