@@ -12,7 +12,9 @@
  * to start once ready, and the minutes they stalled once started, by what their last mover did
  * instead; and the two teams' minutes to 90% compared task by task (src/sim/pairedTimes.ts). Last, what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
  * receiver went on to build on the interface they brought, those it never built on, and those that
- * brought nothing. Prints per-episode means; asserts nothing. Flat teams only.
+ * brought nothing. Last, what the piles cost the team's return: the swarm played again on the same
+ * tasks and sampling seed with every pile's other agents idling instead (`pilesIdled`), the two
+ * returns compared task by task. Prints per-episode means; asserts nothing. Flat teams only.
  */
 import { writeFileSync } from 'node:fs';
 import { PolicyActor } from '../../../src/rl/actor';
@@ -21,10 +23,10 @@ import { SwarmPolicy } from '../../../src/rl/policy';
 import { scriptedOrganisation } from '../../../src/sim/baselines';
 import { tasksWithCosts } from '../../../src/sim/costs';
 import { runEpisodes } from '../../../src/sim/evaluate';
-import { auditedSource, emptyPileCounts, type PileCounts } from '../../../src/sim/pileAudit';
+import { auditedSource, emptyPileCounts, pilesIdled, type PileCounts } from '../../../src/sim/pileAudit';
 import { observedSource } from '../../../src/sim/actionSource';
 import { emptyPathCounts, PathAudit, type PathCounts } from '../../../src/sim/pathAudit';
-import { pairedTimes } from '../../../src/sim/pairedTimes';
+import { meanAndHalfWidth, pairedTimes } from '../../../src/sim/pairedTimes';
 import { emptyTalkCounts, TalkAudit, type TalkCounts } from '../../../src/sim/talkAudit';
 import { evaluationTasks } from '../../../src/sim/seeds';
 import { useBackend } from '../../lib/backend';
@@ -72,6 +74,8 @@ interface Audit {
   organisation: string;
   ret: number;
   duplicate: number;
+  /** Working agents a message interrupted (the costs of talk), per episode. */
+  interrupted: number;
   counts: PileCounts;
   /** Where the minutes to 90% went (src/sim/pathAudit.ts), summed over the episodes. */
   path: PathCounts;
@@ -79,6 +83,8 @@ interface Audit {
   talk: TalkCounts;
   /** Minutes to 90% of the tests on each task, in the tasks' order (null: not reached by the deadline). */
   t90s: (number | null)[];
+  /** The return on each task, in the tasks' order. */
+  rets: number[];
 }
 
 async function audit(name: string, source: Parameters<typeof auditedSource>[0], config: Config, tasks: number, seed: number): Promise<Audit> {
@@ -96,11 +102,48 @@ async function audit(name: string, source: Parameters<typeof auditedSource>[0], 
     organisation: name,
     ret: mean((s) => s.ret),
     duplicate: mean((s) => s.metrics.duplicate),
+    interrupted: mean((s) => s.metrics.interrupted),
     counts: perEpisode,
     path: path.counts,
     talk: talk.counts,
     t90s: run.stats.map((s) => s.t90),
+    rets: run.stats.map((s) => s.ret),
   };
+}
+
+/** What the piles are worth: the same swarm, tasks and sampling seed, its piles played as idle minutes. */
+interface PilesWorth {
+  ret: number;
+  /** Its return less the swarm's, task by task: the mean and half its 95% interval. */
+  meanDiff: number;
+  halfWidth: number;
+  duplicate: number;
+  idle: number;
+  interrupted: number;
+  /** Agent-minutes per episode turned from a pile into an idle minute. */
+  turned: number;
+}
+
+async function pilesWorth(policy: SwarmPolicy, config: Config, tasks: number, seed: number, swarm: Audit): Promise<PilesWorth> {
+  const turned = { minutes: 0 };
+  const list = tasksWithCosts(evaluationTasks(config.family, tasks), costsOf(config));
+  const run = await runEpisodes(pilesIdled(new PolicyActor(policy, seed), turned), list, config.agents, seed, config.tmaxEnd);
+  const mean = (f: (s: (typeof run.stats)[number]) => number) => run.stats.reduce((a, s) => a + f(s), 0) / tasks;
+  return {
+    ret: mean((s) => s.ret),
+    ...meanAndHalfWidth(run.stats.map((s, i) => s.ret - swarm.rets[i])),
+    duplicate: mean((s) => s.metrics.duplicate),
+    idle: mean((s) => s.metrics.idle),
+    interrupted: mean((s) => s.metrics.interrupted),
+    turned: turned.minutes / tasks,
+  };
+}
+
+/** What the interval says: whether the team's return can tell the piles from idling, and which way. */
+function pilesVerdict(w: PilesWorth): string {
+  if (w.meanDiff - w.halfWidth > 0) return 'Idling instead would have paid: the piles cost the team that much of its return.';
+  if (w.meanDiff + w.halfWidth < 0) return 'The piles paid: idling instead would have cost the team that much of its return.';
+  return 'The interval holds 0: on these tasks the return cannot tell the piles from idling (more --tasks narrow it).';
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : '-');
@@ -136,6 +179,7 @@ async function main(): Promise<void> {
     await audit('trained swarm', new PolicyActor(policy, seed), c, o.tasks, seed),
     await audit('scripted organisation', scriptedOrganisation, c, o.tasks, seed),
   ];
+  const worth = await pilesWorth(policy, c, o.tasks, seed, audits[0]);
   policy.dispose();
   const f = (x: number) => x.toFixed(1);
   console.log('Open modules with a claimant, module-minutes per episode:');
@@ -184,6 +228,10 @@ async function main(): Promise<void> {
   const idleInstead = swarm.redundantOwnBlocked + swarm.redundantNothing;
   console.log(
     `\nOf the swarm's duplicate minutes, ${share(idleInstead, swarm.redundant)} were taken by agents with no module they could have worked instead (they waited by piling on), ${share(swarm.redundantOwnWorkable + swarm.redundantFreeWorkable, swarm.redundant)} by agents that left workable work undone.`,
+  );
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(4)}`;
+  console.log(
+    `\nWhat the piles are worth to the team's return: the same swarm on the same tasks and sampling seed, every minute each pile's other agents idling instead (the agent whose minute counts keeps working), returns ${worth.ret.toFixed(3)} against ${audits[0].ret.toFixed(3)}: ${signed(worth.meanDiff)}, 95% interval ${signed(worth.meanDiff - worth.halfWidth)} to ${signed(worth.meanDiff + worth.halfWidth)} task by task, with ${f(worth.duplicate)} duplicate and ${f(worth.idle)} idle agent-minutes an episode (${f(worth.turned)} turned from piles) and ${f(worth.interrupted)} working agents interrupted by a message (the swarm's own: ${f(audits[0].interrupted)}). ${pilesVerdict(worth)}`,
   );
   console.log(
     `\nMinutes to 90% of the tests, against a bound no team can beat (every module starting the minute it is ready and never stalling; under the handoff rule all but one of a module's dependents a minute later), and where the minutes went:`,
@@ -260,7 +308,7 @@ async function main(): Promise<void> {
   if (o.json) {
     writeFileSync(
       o.json,
-      `${JSON.stringify({ run: o.run, name: checkpoint.name, updates: checkpoint.updates, config: c, tasks: o.tasks, seed, audits, paired }, null, 2)}\n`,
+      `${JSON.stringify({ run: o.run, name: checkpoint.name, updates: checkpoint.updates, config: c, tasks: o.tasks, seed, audits, paired, pilesIdled: worth }, null, 2)}\n`,
     );
     console.log(`wrote ${o.json}`);
   }
