@@ -28,8 +28,11 @@ export type TrainingStat = LessonStat | 'retStd';
 /** A dashed line under the training curve: a reference organisation's return at the update's deadline (16 tasks, as the app draws it). */
 export type LessonReference = 'single chain' | 'best-of-N' | 'scripted organisation';
 
-/** Who plays the fresh evaluation tasks at the final deadline after training. */
-export type LessonPlayer = 'trained swarm' | 'trained swarm, muted' | LessonReference;
+/**
+ * Who plays the fresh evaluation tasks at the final deadline after training: the trained swarm as it
+ * is, muted, or with its piles idled (every pile's other agents idling instead: what the piles cost).
+ */
+export type LessonPlayer = 'trained swarm' | 'trained swarm, muted' | 'trained swarm, piles idled' | LessonReference;
 
 /** Who races to 90% of the tests at equal agent-minutes (sim/race, as the organisations panel plays it). */
 export type LessonRacer = 'single chain' | 'best-of-N' | 'scripted organisation' | 'trained swarm';

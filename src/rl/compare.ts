@@ -4,6 +4,7 @@ import type { EpisodeStats } from '../sim/episodeStats';
 import { bestOfN, mean, runEpisodes, summariseWork, type WorkSummary } from '../sim/evaluate';
 import { orchestrated, scriptedOrchestrator, scriptedWorkers } from '../sim/orchestrator';
 import type { ActionSource } from '../sim/actionSource';
+import { pilesIdled } from '../sim/pileAudit';
 import { tasksWithCosts, type SprintCosts } from '../sim/costs';
 import type { StructureSettings } from '../sim/structure';
 import { evaluationTasks } from '../sim/seeds';
@@ -27,6 +28,7 @@ export const ORGANISATIONS = [
   'imitation prior',
   'trained swarm',
   'trained swarm, muted',
+  'trained swarm, piles idled',
 ] as const;
 export type Organisation = (typeof ORGANISATIONS)[number];
 
@@ -158,17 +160,28 @@ export async function talkValue(
 
 /**
  * Plays a policy alone on the evaluation tasks (sampling, unless `greedy`), under the setup's
- * structure; `muted` masks its DMs, posts and reads (MutedActor).
+ * structure; `muted` masks its DMs, posts and reads (MutedActor); `pilesIdled` plays every pile's
+ * other agents as idle minutes (sim/pileAudit.ts, flat teams only).
  */
 export async function evaluatePolicy(
   policy: SwarmPolicy,
   org: Organisation,
-  opts: { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean; muted?: boolean } & EvaluationSetup,
+  opts: {
+    family: Family;
+    agents: number;
+    tmax: number;
+    tasks: number;
+    seed: number;
+    greedy?: boolean;
+    muted?: boolean;
+    pilesIdled?: boolean;
+  } & EvaluationSetup,
 ): Promise<OrgSummary> {
   const actor = opts.muted ? new MutedActor(policy, opts.seed) : new PolicyActor(policy, opts.seed);
   actor.greedy = opts.greedy ?? false;
   const structure = opts.structure && opts.structure.structure !== 'flat' ? opts.structure : undefined;
-  const source = structure?.structure === 'orchestrator' && opts.workers ? orchestrated(actor, workerSource(opts.workers, opts.seed + 1)) : actor;
+  const played = opts.pilesIdled ? pilesIdled(actor, { minutes: 0 }) : actor;
+  const source = structure?.structure === 'orchestrator' && opts.workers ? orchestrated(played, workerSource(opts.workers, opts.seed + 1)) : played;
   const run = await runEpisodes(source, tasksWithCosts(evaluationTasks(opts.family, opts.tasks), opts.costs), opts.agents, opts.seed, opts.tmax, -1, structure);
   return summarise(org, run.stats, opts.agents);
 }

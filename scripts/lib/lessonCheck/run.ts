@@ -12,10 +12,11 @@ import {
   type ClaimVerdict,
   type LessonDrag,
   type LessonMeasure,
+  type LessonPlayer,
 } from '../../../src/core/lessonClaims';
 import { pretrainedConfig } from '../../../src/core/pretrained';
 import { PolicyActor } from '../../../src/rl/actor';
-import { compareOrganisations, referenceReturns, type OrgSummary, type References } from '../../../src/rl/compare';
+import { compareOrganisations, evaluatePolicy, referenceReturns, type OrgSummary, type References } from '../../../src/rl/compare';
 import { defaultConfig, type Config } from '../../../src/rl/config';
 import { SwarmPolicy } from '../../../src/rl/policy';
 import { raceHorizon, raceOrganisations, type RaceResult } from '../../../src/sim/race';
@@ -92,15 +93,17 @@ class Measurer {
     return Promise.all(run.curve.map(async (m) => pick(await this.reference(run, m.tmax))));
   }
 
-  private evaluation(key: string, run: LessonRun, tasks: number): Promise<OrgSummary[]> {
-    const k = `${key}/${tasks}`;
+  private evaluation(key: string, run: LessonRun, tasks: number, player: LessonPlayer): Promise<OrgSummary[]> {
+    const idled = player === 'trained swarm, piles idled';
+    const k = `${key}/${tasks}${idled ? '/piles idled' : ''}`;
     let e = this.evaluations.get(k);
     if (!e) {
       const policy = SwarmPolicy.fromJSON(run.policy);
       const c = run.config;
-      e = compareOrganisations({ family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks, seed: c.seed, policy, ...run.evaluation }).finally(() =>
-        policy.dispose(),
-      );
+      const opts = { family: c.family, agents: c.agents, tmax: c.tmaxEnd, tasks, seed: c.seed, ...run.evaluation };
+      // The piles idled are played only where a claim asks for them, as the comparison the app shows has no such row.
+      const rows = idled ? evaluatePolicy(policy, player, { ...opts, pilesIdled: true }).then((row) => [row]) : compareOrganisations({ ...opts, policy });
+      e = rows.finally(() => policy.dispose());
       this.evaluations.set(k, e);
     }
     return e;
@@ -150,7 +153,7 @@ class Measurer {
           m.smooth,
         );
       case 'evaluation': {
-        const row = (await this.evaluation(key, run, this.tasks(m.tasks))).find((o) => o.org === m.player);
+        const row = (await this.evaluation(key, run, this.tasks(m.tasks), m.player)).find((o) => o.org === m.player);
         return row ? (row[m.stat] ?? NaN) : NaN;
       }
       case 'race': {
