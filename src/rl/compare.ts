@@ -75,23 +75,16 @@ export function scriptedStructure(structure: StructureSettings): ActionSource {
   return scriptedOrganisation;
 }
 
+/** What an evaluation plays: `tasks` fresh tasks of `family` at deadline `tmax`, environment seed `seed`, sampling unless `greedy`. */
+export type EvaluationOptions = { family: Family; agents: number; tmax: number; tasks: number; seed: number; greedy?: boolean } & EvaluationSetup;
+
 /**
  * Plays the reference organisations (and the trained swarm, if a policy is given) on the same
  * evaluation tasks at deadline `tmax`, with environment seed `seed`. With a structure other than
  * flat, the scripted organisation also plays under it ('scripted structure') and the trained swarm
  * plays under it.
  */
-export async function compareOrganisations(
-  opts: {
-    family: Family;
-    agents: number;
-    tmax: number;
-    tasks: number;
-    seed: number;
-    policy?: SwarmPolicy;
-    greedy?: boolean;
-  } & EvaluationSetup,
-): Promise<OrgSummary[]> {
+export async function compareOrganisations(opts: EvaluationOptions & { policy?: SwarmPolicy }): Promise<OrgSummary[]> {
   const tasks = tasksWithCosts(evaluationTasks(opts.family, opts.tasks), opts.costs);
   const { agents, seed, tmax } = opts;
   const rows: OrgSummary[] = [];
@@ -166,16 +159,7 @@ export async function talkValue(
 export async function evaluatePolicy(
   policy: SwarmPolicy,
   org: Organisation,
-  opts: {
-    family: Family;
-    agents: number;
-    tmax: number;
-    tasks: number;
-    seed: number;
-    greedy?: boolean;
-    muted?: boolean;
-    pilesIdled?: boolean;
-  } & EvaluationSetup,
+  opts: EvaluationOptions & { muted?: boolean; pilesIdled?: boolean },
 ): Promise<OrgSummary> {
   const actor = opts.muted ? new MutedActor(policy, opts.seed) : new PolicyActor(policy, opts.seed);
   actor.greedy = opts.greedy ?? false;
