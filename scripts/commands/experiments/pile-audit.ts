@@ -10,7 +10,7 @@
  * claimed module, a free one, or nothing the rules let it work). Then where the minutes to 90% of
  * the tests went (src/sim/pathAudit.ts): against a bound no team can beat, the minutes modules waited
  * to start once ready, and the minutes they stalled once started, by what their last mover did
- * instead; and the two teams' minutes to 90% compared task by task (src/sim/pairedTimes.ts). Last, what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
+ * instead; and the two teams' minutes to 90% compared task by task (src/sim/pairedTimes.ts). Then what its deliveries were worth (src/sim/talkAudit.ts): DMs and reads whose
  * receiver went on to build on the interface they brought, those it never built on, and those that
  * brought nothing. Last, what the piles cost the team's return: the swarm played again on the same
  * tasks and sampling seed with every pile's other agents idling instead (`pilesIdled`), the two
