@@ -242,13 +242,17 @@ test('racing the organisations during a replay races the replayed swarm', async 
 });
 
 test('two tabs share one library: one trains at a time, the other says why and takes over, and neither run is lost', async ({ context }) => {
+  // Two tabs load and train side by side on the machine's cores: slower than one.
+  test.setTimeout(120_000);
+  // Runs long enough that neither tab finishes its run (and gives the lock back) while the test watches.
+  const LONG = `/#${SMALL.replace('updates=200', 'updates=5000')}&backend=wasm`;
   const a = await context.newPage();
-  await a.goto(RUN);
+  await a.goto(LONG);
   await ready(a);
   await a.getByTestId('play').click();
   await updatesAtLeast(a, 2);
   const b = await context.newPage();
-  await b.goto(RUN);
+  await b.goto(LONG);
   await ready(b);
   // The first tab's run is listed, and not offered for resuming: that tab is training it.
   await expect(b.getByTestId('library-row')).toHaveCount(1, { timeout: 30_000 });
