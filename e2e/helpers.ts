@@ -7,6 +7,16 @@ import { expect, type Page } from '@playwright/test';
  */
 export const SMALL = 'family=coupled&tmaxStart=8&tmaxEnd=24&agents=3&tasksPerUpdate=1&groupSize=2&updates=200&seed=5';
 
+/** The small run with some of its settings changed (e.g. more updates, so that it is still training when a test looks). */
+export function smallWith(changes: Readonly<Record<string, number>>): string {
+  const p = new URLSearchParams(SMALL);
+  for (const [k, v] of Object.entries(changes)) {
+    if (!p.has(k)) throw new Error(`the small run has no setting ${k}`);
+    p.set(k, String(v));
+  }
+  return p.toString();
+}
+
 /** Collects console errors and uncaught page errors, to assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { smallest, TEXT_PROBE, viewText, type TextReport } from '../scripts/lib/textProbe';
-import { ready, SMALL, watchErrors } from './helpers';
+import { ready, SMALL, smallWith, watchErrors } from './helpers';
 import { STUDENT_TERMS } from '../src/ui/studentTerms';
 
 /** What a lecture hall meets: presenter mode from the back row, markers after a drag, the header, embeds and a phone. */
@@ -157,7 +157,7 @@ test('one drag of a schedule slider is one marker that says from -> to', async (
   test.setTimeout(120_000);
   // Long enough that the run is still training at the end, whatever the machine's speed (200 updates
   // can finish within the test, and a finished run's Train button is disabled).
-  await page.goto(`/#${SMALL.replace('updates=200', 'updates=5000')}&backend=wasm`);
+  await page.goto(`/#${smallWith({ updates: 5000 })}&backend=wasm`);
   await ready(page);
   await trainUntil(page, 1);
   await page.getByTestId('drawer-toggle').click();

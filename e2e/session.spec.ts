@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { gunzipSync, strFromU8 } from 'fflate';
-import { ready, SMALL, watchErrors } from './helpers';
+import { ready, SMALL, smallWith, watchErrors } from './helpers';
 
 /**
  * The training session under faults, reloads and closed tabs. Runs on the wasm backend with the
@@ -166,7 +166,7 @@ test('a library deleted while a run trains and saves: the run is kept in memory,
 
 test('every update the curve showed is in the library after a reload, and the resume says from which checkpoint it goes on', async ({ page }) => {
   // The probe's run, long enough to be training still when the page reloads.
-  await page.goto(`/#${SMALL.replace('updates=200', 'updates=4000')}&backend=wasm`);
+  await page.goto(`/#${smallWith({ updates: 4000 })}&backend=wasm`);
   await ready(page);
   await page.getByTestId('play').click();
   await updatesAtLeast(page, 1);
@@ -245,7 +245,7 @@ test('two tabs share one library: one trains at a time, the other says why and t
   // Two tabs load and train side by side on the machine's cores: slower than one.
   test.setTimeout(120_000);
   // Runs long enough that neither tab finishes its run (and gives the lock back) while the test watches.
-  const LONG = `/#${SMALL.replace('updates=200', 'updates=5000')}&backend=wasm`;
+  const LONG = `/#${smallWith({ updates: 5000 })}&backend=wasm`;
   const a = await context.newPage();
   await a.goto(LONG);
   await ready(a);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { gunzipSync, strFromU8 } from 'fflate';
-import { ready, SMALL, watchErrors } from './helpers';
+import { ready, SMALL, smallWith, watchErrors } from './helpers';
 
 /** Serves every response without the cross-origin isolation headers, as a plain static host would. */
 async function withoutIsolationHeaders(context: BrowserContext): Promise<void> {
@@ -48,7 +48,7 @@ test('threads asked for in the link start in the built (minified) app and train'
 
 test('a flat run of two task groups trains in two shards on wasm, the second in a worker of its own where a core is spare', async ({ page }) => {
   const errors = watchErrors(page);
-  await page.goto(`/#${SMALL.replace('tasksPerUpdate=1', 'tasksPerUpdate=2')}&backend=wasm`);
+  await page.goto(`/#${smallWith({ tasksPerUpdate: 2 })}&backend=wasm`);
   await ready(page);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await page.getByTestId('backend-badge').click();
@@ -63,7 +63,7 @@ test('a flat run of two task groups trains in two shards on wasm, the second in 
 });
 
 test('a sharded run trains the same numbers whatever the wasm threads of the training worker, and the same as the command line', async ({ browser }) => {
-  const hash = `${SMALL.replace('tasksPerUpdate=1', 'tasksPerUpdate=2')}&backend=wasm`;
+  const hash = `${smallWith({ tasksPerUpdate: 2 })}&backend=wasm`;
   const losses: number[][] = [];
   for (const threads of [1, 2]) {
     const page = await browser.newPage();
